@@ -1,0 +1,61 @@
+"""Dice rolls as chance outcomes with exact probabilities."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """A chance outcome: the dice thrown.
+
+    For an ordinary roll ``dice`` is the two dice, higher first. For an opening roll
+    (``opening=True``) it is one die per player, in player order.
+    """
+
+    dice: tuple[int, ...]
+    opening: bool = False
+
+    def __str__(self) -> str:
+        return "".join(str(d) for d in self.dice)
+
+    @property
+    def is_double(self) -> bool:
+        return len(self.dice) == 2 and self.dice[0] == self.dice[1]
+
+
+@cache
+def two_dice(sides: int = 6) -> tuple[tuple[Roll, Fraction], ...]:
+    """The distinct rolls of two dice (21 for d6), higher die first, with probabilities."""
+    total = sides * sides
+    return tuple(
+        (Roll((high, low)), Fraction(1 if high == low else 2, total))
+        for high in range(sides, 0, -1)
+        for low in range(high, 0, -1)
+    )
+
+
+@cache
+def one_die_each(players: int, sides: int = 6) -> tuple[tuple[Roll, Fraction], ...]:
+    """Every ordered throw of one die per player (an opening roll), equally likely."""
+    outcomes: list[tuple[int, ...]] = [()]
+    for _ in range(players):
+        outcomes = [dice + (d,) for dice in outcomes for d in range(1, sides + 1)]
+    p = Fraction(1, sides**players)
+    return tuple((Roll(dice, opening=True), p) for dice in outcomes)
+
+
+def parse_dice(text: str, sides: int = 6) -> tuple[int, int]:
+    """Read two dice written ``31``, ``3-1``, ``3 1`` or ``3,1``; higher first."""
+    from gammon.core.errors import InvalidNotationError
+
+    digits = [c for c in text if not c.isspace() and c not in "-,/"]
+    if len(digits) != 2 or not all(c.isdigit() for c in digits):
+        raise InvalidNotationError(f"dice {text!r}: write two dice such as 31, 3-1 or 66")
+    a, b = int(digits[0]), int(digits[1])
+    for d in (a, b):
+        if not 1 <= d <= sides:
+            raise InvalidNotationError(f"dice {text!r}: each die is 1 to {sides}")
+    return max(a, b), min(a, b)

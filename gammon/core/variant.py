@@ -1,0 +1,300 @@
+"""The rules object of the track games, and the registry of variants.
+
+A :class:`TrackVariant` states the rules of one game: board size, start layout, who
+meets whom, hitting and blocking, entering, bearing off, the opening, scoring. Shared
+mechanics live here once; a variant module overrides only the fields and hooks in
+which its game differs. Options of a variant are the dataclass fields of its class:
+named, typed, validated in ``__post_init__`` and listed by ``gammon variants``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import typing
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar, overload
+
+import numpy as np
+
+from gammon.core.dice import Roll, one_die_each, two_dice
+from gammon.core.errors import IllegalPlayError, InvalidOptionError
+from gammon.core.play import Move, Play
+from gammon.core.position import Position
+from gammon.core.state import GameState, Phase
+from gammon.kernels import TrackKernel, tracks
+
+
+@dataclass(frozen=True)
+class TrackVariant:
+    """A game in which checkers race along a track of points, moved by two dice.
+
+    The class attributes are the fixed rules; dataclass fields of subclasses are the
+    options a player may set.
+    """
+
+    name: ClassVar[str]
+    summary: ClassVar[str] = ""
+    aliases: ClassVar[tuple[str, ...]] = ()
+    #: Other names that also set options, such as ``hypergammon-2``.
+    presets: ClassVar[dict[str, dict[str, Any]]] = {}
+    players: ClassVar[int] = 2
+    points: ClassVar[int] = 24
+    home: ClassVar[int] = 6
+    sides: ClassVar[int] = 6
+    #: A lone opposing checker is hit (sent to the bar); else any opposing checker blocks.
+    hitting: ClassVar[bool] = True
+    #: How many opposing checkers close a point.
+    block: ClassVar[int] = 2
+    #: No other checker moves while one is on the bar.
+    enter_first: ClassVar[bool] = True
+    #: A die larger than the highest point bears off the highest checker.
+    bear_off_larger: ClassVar[bool] = True
+    gammons: ClassVar[bool] = True
+    backgammons: ClassVar[bool] = True
+
+    def start_layout(self) -> dict[int, int]:
+        """Each player's starting checkers as ``{own slot: count}``."""
+        raise NotImplementedError
+
+    def shared_slot(self, player: int, slot: int, other: int) -> int:
+        """``other``'s slot number for ``player``'s point ``slot``.
+
+        Two players move in opposite directions around the same 24 points by default,
+        so one's point ``n`` is the other's point ``25 - n``.
+        """
+        return self.points + 1 - slot
+
+    # --- derived rules -----------------------------------------------------------
+
+    @property
+    def checkers(self) -> int:
+        return sum(self.start_layout().values())
+
+    @property
+    def slots(self) -> int:
+        return self.points + 2
+
+    def options(self) -> dict[str, Any]:
+        """The options this rules object was built with."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    @functools.cached_property
+    def kernel(self) -> TrackKernel:
+        fields = np.zeros(tracks.CROSS, np.int64)
+        fields[tracks.R_POINTS] = self.points
+        fields[tracks.R_HOME] = self.home
+        fields[tracks.R_HITTING] = self.hitting
+        fields[tracks.R_BLOCK] = self.block
+        fields[tracks.R_ENTER_FIRST] = self.enter_first
+        fields[tracks.R_BEAR_LARGER] = self.bear_off_larger
+        fields[tracks.R_CHECKERS] = self.checkers
+        fields[tracks.R_GAMMONS] = self.gammons
+        fields[tracks.R_BACKGAMMONS] = self.backgammons
+        fields[tracks.R_PLAYERS] = self.players
+        cross = np.zeros((self.players, self.players, self.slots), np.int64)
+        for p in range(self.players):
+            for q in range(self.players):
+                if p != q:
+                    for s in range(1, self.points + 1):
+                        cross[p, q, s] = self.shared_slot(p, s, q)
+        return TrackKernel(np.concatenate([fields, cross.ravel()]), self.players, self.slots)
+
+    # --- states ------------------------------------------------------------------
+
+    def start_position(self, turn: int = 0) -> Position:
+        return Position.from_points([self.start_layout()] * self.players, self.points, turn)
+
+    def initial_state(self) -> GameState:
+        """A new game, before the opening roll."""
+        return GameState(self, self.start_position())
+
+    def state(self, position: Position, dice: tuple[int, int] | None = None) -> GameState:
+        """A mid-game state: ``position.turn`` to play ``dice``, or to roll if None."""
+        self.check_position(position)
+        if dice is None:
+            return GameState(self, position, Phase.CHANCE, opening=False)
+        high, low = max(dice), min(dice)
+        if not 1 <= low <= high <= self.sides:
+            raise InvalidOptionError(f"dice {dice}: each die is 1 to {self.sides}")
+        return GameState(self, position, Phase.DECIDE, (high, low), opening=False)
+
+    def check_position(self, position: Position) -> None:
+        """Raise if ``position`` does not fit this variant's board and checkers."""
+        if position.players != self.players or position.points != self.points:
+            raise InvalidOptionError(
+                f"{self.name} needs {self.players} players on {self.points} points, "
+                f"not {position.players} on {position.points}"
+            )
+        for p in range(self.players):
+            if sum(position.row(p)) != self.checkers:
+                raise InvalidOptionError(
+                    f"player {p} has {sum(position.row(p))} checkers; {self.name} has "
+                    f"{self.checkers}"
+                )
+
+    # --- chance ------------------------------------------------------------------
+
+    def chance_outcomes(self, state: GameState) -> Sequence[tuple[Roll, Fraction]]:
+        if state.opening:
+            return one_die_each(self.players, self.sides)
+        return two_dice(self.sides)
+
+    def apply_roll(self, state: GameState, roll: Roll) -> GameState:
+        if roll.opening != state.opening:
+            kind = "an opening roll (one die per player)" if state.opening else "two dice"
+            raise ValueError(f"expected {kind}, got {roll}")
+        if state.opening:
+            return self.apply_opening(state, roll)
+        high, low = max(roll.dice), min(roll.dice)
+        return dataclasses.replace(state, phase=Phase.DECIDE, dice=(high, low), _legal=[])
+
+    def apply_opening(self, state: GameState, roll: Roll) -> GameState:
+        """Each player threw one die: the highest moves first with both; a tie re-rolls."""
+        best = max(roll.dice)
+        if roll.dice.count(best) > 1:
+            return state
+        starter = roll.dice.index(best)
+        second = max(d for d in roll.dice if d != best)
+        return GameState(
+            self, state.position.with_turn(starter), Phase.DECIDE, (best, second), False, 0
+        )
+
+    # --- decisions ---------------------------------------------------------------
+
+    def legal_plays(self, state: GameState) -> LegalPlays:
+        position = state.position
+        rows = self.kernel.plays(position.board, position.turn, *state.dice)
+        return LegalPlays(rows, position)
+
+    def apply_action(self, state: GameState, action: Any) -> GameState:
+        if not isinstance(action, Play):
+            raise IllegalPlayError(f"{action!r} is not a play")
+        legal = state.legal_actions()
+        index = legal.index_of(action.result)
+        if index is None:
+            raise IllegalPlayError(
+                f"that play is not legal for {state.dice[0]}-{state.dice[1]}"
+                f" ({len(legal)} legal plays)"
+            )
+        return self.after_play(state, legal[index])
+
+    def after_play(self, state: GameState, play: Play) -> GameState:
+        """Pass the dice on, or end the game when the mover has borne everything off."""
+        mover = state.position.turn
+        board = play.result.board
+        if board[mover * self.slots] == self.checkers:
+            position = Position(board, self.players, mover)
+            return GameState(self, position, Phase.TERMINAL, (), False, state.moves + 1)
+        position = Position(board, self.players, (mover + 1) % self.players)
+        return GameState(self, position, Phase.CHANCE, (), False, state.moves + 1)
+
+    # --- scoring -----------------------------------------------------------------
+
+    def winner_points(self, position: Position, winner: int) -> int:
+        """1 for a single game, 2 for a gammon, 3 for a backgammon."""
+        loser = (winner + 1) % self.players
+        if position.off(loser) > 0 or not self.gammons:
+            return 1
+        if self.backgammons:
+            row = position.row(loser)
+            if any(row[self.points - self.home + 1 :]):
+                return 3
+        return 2
+
+    def returns(self, state: GameState) -> tuple[float, ...]:
+        winner = state.position.turn
+        points = float(self.winner_points(state.position, winner))
+        return tuple(points if p == winner else -points for p in range(self.players))
+
+
+class LegalPlays(Sequence[Play]):
+    """The legal plays of a state, built from the kernel's rows when first looked at."""
+
+    __slots__ = ("_rows", "_position", "_size", "_plays", "_index")
+
+    def __init__(self, rows: np.ndarray, position: Position) -> None:
+        self._rows = rows
+        self._position = position
+        self._size = len(position.board)
+        self._plays: list[Play | None] = [None] * len(rows)
+        self._index: dict[bytes, int] | None = None
+
+    def __len__(self) -> int:
+        return len(self._plays)
+
+    @overload
+    def __getitem__(self, i: int) -> Play: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Play]: ...
+    def __getitem__(self, i: int | slice) -> Play | list[Play]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        play = self._plays[i]
+        if play is None:
+            row = self._rows[i]
+            size = self._size
+            flat = row.tolist()
+            moves = tuple(
+                Move(flat[size + 3 * k], flat[size + 3 * k + 1], bool(flat[size + 3 * k + 2]))
+                for k in range(flat[-1])
+            )
+            result = Position(row[:size].tobytes(), self._position.players, self._position.turn)
+            play = self._plays[i] = Play(moves, result)
+        return play
+
+    def __iter__(self) -> Iterator[Play]:
+        return (self[i] for i in range(len(self)))
+
+    def index_of(self, result: Position) -> int | None:
+        """Which play leads to ``result`` (by board), or None."""
+        if self._index is None:
+            boards = self._rows[:, : self._size]
+            self._index = {boards[i].tobytes(): i for i in range(len(boards))}
+        return self._index.get(result.board)
+
+    def __contains__(self, play: object) -> bool:
+        return isinstance(play, Play) and self.index_of(play.result) is not None
+
+
+_REGISTRY: dict[str, tuple[type[TrackVariant], dict[str, Any]]] = {}
+
+
+def register(cls: type[TrackVariant]) -> type[TrackVariant]:
+    """Class decorator: make a variant available to :func:`variant` under its names."""
+    for key in (cls.name, *cls.aliases):
+        _REGISTRY[key] = (cls, {})
+    for key, preset in cls.presets.items():
+        _REGISTRY[key] = (cls, preset)
+    return cls
+
+
+def variant_classes() -> list[type[TrackVariant]]:
+    """Every registered variant class, once each, in registration order."""
+    return list(dict.fromkeys(cls for cls, _ in _REGISTRY.values()))
+
+
+def variant(name: str, **options: Any) -> TrackVariant:
+    """The rules object of the variant ``name`` with the given options."""
+    key = name.strip().lower().replace("_", "-")
+    if key not in _REGISTRY:
+        known = ", ".join(sorted(_REGISTRY))
+        raise InvalidOptionError(f"unknown variant {name!r}; known names: {known}")
+    cls, preset = _REGISTRY[key]
+    options = {**preset, **options}
+    allowed = [f.name for f in dataclasses.fields(cls)]
+    hints = typing.get_type_hints(cls)
+    for option, value in options.items():
+        if option not in allowed:
+            names = ", ".join(allowed) or "none"
+            raise InvalidOptionError(
+                f"{cls.name} has no option {option!r}; its options: {names}"
+            )
+        expected = hints[option]
+        if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+            raise InvalidOptionError(
+                f"option {option} of {cls.name} takes a {expected.__name__}, not {value!r}"
+            )
+    return cls(**options)

@@ -1,0 +1,307 @@
+"""Compiled move generation and random playouts for the track games.
+
+A board is a flat ``int8`` array: player ``p``'s slot ``s`` is ``board[p * slots + s]``,
+in each player's own numbering (slot 0 = off, 1..N = points, N+1 = bar; see
+:mod:`gammon.core.position`). Everything a variant may change is a field of the
+``rules`` vector (the ``R_*`` indices below), so one kernel serves every track variant
+and each rule lives in one place. After the fields, ``rules`` holds the crossing table:
+``rules[CROSS + (p * players + q) * slots + s]`` is player ``q``'s slot for player
+``p``'s slot ``s`` (the same physical point).
+
+The kernels are iterative (no recursion) so that numba's on-disk cache works, and they
+write into two work arrays allocated once (:func:`workspace`), so a call allocates
+nothing and crosses the Python boundary with few arguments.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# Fields of the rules vector.
+R_POINTS = 0  # points on a player's track (24)
+R_HOME = 1  # points in the home board (6)
+R_HITTING = 2  # 1: a lone opposing checker is hit; 0: any opposing checker blocks
+R_BLOCK = 3  # opposing checkers that close a point (2 in backgammon)
+R_ENTER_FIRST = 4  # 1: nothing moves while a checker of the mover is on the bar
+R_BEAR_LARGER = 5  # 1: a larger die bears off the highest checker
+R_CHECKERS = 6  # checkers per player
+R_GAMMONS = 7  # 1: a loser with nothing borne off loses double
+R_BACKGAMMONS = 8  # 1: ... and triple if still on the bar or in the winner's home
+R_PLAYERS = 9
+CROSS = 10  # start of the crossing table
+
+MAX_DICE = 4  # moves in one play (a double)
+# Distinct results of one roll are bounded by the non-increasing source sequences of a
+# double: multisets of 4 sources out of 25 (C(28, 4) = 20475), plus shorter leaves.
+MAX_PLAYS = 24576
+TABLE_BITS = 16  # open-addressing table, more than twice MAX_PLAYS
+MAX_COUNT = 32  # checker counts a slot can hold in the hash keys
+
+# Layout of a play row in the int8 work array: the resulting board, then the moves as
+# (source, destination, hit) triples, then the number of moves.
+# Layout of the int64 work array:
+W_HASH = 0
+W_FLAGS = W_HASH + MAX_PLAYS  # table slot * 2 + 1 if the play began with the high die
+W_TABLE = W_FLAGS + MAX_PLAYS
+W_SCRATCH = W_TABLE + (1 << TABLE_BITS)  # next source, moved flag, hash per depth
+W_ZOBRIST = W_SCRATCH + 4 * (MAX_DICE + 1)
+
+
+def row_width(players: int, slots: int) -> int:
+    return players * slots + 3 * MAX_DICE + 1
+
+
+def workspace(players: int, slots: int) -> tuple[np.ndarray, np.ndarray]:
+    """The two work arrays for boards of ``players`` x ``slots``."""
+    size = players * slots
+    plays = np.zeros((MAX_PLAYS + MAX_DICE + 1, row_width(players, slots)), np.int8)
+    words = np.zeros(W_ZOBRIST + size * MAX_COUNT, np.int64)
+    # Fixed random keys: a board's hash is the xor of one key per (slot, count).
+    rng = np.random.default_rng(0x6A6D6D6E)
+    words[W_ZOBRIST:] = rng.integers(-(2**63), 2**63 - 1, size=size * MAX_COUNT, dtype=np.int64)
+    return plays, words
+
+
+@njit(cache=True, inline="always")
+def _set(board, index, value, h, words):
+    h ^= words[W_ZOBRIST + index * MAX_COUNT + board[index]]
+    board[index] = value
+    return h ^ words[W_ZOBRIST + index * MAX_COUNT + value]
+
+
+@njit(cache=True)
+def board_hash(board, words):
+    h = 0
+    for i in range(board.shape[0]):
+        h ^= words[W_ZOBRIST + i * MAX_COUNT + board[i]]
+    return h
+
+
+@njit(cache=True, inline="always")
+def _try_move(board, h, player, src, die, rules, out, words):
+    """Write ``board`` with one checker moved ``die`` pips from ``src`` into ``out``.
+
+    Returns ``(destination or -1 if illegal, hit, hash of out)``.
+    """
+    points = rules[R_POINTS]
+    slots = points + 2
+    bar = points + 1
+    base = player * slots
+    if board[base + src] == 0:
+        return -1, False, h
+    if rules[R_ENTER_FIRST] == 1 and src != bar and board[base + bar] > 0:
+        return -1, False, h
+    dst = src - die
+    hit_index = -1
+    hit_bar = -1
+    if dst <= 0:
+        if src == bar:
+            return -1, False, h
+        for s in range(rules[R_HOME] + 1, bar + 1):
+            if board[base + s] > 0:
+                return -1, False, h
+        if dst < 0:
+            if rules[R_BEAR_LARGER] == 0:
+                return -1, False, h
+            for s in range(src + 1, rules[R_HOME] + 1):
+                if board[base + s] > 0:
+                    return -1, False, h
+        dst = 0
+    else:
+        players = rules[R_PLAYERS]
+        for q in range(players):
+            if q == player:
+                continue
+            index = q * slots + rules[CROSS + (player * players + q) * slots + dst]
+            count = board[index]
+            if count == 0:
+                continue
+            if count >= rules[R_BLOCK] or rules[R_HITTING] == 0:
+                return -1, False, h
+            hit_index = index
+            hit_bar = q * slots + bar
+    for i in range(out.shape[0]):
+        out[i] = board[i]
+    h = _set(out, base + src, out[base + src] - 1, h, words)
+    h = _set(out, base + dst, out[base + dst] + 1, h, words)
+    if hit_index >= 0:
+        h = _set(out, hit_index, out[hit_index] - 1, h, words)
+        h = _set(out, hit_bar, out[hit_bar] + 1, h, words)
+    return dst, hit_index >= 0, h
+
+
+@njit(cache=True)
+def generate_plays(board, player, die1, die2, rules, plays, words):
+    """Every legal play of ``player`` for the roll ``die1``-``die2``.
+
+    Writes one row per play into ``plays`` (see :func:`row_width`) and returns their
+    number. Plays are distinct by resulting board; they use as many dice as can be used
+    and, when only one of two different dice can be played, the larger one if it can.
+    A position with no legal move yields one empty play.
+    """
+    size = board.shape[0]
+    slots = rules[R_POINTS] + 2
+    length_col = size + 3 * MAX_DICE
+    double = die1 == die2
+    high = max(die1, die2)
+    low = min(die1, die2)
+    ndice = MAX_DICE if double else 2
+    mask = (1 << TABLE_BITS) - 1
+    next_src = W_SCRATCH
+    moved = next_src + MAX_DICE + 1
+    hstack = moved + MAX_DICE + 1
+    path = hstack + MAX_DICE + 1  # packed move of each depth
+    stack = MAX_PLAYS
+    count = 0
+    best = 0
+
+    for order in range(1 if double else 2):
+        first = high if order == 0 else low
+        second = high if double or order == 1 else low
+        plays[stack, :size] = board
+        words[hstack] = board_hash(board, words)
+        words[next_src] = slots - 1
+        words[moved] = 0
+        depth = 0
+        while depth >= 0:
+            leaf = depth == ndice
+            if not leaf:
+                die = first if depth == 0 else second
+                src = words[next_src + depth]
+                dst = -1
+                hit = False
+                h = 0
+                while src >= 1:
+                    dst, hit, h = _try_move(
+                        plays[stack + depth], words[hstack + depth], player, src, die, rules,
+                        plays[stack + depth + 1, :size], words,
+                    )
+                    if dst >= 0:
+                        break
+                    src -= 1
+                if dst >= 0:
+                    words[next_src + depth] = src - 1
+                    words[moved + depth] = 1
+                    words[path + depth] = (src * 256 + dst) * 2 + (1 if hit else 0)
+                    depth += 1
+                    words[hstack + depth] = h
+                    # A double's moves go in non-increasing source order: that reaches
+                    # every distinct result without its reorderings.
+                    words[next_src + depth] = src if double else slots - 1
+                    words[moved + depth] = 0
+                    continue
+                leaf = words[moved + depth] == 0
+            if leaf and depth >= best:
+                best = depth
+                h = words[hstack + depth]
+                index = h & mask
+                existing = -1
+                while words[W_TABLE + index] != 0:
+                    candidate = words[W_TABLE + index] - 1
+                    if words[W_HASH + candidate] == h:
+                        same = True
+                        for i in range(size):
+                            if plays[candidate, i] != plays[stack + depth, i]:
+                                same = False
+                                break
+                        if same:
+                            existing = candidate
+                            break
+                    index = (index + 1) & mask
+                if existing < 0:
+                    existing = count
+                    count += 1
+                    words[W_TABLE + index] = count
+                    words[W_HASH + existing] = h
+                    words[W_FLAGS + existing] = index * 2
+                    plays[existing, length_col] = -1
+                if depth > plays[existing, length_col]:
+                    for i in range(size):
+                        plays[existing, i] = plays[stack + depth, i]
+                    for k in range(depth):
+                        packed = words[path + k]
+                        plays[existing, size + 3 * k] = packed // 512
+                        plays[existing, size + 3 * k + 1] = (packed // 2) % 256
+                        plays[existing, size + 3 * k + 2] = packed % 2
+                    plays[existing, length_col] = depth
+                    flag = words[W_FLAGS + existing]
+                    words[W_FLAGS + existing] = (flag // 2) * 2 + (1 if order == 0 else 0)
+            depth -= 1
+
+    for i in range(count):
+        words[W_TABLE + words[W_FLAGS + i] // 2] = 0
+    # Keep the plays that use the most dice; with one die of two, the larger if possible.
+    need_high = False
+    if not double and best == 1:
+        for i in range(count):
+            if plays[i, length_col] == 1 and words[W_FLAGS + i] % 2 == 1:
+                need_high = True
+                break
+    kept = 0
+    for i in range(count):
+        if plays[i, length_col] != best or (need_high and words[W_FLAGS + i] % 2 == 0):
+            continue
+        if kept != i:
+            plays[kept, :] = plays[i]
+        kept += 1
+    return kept
+
+
+@njit(cache=True)
+def seed_kernels(seed):
+    """Seed the random generator the compiled playouts draw from."""
+    np.random.seed(seed)
+
+
+@njit(cache=True)
+def winner_points(board, winner, rules):
+    """Points the winner of a two-player game scores: 1, 2 (gammon) or 3 (backgammon)."""
+    slots = rules[R_POINTS] + 2
+    loser = (1 - winner) * slots
+    if board[loser] > 0 or rules[R_GAMMONS] == 0:
+        return 1
+    if rules[R_BACKGAMMONS] == 1:
+        # Still on the bar or in the winner's home board: the loser's farthest points.
+        for s in range(rules[R_POINTS] - rules[R_HOME] + 1, slots):
+            if board[loser + s] > 0:
+                return 3
+    return 2
+
+
+@njit(cache=True)
+def random_playouts(games, start, rules, max_turns, plays, words):
+    """Play ``games`` two-player games with uniformly random plays.
+
+    Each game opens with one die per player (ties re-rolled; the higher die moves first
+    and plays both dice), then alternates two-dice rolls. Returns ``(games, 3)``:
+    winner (-1 if ``max_turns`` ran out), points won, plays made.
+    """
+    size = start.shape[0]
+    slots = rules[R_POINTS] + 2
+    out = np.zeros((games, 3), np.int64)
+    board = np.empty_like(start)
+    for g in range(games):
+        board[:] = start
+        while True:
+            a = np.random.randint(1, 7)
+            b = np.random.randint(1, 7)
+            if a != b:
+                break
+        player = 0 if a > b else 1
+        turns = 0
+        winner = -1
+        while turns < max_turns:
+            count = generate_plays(board, player, a, b, rules, plays, words)
+            board[:] = plays[np.random.randint(0, count), :size]
+            turns += 1
+            if board[player * slots] == rules[R_CHECKERS]:
+                winner = player
+                break
+            player = 1 - player
+            a = np.random.randint(1, 7)
+            b = np.random.randint(1, 7)
+        out[g, 0] = winner
+        out[g, 1] = winner_points(board, winner, rules) if winner >= 0 else 0
+        out[g, 2] = turns
+    return out

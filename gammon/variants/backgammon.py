@@ -1,0 +1,52 @@
+"""Standard backgammon and the games gnubg plays on its board.
+
+Backgammon is the shared mechanics of :class:`TrackVariant` with its start position;
+nackgammon and hypergammon differ only in where the checkers start.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gammon.core.errors import InvalidOptionError
+from gammon.core.variant import TrackVariant, register
+
+
+@register
+@dataclass(frozen=True)
+class Backgammon(TrackVariant):
+    name = "backgammon"
+    summary = "Standard backgammon: 15 checkers, hitting, gammons and backgammons."
+    aliases = ("standard", "short", "short-backgammon")
+
+    def start_layout(self) -> dict[int, int]:
+        return {24: 2, 13: 5, 8: 3, 6: 5}
+
+
+@register
+@dataclass(frozen=True)
+class Nackgammon(TrackVariant):
+    name = "nackgammon"
+    summary = "Nack Ballard's backgammon: two more back checkers (24, 23) to start."
+
+    def start_layout(self) -> dict[int, int]:
+        return {24: 2, 23: 2, 13: 4, 8: 3, 6: 4}
+
+
+@register
+@dataclass(frozen=True)
+class Hypergammon(TrackVariant):
+    name = "hypergammon"
+    summary = "Backgammon with 1, 2 or 3 checkers each, starting on the 24, 23, 22 points."
+    presets = {f"hypergammon-{n}": {"checkers_per_side": n} for n in (1, 2, 3)}
+
+    checkers_per_side: int = 3
+
+    def __post_init__(self) -> None:
+        if self.checkers_per_side not in (1, 2, 3):
+            raise InvalidOptionError(
+                f"hypergammon is played with 1, 2 or 3 checkers, not {self.checkers_per_side}"
+            )
+
+    def start_layout(self) -> dict[int, int]:
+        return {24 - i: 1 for i in range(self.checkers_per_side)}
