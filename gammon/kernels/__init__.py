@@ -32,9 +32,15 @@ class TrackKernel:
         count = tracks.generate_plays(array, player, die1, die2, self.rules, plays, words)
         return plays[:count].copy()
 
-    def random_playouts(self, games: int, start: bytes, seed: int, max_turns: int) -> np.ndarray:
-        """``games`` random games from ``start``: rows of (winner, points, plays)."""
+    def random_playouts(
+        self, games: int, start: bytes, seed: int | None, max_turns: int = 10000
+    ) -> np.ndarray:
+        """``games`` random games from ``start``: rows of (winner, points, plays).
+
+        ``seed`` reseeds the compiled generator; None continues its stream.
+        """
         plays, words = self._workspace()
-        tracks.seed_kernels(seed)
+        if seed is not None:
+            tracks.seed_kernels(seed)
         array = np.frombuffer(start, np.int8).copy()
         return tracks.random_playouts(games, array, self.rules, max_turns, plays, words)

@@ -45,7 +45,8 @@ W_HASH = 0
 W_FLAGS = W_HASH + MAX_PLAYS  # table slot * 2 + 1 if the play began with the high die
 W_TABLE = W_FLAGS + MAX_PLAYS
 W_SCRATCH = W_TABLE + (1 << TABLE_BITS)  # next source, moved flag, hash per depth
-W_ZOBRIST = W_SCRATCH + 4 * (MAX_DICE + 1)
+CANDIDATES = 32  # candidate source slots per depth (occupied slots + destinations)
+W_ZOBRIST = W_SCRATCH + 6 * (MAX_DICE + 1) + CANDIDATES * (MAX_DICE + 1)
 
 
 def row_width(players: int, slots: int) -> int:
@@ -64,9 +65,9 @@ def workspace(players: int, slots: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True, inline="always")
-def _set(board, index, value, h, words):
-    h ^= words[W_ZOBRIST + index * MAX_COUNT + board[index]]
-    board[index] = value
+def _set(plays, row, index, value, h, words):
+    h ^= words[W_ZOBRIST + index * MAX_COUNT + plays[row, index]]
+    plays[row, index] = value
     return h ^ words[W_ZOBRIST + index * MAX_COUNT + value]
 
 
@@ -79,33 +80,33 @@ def board_hash(board, words):
 
 
 @njit(cache=True, inline="always")
-def _try_move(board, h, player, src, die, rules, out, words):
-    """Write ``board`` with one checker moved ``die`` pips from ``src`` into ``out``.
+def _try_move(plays, row, out, size, h, player, src, die, outside, rules, words):
+    """Write board ``row`` of ``plays`` with one checker moved ``die`` pips from ``src``
+    into row ``out``; ``outside`` is how many of the mover's checkers are not home yet.
+    Returns ``(destination or -1 if illegal, hit, hash of the result)``.
 
-    Returns ``(destination or -1 if illegal, hit, hash of out)``.
+    Boards are addressed by row, never sliced: a slice is an array view whose
+    reference counting would cost more than the move itself.
     """
     points = rules[R_POINTS]
     slots = points + 2
     bar = points + 1
     base = player * slots
-    if board[base + src] == 0:
+    if plays[row, base + src] == 0:
         return -1, False, h
-    if rules[R_ENTER_FIRST] == 1 and src != bar and board[base + bar] > 0:
+    if src != bar and rules[R_ENTER_FIRST] == 1 and plays[row, base + bar] > 0:
         return -1, False, h
     dst = src - die
     hit_index = -1
     hit_bar = -1
     if dst <= 0:
-        if src == bar:
+        if outside > 0:
             return -1, False, h
-        for s in range(rules[R_HOME] + 1, bar + 1):
-            if board[base + s] > 0:
-                return -1, False, h
         if dst < 0:
             if rules[R_BEAR_LARGER] == 0:
                 return -1, False, h
             for s in range(src + 1, rules[R_HOME] + 1):
-                if board[base + s] > 0:
+                if plays[row, base + s] > 0:
                     return -1, False, h
         dst = 0
     else:
@@ -114,20 +115,20 @@ def _try_move(board, h, player, src, die, rules, out, words):
             if q == player:
                 continue
             index = q * slots + rules[CROSS + (player * players + q) * slots + dst]
-            count = board[index]
+            count = plays[row, index]
             if count == 0:
                 continue
             if count >= rules[R_BLOCK] or rules[R_HITTING] == 0:
                 return -1, False, h
             hit_index = index
             hit_bar = q * slots + bar
-    for i in range(out.shape[0]):
-        out[i] = board[i]
-    h = _set(out, base + src, out[base + src] - 1, h, words)
-    h = _set(out, base + dst, out[base + dst] + 1, h, words)
+    for i in range(size):
+        plays[out, i] = plays[row, i]
+    h = _set(plays, out, base + src, plays[out, base + src] - 1, h, words)
+    h = _set(plays, out, base + dst, plays[out, base + dst] + 1, h, words)
     if hit_index >= 0:
-        h = _set(out, hit_index, out[hit_index] - 1, h, words)
-        h = _set(out, hit_bar, out[hit_bar] + 1, h, words)
+        h = _set(plays, out, hit_index, plays[out, hit_index] - 1, h, words)
+        h = _set(plays, out, hit_bar, plays[out, hit_bar] + 1, h, words)
     return dst, hit_index >= 0, h
 
 
@@ -142,53 +143,115 @@ def generate_plays(board, player, die1, die2, rules, plays, words):
     """
     size = board.shape[0]
     slots = rules[R_POINTS] + 2
+    home = rules[R_HOME]
     length_col = size + 3 * MAX_DICE
     double = die1 == die2
     high = max(die1, die2)
     low = min(die1, die2)
     ndice = MAX_DICE if double else 2
     mask = (1 << TABLE_BITS) - 1
+    # Per depth: the index of the next candidate source to try, whether any move was
+    # found, the board hash, the move made; and the candidate sources, highest first:
+    # the slots the mover occupies (a move adds at most its destination).
     next_src = W_SCRATCH
     moved = next_src + MAX_DICE + 1
     hstack = moved + MAX_DICE + 1
-    path = hstack + MAX_DICE + 1  # packed move of each depth
+    path = hstack + MAX_DICE + 1
+    ncand = path + MAX_DICE + 1
+    outside = ncand + MAX_DICE + 1
+    cand = outside + MAX_DICE + 1
     stack = MAX_PLAYS
+    base = player * slots
     count = 0
     best = 0
+    high_first = 0  # bit s: the high die moves a checker from slot s of the start board
+    first_dst = -1
+
+    n = 0
+    away = 0
+    for s in range(slots - 1, 0, -1):
+        if board[base + s] > 0:
+            words[cand + n] = s
+            n += 1
+            if s > home:
+                away += board[base + s]
+    words[ncand] = n
+    words[outside] = away
 
     for order in range(1 if double else 2):
         first = high if order == 0 else low
         second = high if double or order == 1 else low
-        plays[stack, :size] = board
+        for i in range(size):
+            plays[stack, i] = board[i]
         words[hstack] = board_hash(board, words)
-        words[next_src] = slots - 1
+        words[next_src] = 0
         words[moved] = 0
         depth = 0
         while depth >= 0:
             leaf = depth == ndice
             if not leaf:
                 die = first if depth == 0 else second
-                src = words[next_src + depth]
+                row = cand + depth * CANDIDATES
+                j = words[next_src + depth]
+                end = words[ncand + depth]
+                src = 0
                 dst = -1
                 hit = False
                 h = 0
-                while src >= 1:
+                while j < end:
+                    src = words[row + j]
+                    j += 1
                     dst, hit, h = _try_move(
-                        plays[stack + depth], words[hstack + depth], player, src, die, rules,
-                        plays[stack + depth + 1, :size], words,
+                        plays, stack + depth, stack + depth + 1, size, words[hstack + depth],
+                        player, src, die, words[outside + depth], rules, words,
                     )
                     if dst >= 0:
+                        if order == 0 and depth == 0:
+                            high_first |= 1 << src
+                        elif (
+                            order == 1 and depth == 1 and (high_first >> src) & 1
+                            and src != first_dst
+                        ):
+                            # Low then an independent high move: the high-first order
+                            # already reached this result. It still proves both dice play.
+                            words[moved + depth] = 1
+                            dst = -1
+                            continue
                         break
-                    src -= 1
                 if dst >= 0:
-                    words[next_src + depth] = src - 1
+                    if depth == 0:
+                        first_dst = dst
+                    words[next_src + depth] = j
                     words[moved + depth] = 1
                     words[path + depth] = (src * 256 + dst) * 2 + (1 if hit else 0)
+                    # The child's candidates: these plus the destination, highest first.
+                    child = row + CANDIDATES
+                    k = 0
+                    start = 0
+                    inserted = dst == 0
+                    for i in range(end):
+                        value = words[row + i]
+                        if not inserted and dst >= value:
+                            inserted = True
+                            if dst > value:
+                                words[child + k] = dst
+                                k += 1
+                        # A double's moves go in non-increasing source order: that
+                        # reaches every distinct result without its reorderings.
+                        if value > src:
+                            start = k + 1
+                        words[child + k] = value
+                        k += 1
+                    if not inserted:
+                        words[child + k] = dst
+                        k += 1
                     depth += 1
+                    words[ncand + depth] = k
+                    words[outside + depth] = words[outside + depth - 1] - (
+                        1 if src > home and dst <= home else 0
+                    )
                     words[hstack + depth] = h
-                    # A double's moves go in non-increasing source order: that reaches
-                    # every distinct result without its reorderings.
-                    words[next_src + depth] = src if double else slots - 1
+                    words[next_src + depth] = start if double else 0
                     words[moved + depth] = 0
                     continue
                 leaf = words[moved + depth] == 0
@@ -243,7 +306,8 @@ def generate_plays(board, player, die1, die2, rules, plays, words):
         if plays[i, length_col] != best or (need_high and words[W_FLAGS + i] % 2 == 0):
             continue
         if kept != i:
-            plays[kept, :] = plays[i]
+            for j in range(plays.shape[1]):
+                plays[kept, j] = plays[i, j]
         kept += 1
     return kept
 

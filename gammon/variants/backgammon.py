@@ -17,7 +17,7 @@ from gammon.core.variant import TrackVariant, register
 class Backgammon(TrackVariant):
     name = "backgammon"
     summary = "Standard backgammon: 15 checkers, hitting, gammons and backgammons."
-    aliases = ("standard", "short", "short-backgammon")
+    aliases = ("standard",)
 
     def start_layout(self) -> dict[int, int]:
         return {24: 2, 13: 5, 8: 3, 6: 5}

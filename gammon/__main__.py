@@ -1,0 +1,5 @@
+"""``python -m gammon``."""
+
+from gammon.cli.main import app
+
+app()
