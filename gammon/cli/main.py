@@ -141,22 +141,14 @@ def legal(
     """List every legal play of a position and roll, with move text and resulting ID."""
     rules = _variant(variant_name, option)
     if batch is not None:
-        lines = sys.stdin if batch == "-" else Path(batch).open()
-        failed = False
-        for number, line in enumerate(lines, 1):
-            fields = line.split()
-            if not fields or fields[0].startswith("#"):
-                continue
+        if batch == "-":
+            failed = _legal_batch(rules, sys.stdin)
+        else:
             try:
-                if len(fields) != 2:
-                    raise GammonError(f"write 'POSITION DICE', got {len(fields)} fields")
-                result = _legal_json(
-                    rules, _read_position(rules, fields[0]), parse_dice(fields[1])
-                )
-            except GammonError as error:
-                failed = True
-                result = {"line": number, "input": line.strip(), "error": str(error)}
-            print(json.dumps(result), flush=True)
+                with Path(batch).open() as lines:
+                    failed = _legal_batch(rules, lines)
+            except OSError as error:
+                raise _fail(f"cannot read {batch}: {error.strerror}") from None
         if failed:
             raise typer.Exit(1)
         return
@@ -178,6 +170,24 @@ def legal(
     for index, play in enumerate(result["plays"], 1):
         table.add_row(str(index), play["move"] or "(no move)", play["position_id"])
     console.print(table)
+
+
+def _legal_batch(rules: TrackVariant, lines: typing.Iterable[str]) -> bool:
+    """Answer 'POSITION DICE' lines with one JSON object each; True if any failed."""
+    failed = False
+    for number, line in enumerate(lines, 1):
+        fields = line.split()
+        if not fields or fields[0].startswith("#"):
+            continue
+        try:
+            if len(fields) != 2:
+                raise GammonError(f"write 'POSITION DICE', got {len(fields)} fields")
+            result = _legal_json(rules, _read_position(rules, fields[0]), parse_dice(fields[1]))
+        except GammonError as error:
+            failed = True
+            result = {"line": number, "input": line.strip(), "error": str(error)}
+        print(json.dumps(result), flush=True)
+    return failed
 
 
 @app.command("id")

@@ -64,13 +64,6 @@ def workspace(players: int, slots: int) -> tuple[np.ndarray, np.ndarray]:
     return plays, words
 
 
-@njit(cache=True, inline="always")
-def _set(plays, row, index, value, h, words):
-    h ^= words[W_ZOBRIST + index * MAX_COUNT + plays[row, index]]
-    plays[row, index] = value
-    return h ^ words[W_ZOBRIST + index * MAX_COUNT + value]
-
-
 @njit(cache=True)
 def board_hash(board, words):
     h = 0
@@ -80,34 +73,34 @@ def board_hash(board, words):
 
 
 @njit(cache=True, inline="always")
-def _try_move(plays, row, out, size, h, player, src, die, outside, rules, words):
-    """Write board ``row`` of ``plays`` with one checker moved ``die`` pips from ``src``
-    into row ``out``; ``outside`` is how many of the mover's checkers are not home yet.
-    Returns ``(destination or -1 if illegal, hit, hash of the result)``.
+def _check_move(plays, row, h, player, src, die, outside, rules, words):
+    """Whether one checker of board ``row`` may move ``die`` pips from ``src``.
 
-    Boards are addressed by row, never sliced: a slice is an array view whose
-    reference counting would cost more than the move itself.
+    ``outside`` is how many of the mover's checkers are not home yet. Returns
+    ``(destination or -1 if illegal, index of a hit checker or -1, hash after the move)``
+    without writing anything: most generated moves end in a leaf whose board is
+    written once, straight into its result row.
     """
     points = rules[R_POINTS]
     slots = points + 2
     bar = points + 1
     base = player * slots
-    if plays[row, base + src] == 0:
-        return -1, False, h
+    count = plays[row, base + src]
+    if count == 0:
+        return -1, -1, h
     if src != bar and rules[R_ENTER_FIRST] == 1 and plays[row, base + bar] > 0:
-        return -1, False, h
+        return -1, -1, h
     dst = src - die
     hit_index = -1
-    hit_bar = -1
     if dst <= 0:
         if outside > 0:
-            return -1, False, h
+            return -1, -1, h
         if dst < 0:
             if rules[R_BEAR_LARGER] == 0:
-                return -1, False, h
+                return -1, -1, h
             for s in range(src + 1, rules[R_HOME] + 1):
                 if plays[row, base + s] > 0:
-                    return -1, False, h
+                    return -1, -1, h
         dst = 0
     else:
         players = rules[R_PLAYERS]
@@ -115,21 +108,38 @@ def _try_move(plays, row, out, size, h, player, src, die, outside, rules, words)
             if q == player:
                 continue
             index = q * slots + rules[CROSS + (player * players + q) * slots + dst]
-            count = plays[row, index]
-            if count == 0:
+            there = plays[row, index]
+            if there == 0:
                 continue
-            if count >= rules[R_BLOCK] or rules[R_HITTING] == 0:
-                return -1, False, h
+            if there >= rules[R_BLOCK] or rules[R_HITTING] == 0:
+                return -1, -1, h
             hit_index = index
-            hit_bar = q * slots + bar
+            bar_index = q * slots + bar
+            waiting = plays[row, bar_index]
+            h ^= words[W_ZOBRIST + index * MAX_COUNT + 1] ^ words[W_ZOBRIST + index * MAX_COUNT]
+            h ^= (
+                words[W_ZOBRIST + bar_index * MAX_COUNT + waiting]
+                ^ words[W_ZOBRIST + bar_index * MAX_COUNT + waiting + 1]
+            )
+    zsrc = W_ZOBRIST + (base + src) * MAX_COUNT
+    h ^= words[zsrc + count] ^ words[zsrc + count - 1]
+    landed = plays[row, base + dst]
+    zdst = W_ZOBRIST + (base + dst) * MAX_COUNT
+    h ^= words[zdst + landed] ^ words[zdst + landed + 1]
+    return dst, hit_index, h
+
+
+@njit(cache=True, inline="always")
+def _write_move(plays, row, out, size, slots, player, src, dst, hit_index, points):
+    """Row ``out`` := board ``row`` after the move checked by :func:`_check_move`."""
     for i in range(size):
         plays[out, i] = plays[row, i]
-    h = _set(plays, out, base + src, plays[out, base + src] - 1, h, words)
-    h = _set(plays, out, base + dst, plays[out, base + dst] + 1, h, words)
+    base = player * slots
+    plays[out, base + src] -= 1
+    plays[out, base + dst] += 1
     if hit_index >= 0:
-        h = _set(plays, out, hit_index, plays[out, hit_index] - 1, h, words)
-        h = _set(plays, out, hit_bar, plays[out, hit_bar] + 1, h, words)
-    return dst, hit_index >= 0, h
+        plays[out, hit_index] -= 1
+        plays[out, (hit_index // slots) * slots + points + 1] += 1
 
 
 @njit(cache=True)
@@ -142,7 +152,8 @@ def generate_plays(board, player, die1, die2, rules, plays, words):
     A position with no legal move yields one empty play.
     """
     size = board.shape[0]
-    slots = rules[R_POINTS] + 2
+    points = rules[R_POINTS]
+    slots = points + 2
     home = rules[R_HOME]
     length_col = size + 3 * MAX_DICE
     double = die1 == die2
@@ -188,42 +199,44 @@ def generate_plays(board, player, die1, die2, rules, plays, words):
         words[moved] = 0
         depth = 0
         while depth >= 0:
-            leaf = depth == ndice
-            if not leaf:
+            # Find the next legal move at this depth. A move that completes the play is
+            # recorded on the spot; any other is descended into.
+            leaf_row = -1
+            h = 0
+            if depth < ndice:
                 die = first if depth == 0 else second
                 row = cand + depth * CANDIDATES
                 j = words[next_src + depth]
                 end = words[ncand + depth]
-                src = 0
-                dst = -1
-                hit = False
-                h = 0
+                parent = stack + depth
                 while j < end:
                     src = words[row + j]
                     j += 1
-                    dst, hit, h = _try_move(
-                        plays, stack + depth, stack + depth + 1, size, words[hstack + depth],
-                        player, src, die, words[outside + depth], rules, words,
+                    dst, hit_index, h = _check_move(
+                        plays, parent, words[hstack + depth], player, src, die,
+                        words[outside + depth], rules, words,
                     )
-                    if dst >= 0:
-                        if order == 0 and depth == 0:
-                            high_first |= 1 << src
-                        elif (
-                            order == 1 and depth == 1 and (high_first >> src) & 1
-                            and src != first_dst
-                        ):
-                            # Low then an independent high move: the high-first order
-                            # already reached this result. It still proves both dice play.
-                            words[moved + depth] = 1
-                            dst = -1
-                            continue
-                        break
-                if dst >= 0:
+                    if dst < 0:
+                        continue
+                    if order == 0 and depth == 0:
+                        high_first |= 1 << src
+                    elif order == 1 and depth == 1 and (high_first >> src) & 1 and src != first_dst:
+                        # Low then an independent high move: the high-first order already
+                        # reached this result. It still proves both dice can be played.
+                        words[moved + depth] = 1
+                        continue
+                    words[moved + depth] = 1
+                    words[path + depth] = (src * 256 + dst) * 2 + (1 if hit_index >= 0 else 0)
                     if depth == 0:
                         first_dst = dst
+                    if depth + 1 == ndice:
+                        leaf_row = -2  # the board is parent + this move, not yet written
+                        break
+                    _write_move(
+                        plays, parent, parent + 1, size, slots, player, src, dst, hit_index,
+                        points,
+                    )
                     words[next_src + depth] = j
-                    words[moved + depth] = 1
-                    words[path + depth] = (src * 256 + dst) * 2 + (1 if hit else 0)
                     # The child's candidates: these plus the destination, highest first.
                     child = row + CANDIDATES
                     k = 0
@@ -253,19 +266,50 @@ def generate_plays(board, player, die1, die2, rules, plays, words):
                     words[hstack + depth] = h
                     words[next_src + depth] = start if double else 0
                     words[moved + depth] = 0
+                    leaf_row = -3  # descended
+                    break
+                if leaf_row == -3:
                     continue
-                leaf = words[moved + depth] == 0
-            if leaf and depth >= best:
-                best = depth
+                if leaf_row == -2:
+                    words[next_src + depth] = j
+                elif words[moved + depth] == 0:
+                    leaf_row = stack + depth  # no move at all from here: a short play
+                    h = words[hstack + depth]
+            else:
+                leaf_row = stack + depth
                 h = words[hstack + depth]
+            completing = leaf_row == -2
+            length = depth + 1 if completing else depth
+            if leaf_row != -1 and length >= best:
+                best = length
+                if leaf_row == -2:
+                    # Written only now, and straight into a new result row if it is new.
+                    packed = words[path + depth]
+                    src = packed // 512
+                    dst = (packed // 2) % 256
+                    hit_index = -1
+                    if packed % 2 == 1:
+                        for q in range(rules[R_PLAYERS]):
+                            if q != player:
+                                index = q * slots + rules[
+                                    CROSS + (player * rules[R_PLAYERS] + q) * slots + dst
+                                ]
+                                if plays[stack + depth, index] == 1:
+                                    hit_index = index
                 index = h & mask
                 existing = -1
                 while words[W_TABLE + index] != 0:
                     candidate = words[W_TABLE + index] - 1
                     if words[W_HASH + candidate] == h:
+                        if leaf_row == -2:
+                            leaf_row = stack + depth + 1
+                            _write_move(
+                                plays, stack + depth, leaf_row, size, slots, player, src, dst,
+                                hit_index, points,
+                            )
                         same = True
                         for i in range(size):
-                            if plays[candidate, i] != plays[stack + depth, i]:
+                            if plays[candidate, i] != plays[leaf_row, i]:
                                 same = False
                                 break
                         if same:
@@ -279,18 +323,25 @@ def generate_plays(board, player, die1, die2, rules, plays, words):
                     words[W_HASH + existing] = h
                     words[W_FLAGS + existing] = index * 2
                     plays[existing, length_col] = -1
-                if depth > plays[existing, length_col]:
-                    for i in range(size):
-                        plays[existing, i] = plays[stack + depth, i]
-                    for k in range(depth):
+                if length > plays[existing, length_col]:
+                    if leaf_row == -2:  # not written yet
+                        _write_move(
+                            plays, stack + depth, existing, size, slots, player, src, dst,
+                            hit_index, points,
+                        )
+                    else:
+                        for i in range(size):
+                            plays[existing, i] = plays[leaf_row, i]
+                    for k in range(length):
                         packed = words[path + k]
                         plays[existing, size + 3 * k] = packed // 512
                         plays[existing, size + 3 * k + 1] = (packed // 2) % 256
                         plays[existing, size + 3 * k + 2] = packed % 2
-                    plays[existing, length_col] = depth
+                    plays[existing, length_col] = length
                     flag = words[W_FLAGS + existing]
                     words[W_FLAGS + existing] = (flag // 2) * 2 + (1 if order == 0 else 0)
-            depth -= 1
+            if not completing:
+                depth -= 1
 
     for i in range(count):
         words[W_TABLE + words[W_FLAGS + i] // 2] = 0
