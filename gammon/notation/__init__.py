@@ -1,0 +1,36 @@
+"""Notations backgammon players already use: GNU Position/Match IDs and XGIDs.
+
+- :mod:`gammon.notation.gnuid`: GNU Backgammon's Position ID and Match ID.
+- :mod:`gammon.notation.xgid`: eXtreme Gammon's XGID.
+- :mod:`gammon.notation.situation`: :class:`Situation`, a position with dice, cube,
+  score and match, convertible between the two; :func:`situation_from_text` reads any.
+
+Player mapping: gnubg's player 0 is our player 0; in an XGID the lower-case checkers are
+player 0 and the upper-case ones player 1.
+"""
+
+from gammon.notation.gnuid import (
+    GameStatus,
+    MatchInfo,
+    Resignation,
+    match_id,
+    parse_match_id,
+    parse_position_id,
+    position_id,
+)
+from gammon.notation.situation import Situation, situation_from_text
+from gammon.notation.xgid import format_xgid, parse_xgid
+
+__all__ = [
+    "GameStatus",
+    "MatchInfo",
+    "Resignation",
+    "Situation",
+    "format_xgid",
+    "match_id",
+    "parse_match_id",
+    "parse_position_id",
+    "parse_xgid",
+    "position_id",
+    "situation_from_text",
+]
