@@ -69,27 +69,21 @@ def _variant(name: str, pairs: list[str] | None = None) -> TrackVariant:
 @app.command()
 def variants() -> None:
     """List the variants, their players and their options."""
-    table = Table(title="gammon variants")
-    table.add_column("variant", style="bold")
-    table.add_column("also")
+    table = Table(title="gammon variants", show_lines=True)
+    table.add_column("variant", style="bold", no_wrap=True)
     table.add_column("players", justify="right")
     table.add_column("checkers", justify="right")
-    table.add_column("options")
-    table.add_column("rules")
+    table.add_column("rules and options", overflow="fold")
     for cls in gammon.variant_classes():
-        rules = cls()
         hints = typing.get_type_hints(cls)
-        options = ", ".join(
-            f"{f.name}: {hints[f.name].__name__} = {f.default!r}" for f in dataclasses.fields(cls)
-        )
-        table.add_row(
-            cls.name,
-            ", ".join([*cls.aliases, *cls.presets]),
-            str(cls.players),
-            str(rules.checkers),
-            options or "-",
-            cls.summary,
-        )
+        lines = [cls.summary]
+        names = [*cls.aliases, *cls.presets]
+        if names:
+            lines.append(f"[dim]also:[/] {', '.join(names)}")
+        for f in dataclasses.fields(cls):
+            kind = hints[f.name].__name__
+            lines.append(f"[dim]option:[/] {f.name} ({kind}, default {f.default!r})")
+        table.add_row(cls.name, str(cls.players), str(cls().checkers), "\n".join(lines))
     console.print(table)
 
 

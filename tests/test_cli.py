@@ -1,0 +1,103 @@
+"""The gammon command as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from typer.testing import CliRunner
+
+import gammon
+from gammon.cli.main import app
+from gammon.notation import parse_position_id
+
+runner = CliRunner()
+START_ID = "4HPwATDgc/ABMA"
+
+
+def run(*args: str, input: str | None = None):
+    return runner.invoke(app, list(args), input=input)
+
+
+def test_variants_lists_every_variant_with_options():
+    result = run("variants")
+    assert result.exit_code == 0
+    for cls in gammon.variant_classes():
+        assert cls.name in result.output
+    assert "checkers_per_side" in result.output
+
+
+def test_legal_json_lists_every_play_with_text_and_id():
+    result = run("legal", "backgammon", "--position", START_ID, "--dice", "31", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["count"] == 16 == len(data["plays"])
+    moves = {play["move"] for play in data["plays"]}
+    assert "8/5 6/5" in moves and "24/20" in moves
+    bg = gammon.variant("backgammon")
+    expected = {p.result for p in bg.state(bg.start_position(), (3, 1)).legal_actions()}
+    got = {parse_position_id(play["position_id"]) for play in data["plays"]}
+    assert got == expected
+
+
+def test_legal_table_and_xgid_input():
+    result = run("legal", "--dice", "66")
+    assert result.exit_code == 0
+    assert "11 legal plays" in result.output
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10"
+    result = run("legal", "--position", xgid, "--dice", "52", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["count"] == 8
+
+
+def test_legal_batch_one_json_line_per_input_and_errors_per_line():
+    lines = f"{START_ID} 31\n# a comment\n\n{START_ID} 6-6\nnot-an-id 31\n{START_ID} 71\n"
+    result = run("legal", "--batch", "-", input=lines)
+    assert result.exit_code == 1  # some lines failed
+    out = [json.loads(line) for line in result.output.strip().splitlines()]
+    assert [o.get("count") for o in out[:2]] == [16, 11]
+    assert out[2]["line"] == 5 and "14 characters" in out[2]["error"]
+    assert out[3]["line"] == 6 and "1 to 6" in out[3]["error"]
+
+
+def test_legal_bad_input_is_explained():
+    result = run("legal", "--dice", "7")
+    assert result.exit_code == 2
+    assert "two dice" in result.output
+    result = run("legal", "nardy", "--dice", "31")
+    assert result.exit_code == 2 and "unknown variant" in result.output
+    result = run("legal", "--batch", "/nonexistent/file")
+    assert result.exit_code == 2 and "cannot read" in result.output
+
+
+def test_selfplay_is_deterministic_and_reports_statistics():
+    args = ("selfplay", "backgammon", "--games", "300", "--seed", "4", "--json")
+    first = json.loads(run(*args).output)
+    again = json.loads(run(*args).output)
+    assert first["players"] == again["players"] and first["mean_plays"] == again["mean_plays"]
+    assert first["games"] == 300 and first["unfinished"] == 0
+    assert sum(p["wins"] for p in first["players"]) == 300
+    assert abs(sum(p["mean_points"] for p in first["players"])) < 1e-9
+    for p in first["players"]:
+        assert p["wins"] == p["single"] + p["gammons"] + p["backgammons"]
+    table = run("selfplay", "hypergammon-1", "--games", "50")
+    assert table.exit_code == 0 and "games/s" in table.output
+
+
+def test_selfplay_options_are_validated():
+    result = run("selfplay", "hypergammon", "-o", "checkers=2")
+    assert result.exit_code == 2 and "checkers_per_side" in result.output
+    result = run("selfplay", "hypergammon", "-o", "checkers_per_side=2", "--games", "20", "--json")
+    assert json.loads(result.output)["options"] == {"checkers_per_side": 2}
+
+
+def test_warm_command_does_not_recompile():
+    env = {**os.environ, "NUMBA_DEBUG_CACHE": "1"}
+    command = [sys.executable, "-m", "gammon", "selfplay", "backgammon", "--games", "5", "--json"]
+    subprocess.run(command, env=env, capture_output=True, check=True)  # warms the cache
+    warm = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    log = warm.stdout + warm.stderr
+    assert "data loaded" in log
+    assert "saved" not in log, log
