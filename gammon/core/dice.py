@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from itertools import accumulate
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,11 +29,29 @@ class Roll:
         return len(self.dice) == 2 and self.dice[0] == self.dice[1]
 
 
+class Outcomes(tuple[tuple[Roll, Fraction], ...]):
+    """Chance outcomes with exact probabilities; also keeps their cumulative sums as
+    floats, so that drawing one is a bisection rather than Fraction arithmetic."""
+
+    cumulative: list[float]
+
+    def __new__(cls, pairs: Iterable[tuple[Roll, Fraction]]) -> Outcomes:
+        self = super().__new__(cls, pairs)
+        if sum(p for _, p in self) != 1:
+            raise ValueError("chance outcome probabilities must sum to 1")
+        self.cumulative = list(accumulate(float(p) for _, p in self))
+        return self
+
+    def draw(self, point: float) -> Roll:
+        """The outcome at ``point`` in [0, 1) of the cumulative distribution."""
+        return self[min(bisect_right(self.cumulative, point), len(self) - 1)][0]
+
+
 @cache
-def two_dice(sides: int = 6) -> tuple[tuple[Roll, Fraction], ...]:
+def two_dice(sides: int = 6) -> Outcomes:
     """The distinct rolls of two dice (21 for d6), higher die first, with probabilities."""
     total = sides * sides
-    return tuple(
+    return Outcomes(
         (Roll((high, low)), Fraction(1 if high == low else 2, total))
         for high in range(sides, 0, -1)
         for low in range(high, 0, -1)
@@ -38,13 +59,13 @@ def two_dice(sides: int = 6) -> tuple[tuple[Roll, Fraction], ...]:
 
 
 @cache
-def one_die_each(players: int, sides: int = 6) -> tuple[tuple[Roll, Fraction], ...]:
+def one_die_each(players: int, sides: int = 6) -> Outcomes:
     """Every ordered throw of one die per player (an opening roll), equally likely."""
     outcomes: list[tuple[int, ...]] = [()]
     for _ in range(players):
         outcomes = [dice + (d,) for dice in outcomes for d in range(1, sides + 1)]
     p = Fraction(1, sides**players)
-    return tuple((Roll(dice, opening=True), p) for dice in outcomes)
+    return Outcomes((Roll(dice, opening=True), p) for dice in outcomes)
 
 
 def parse_dice(text: str, sides: int = 6) -> tuple[int, int]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from gammon.core.dice import Roll
+from gammon.core.dice import Outcomes, Roll
 from gammon.core.position import Position
 
 if TYPE_CHECKING:
@@ -104,10 +104,6 @@ class GameState:
     def sample_chance(self, rng: random.Random) -> Roll:
         """Draw a chance outcome with its probability, from ``rng``."""
         outcomes = self.chance_outcomes()
-        point = rng.random()
-        total = 0.0
-        for roll, probability in outcomes:
-            total += probability
-            if point < total:
-                return roll
-        return outcomes[-1][0]
+        if not isinstance(outcomes, Outcomes):
+            outcomes = Outcomes(outcomes)
+        return outcomes.draw(rng.random())

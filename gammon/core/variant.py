@@ -149,7 +149,7 @@ class TrackVariant:
         if state.opening:
             return self.apply_opening(state, roll)
         high, low = max(roll.dice), min(roll.dice)
-        return dataclasses.replace(state, phase=Phase.DECIDE, dice=(high, low), _legal=[])
+        return GameState(self, state.position, Phase.DECIDE, (high, low), False, state.moves)
 
     def apply_opening(self, state: GameState, roll: Roll) -> GameState:
         """Each player threw one die: the highest moves first with both; a tie re-rolls."""
@@ -173,7 +173,7 @@ class TrackVariant:
         if not isinstance(action, Play):
             raise IllegalPlayError(f"{action!r} is not a play")
         legal = state.legal_actions()
-        index = legal.index_of(action.result)
+        index = legal.find(action)
         if index is None:
             raise IllegalPlayError(
                 f"that play is not legal for {state.dice[0]}-{state.dice[1]}"
@@ -248,6 +248,13 @@ class LegalPlays(Sequence[Play]):
     def __iter__(self) -> Iterator[Play]:
         return (self[i] for i in range(len(self)))
 
+    def find(self, play: Play) -> int | None:
+        """Which legal play is ``play`` (the same object, or one with the same result)."""
+        for index, known in enumerate(self._plays):
+            if known is play:
+                return index
+        return self.index_of(play.result)
+
     def index_of(self, result: Position) -> int | None:
         """Which play leads to ``result`` (by board), or None."""
         if self._index is None:
@@ -256,7 +263,7 @@ class LegalPlays(Sequence[Play]):
         return self._index.get(result.board)
 
     def __contains__(self, play: object) -> bool:
-        return isinstance(play, Play) and self.index_of(play.result) is not None
+        return isinstance(play, Play) and self.find(play) is not None
 
 
 _REGISTRY: dict[str, tuple[type[TrackVariant], dict[str, Any]]] = {}
