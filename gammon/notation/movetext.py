@@ -1,0 +1,684 @@
+"""Move text in GNU Backgammon's style: ``24/18 13/11*``, ``bar/22``, ``6/off``, ``8/5(2)``.
+
+Points are written in the mover's own numbering (1 = the point nearest bearing off,
+``points`` = the farthest), the bar as ``bar`` and bearing off as ``off``.
+
+:func:`format_play` writes a play the way gnubg's ``FormatMove`` does: moves sorted by
+source (highest first), the moves of one checker joined (``24/18`` for 24/20 and 20/18,
+``24/23*/22`` when it hits on the way), repeated moves collapsed to ``8/5(2)``, and a
+``*`` after the first landing on each point where an opposing checker was hit.
+
+:func:`parse_moves` reads such text (and looser forms people type: ``b/22``, ``25/22``,
+``6/0``, commas, extra spaces, any case) into ``(source, destination)`` pairs.
+
+:func:`find_play` finds the legal play that text describes in a state, and
+:func:`partial_play` checks the first moves of a play typed in parts. Both explain what
+is wrong when the text describes nothing legal.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from gammon.core.errors import IllegalPlayError, InvalidNotationError
+from gammon.core.play import Play
+from gammon.core.position import Position
+from gammon.core.state import GameState, Phase
+from gammon.core.variant import TrackVariant
+
+#: What :func:`format_play` writes for a play without moves (gnubg writes nothing).
+NO_MOVE = "no move"
+_NO_MOVE_WORDS = {"", "no move", "nomove", "none", "pass", "-", "cannot move", "can't move"}
+
+Pair = tuple[int, int]
+
+
+# --- writing ---------------------------------------------------------------------------
+
+
+def format_point(slot: int, points: int = 24) -> str:
+    """``bar``, ``off`` or the point number."""
+    if slot == points + 1:
+        return "bar"
+    if slot == 0:
+        return "off"
+    return str(slot)
+
+
+def format_play(play: Play, points: int = 24) -> str:
+    """The play as gnubg writes it, e.g. ``24/18 13/11*``; ``no move`` for an empty play.
+
+    ``points`` is the length of the mover's track (24 in backgammon): slot
+    ``points + 1`` is the bar.
+    """
+    return format_moves([(m.source, m.destination) for m in play.moves],
+                        {m.destination for m in play.moves if m.hit}, points)
+
+
+def format_moves(moves: Iterable[Pair], hits: Iterable[int] = (), points: int = 24) -> str:
+    """Format single-die moves ``(source, destination)``; ``hits`` are the points where
+    an opposing checker stood before the play (gnubg marks a landing there with ``*``).
+    """
+    hit_points = set(hits)
+    # gnubg's order: source descending, then destination descending.
+    rows = sorted(moves, key=lambda m: (-m[0], -m[1]))
+    if not rows:
+        return NO_MOVE
+    paths: list[list[int] | None] = [[s, d] for s, d in rows]
+    # Join the moves of one checker: a move starting where an earlier one ended.
+    for i, first in enumerate(paths):
+        for j in range(i + 1, len(paths)):
+            other = paths[j]
+            if first is None or other is None or first[-1] != other[0]:
+                continue
+            if first[-1] in hit_points:
+                first.append(other[-1])  # keep the point where it hit
+            else:
+                first[-1] = other[-1]  # elide the intermediate point
+            paths[j] = None
+    joined = [p for p in paths if p is not None]
+    # Collapse identical paths into one with a count.
+    counted: list[tuple[list[int], int]] = []
+    for path in joined:
+        for k, (seen, n) in enumerate(counted):
+            if seen == path:
+                counted[k] = (seen, n + 1)
+                break
+        else:
+            counted.append((path, 1))
+    starred: set[int] = set()
+    words = []
+    for path, n in counted:
+        text = format_point(path[0], points)
+        for middle in path[1:-1]:
+            text += "/" + format_point(middle, points) + "*"
+            starred.add(middle)
+        end = path[-1]
+        text += "/" + format_point(end, points)
+        if end and end in hit_points and end not in starred:
+            text += "*"
+            starred.add(end)
+        if n > 1:
+            text += f"({n})"
+        words.append(text)
+    return " ".join(words)
+
+
+# --- reading ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Parsed:
+    """Text read into checker movements: one tuple of pairs per written checker path."""
+
+    paths: tuple[tuple[Pair, ...], ...]
+    starred: frozenset[int]
+    text: str
+
+    @property
+    def pairs(self) -> list[Pair]:
+        return [pair for path in self.paths for pair in path]
+
+
+_TOKEN = re.compile(r"^(?P<body>[^()]+)(?:\((?P<count>\d+)\))?$")
+_BAR_WORDS = {"bar", "b", "ba"}
+_OFF_WORDS = {"off", "o", "of"}
+
+
+def _point(word: str, points: int, token: str) -> int:
+    if word in _BAR_WORDS:
+        return points + 1
+    if word in _OFF_WORDS:
+        return 0
+    if not word.isdigit():
+        raise InvalidNotationError(
+            f"{token!r}: {word!r} is not a point (write 1 to {points}, bar or off)"
+        )
+    value = int(word)
+    if value > points + 1:
+        raise InvalidNotationError(
+            f"{token!r}: there is no point {value} (points are 1 to {points}, "
+            f"the bar is {points + 1} or 'bar', off is 0 or 'off')"
+        )
+    return value
+
+
+def _parse(text: str, points: int = 24) -> _Parsed:
+    if not isinstance(text, str):
+        raise InvalidNotationError(f"move text must be a string, not {type(text).__name__}")
+    clean = " ".join(text.lower().replace(",", " ").split())
+    if clean in _NO_MOVE_WORDS:
+        return _Parsed((), frozenset(), clean)
+    # Glue the parts of one move written with spaces: "bar / 22", "8/5 (2)", "13/11 *".
+    clean = re.sub(r"\s*/\s*", "/", clean)
+    clean = re.sub(r"\s+(?=[*()])|(?<=\()\s+", "", clean)
+    clean = re.sub(r"(?<=\d)-(?=\d|bar|b|off|o)|(?<=bar)-|(?<=\bb)-", "/", clean)
+    paths: list[tuple[Pair, ...]] = []
+    starred: set[int] = set()
+    for token in clean.split():
+        match = _TOKEN.match(token)
+        if match is None:
+            raise InvalidNotationError(f"{token!r} is not a move; write moves like 24/18 or 8/5(2)")
+        words = match.group("body").split("/")
+        if len(words) < 2 or any(not w for w in words):
+            raise InvalidNotationError(
+                f"{token!r} is not a move; write source/destination, like 24/18 or bar/22"
+            )
+        route: list[int] = []
+        for word in words:
+            hit = word.endswith("*")
+            word = word.rstrip("*")
+            point = _point(word, points, token)
+            if hit:
+                if point in (0, points + 1):
+                    raise InvalidNotationError(f"{token!r}: nothing can be hit on the bar or off")
+                starred.add(point)
+            route.append(point)
+        if route[0] == 0:
+            raise InvalidNotationError(f"{token!r}: a move cannot start from off")
+        for point in route[1:]:
+            if point == points + 1:
+                raise InvalidNotationError(f"{token!r}: a checker cannot move to the bar")
+        for a, b in itertools.pairwise(route):
+            if a == 0:
+                raise InvalidNotationError(f"{token!r}: nothing moves on after bearing off")
+            if b >= a:
+                raise InvalidNotationError(
+                    f"{token!r}: checkers move toward home, so {format_point(b, points)} "
+                    f"must be lower than {format_point(a, points)}"
+                )
+        count = int(match.group("count") or 1)
+        if not 1 <= count <= 4:
+            raise InvalidNotationError(f"{token!r}: a move is repeated 1 to 4 times, not {count}")
+        path = tuple(itertools.pairwise(route))
+        paths.extend([path] * count)
+    return _Parsed(tuple(paths), frozenset(starred), text)
+
+
+def parse_moves(text: str, points: int = 24) -> list[Pair]:
+    """Read move text into ``(source, destination)`` pairs in the mover's numbering.
+
+    Accepts gnubg's notation and common variations: ``24/18 13/11*``, ``bar/22``,
+    ``b/22``, ``25/22``, ``6/off``, ``6/0``, ``8/5(2)``, ``24/23/22``, ``24/23*/22``,
+    any case, commas and extra spaces. A chain such as ``24/23/22`` gives one pair per
+    step (``(24, 23), (23, 22)``); ``(n)`` repeats a move. The bar is ``points + 1``,
+    off is 0. ``no move`` (or empty text) gives no pairs.
+
+    Raises :class:`InvalidNotationError` saying what is wrong.
+    """
+    return _parse(text, points).pairs
+
+
+def parse_paths(text: str, points: int = 24) -> list[list[Pair]]:
+    """Like :func:`parse_moves`, but one list of steps per checker move written:
+    ``24/23/22 8/5(2)`` gives ``[[(24, 23), (23, 22)], [(8, 5)], [(8, 5)]]``.
+    """
+    return [list(path) for path in _parse(text, points).paths]
+
+
+# --- following checkers ------------------------------------------------------------------
+#
+# Text and partial plays are matched by moving checkers as on a physical board (a checker
+# lands where the dice take it, or goes off past the end, and sends opposing checkers it
+# lands on to the bar) and comparing the boards reached with the legal plays. The rules
+# are never restated here: ``state.legal_actions()`` alone says what is legal.
+
+
+def _roll_dice(dice: tuple[int, ...]) -> tuple[int, ...]:
+    """The dice a roll lets a player move: four of a double."""
+    if len(dice) == 2 and dice[0] == dice[1]:
+        return (dice[0],) * 4
+    return tuple(sorted(dice, reverse=True))
+
+
+def _without(dice: tuple[int, ...], die: int) -> tuple[int, ...]:
+    i = dice.index(die)
+    return dice[:i] + dice[i + 1 :]
+
+
+def _step(
+    variant: TrackVariant, board: bytes, player: int, source: int, die: int
+) -> tuple[bytes, int, bool] | None:
+    """One checker moved ``die`` pips from ``source``: ``(board, destination, hit)``,
+    or None when ``player`` has no checker there. Legality is not judged.
+    """
+    slots = variant.slots
+    base = player * slots
+    if board[base + source] == 0:
+        return None
+    dst = max(source - die, 0)
+    new = bytearray(board)
+    new[base + source] -= 1
+    new[base + dst] += 1
+    hit = False
+    if dst:
+        for other in range(len(board) // slots):
+            if other == player:
+                continue
+            index = other * slots + variant.shared_slot(player, dst, other)
+            if new[index]:
+                new[other * slots + slots - 1] += new[index]
+                new[index] = 0
+                hit = True
+    return bytes(new), dst, hit
+
+
+@dataclass(frozen=True, slots=True)
+class _Route:
+    """The board after some typed moves, the dice left, and hits on points not written."""
+
+    board: bytes
+    dice: tuple[int, ...]
+    hidden_hits: int
+    steps: tuple[Pair, ...] = ()
+
+
+def _realize(
+    variant: TrackVariant, board: bytes, player: int, dice: tuple[int, ...], pair: Pair
+) -> list[_Route]:
+    """Every way to move one checker from ``pair[0]`` to ``pair[1]`` with some of ``dice``."""
+    source, target = pair
+    found: list[_Route] = []
+    stack: list[tuple[bytes, tuple[int, ...], int, int, tuple[Pair, ...]]] = [
+        (board, dice, source, 0, ())
+    ]
+    while stack:
+        now, left, at, hidden, steps = stack.pop()
+        for die in sorted(set(left), reverse=True):
+            step = _step(variant, now, player, at, die)
+            if step is None:
+                continue
+            after, dst, hit = step
+            rest = _without(left, die)
+            if dst == target:
+                found.append(_Route(after, rest, hidden, (*steps, (at, dst))))
+            elif dst > target:
+                stack.append((after, rest, dst, hidden + hit, (*steps, (at, dst))))
+    return found
+
+
+def _routes(state: GameState, pairs: Sequence[Pair]) -> list[_Route]:
+    """Every board the typed moves can lead to, taking them in any order.
+
+    The search runs over (board, dice left, moves left), so orders that meet share work;
+    for each end it keeps the fewest hits on points the text did not write.
+    """
+    variant, position = state.variant, state.position
+    player = position.turn
+    Key = tuple[bytes, tuple[int, ...], tuple[Pair, ...]]
+    start = _Route(position.board, _roll_dice(state.dice), 0)
+    frontier: dict[Key, _Route] = {(start.board, start.dice, tuple(sorted(pairs))): start}
+    for _ in range(len(pairs)):
+        following: dict[Key, _Route] = {}
+        for (board, dice, left), done in frontier.items():
+            for pair in set(left):
+                rest = list(left)
+                rest.remove(pair)
+                for route in _realize(variant, board, player, dice, pair):
+                    key = (route.board, route.dice, tuple(rest))
+                    total = done.hidden_hits + route.hidden_hits
+                    if key not in following or following[key].hidden_hits > total:
+                        following[key] = _Route(route.board, route.dice, total,
+                                                done.steps + route.steps)
+        frontier = following
+    return list(frontier.values())
+
+
+def _completes(state: GameState, board: bytes, dice: tuple[int, ...]) -> Play | None:
+    """A legal play that ``board`` leads to with the ``dice`` left, or None."""
+    legal = state.legal_actions()
+    position = state.position
+    player = position.turn
+    slots = state.variant.slots
+    seen: set[tuple[bytes, tuple[int, ...]]] = set()
+    stack = [(board, dice)]
+    while stack:
+        now, left = stack.pop()
+        if (now, left) in seen:
+            continue
+        seen.add((now, left))
+        index = legal.index_of(Position(now, position.players, player))
+        if index is not None:
+            return legal[index]
+        for source in range(1, slots):
+            if now[player * slots + source]:
+                for die in set(left):
+                    step = _step(state.variant, now, player, source, die)
+                    if step is not None:
+                        stack.append((step[0], _without(left, die)))
+    return None
+
+
+# --- finding the play a text describes ---------------------------------------------------
+
+
+def _check_state(state: GameState) -> None:
+    if state.phase is not Phase.DECIDE:
+        raise IllegalPlayError(f"there is no play to make in the {state.phase.value} phase")
+
+
+def _parsed(state: GameState, text: str | Sequence[Pair]) -> _Parsed:
+    points = state.variant.points
+    if isinstance(text, str):
+        return _parse(text, points)
+    pairs = tuple((int(s), int(d)) for s, d in text)
+    for s, d in pairs:
+        if not (0 < s <= points + 1 and 0 <= d <= points and d < s):
+            raise InvalidNotationError(f"({s}, {d}) is not a move on a {points}-point track")
+    return _Parsed(tuple((p,) for p in pairs), frozenset(), format_moves(pairs, (), points))
+
+
+def _dice_text(dice: tuple[int, ...]) -> str:
+    return "-".join(str(d) for d in dice)
+
+
+def _hit_points(state: GameState, result: Position) -> set[int]:
+    """The mover's points where the play from ``state`` to ``result`` hit."""
+    variant, before = state.variant, state.position
+    player = before.turn
+    hits = set()
+    for other in range(before.players):
+        if other == player:
+            continue
+        was, now = before.row(other), result.row(other)
+        for slot in range(1, variant.points + 1):
+            if now[slot] < was[slot]:
+                hits.add(variant.shared_slot(other, slot, player))
+    return hits
+
+
+def _occupied(state: GameState, point: int) -> int:
+    """Opposing checkers on the mover's ``point``."""
+    variant, position = state.variant, state.position
+    player = position.turn
+    return sum(
+        position.count(other, variant.shared_slot(player, point, other))
+        for other in range(position.players)
+        if other != player
+    )
+
+
+def _check_stars(state: GameState, parsed: _Parsed) -> None:
+    for point in sorted(parsed.starred):
+        if _occupied(state, point) == 0:
+            raise IllegalPlayError(
+                f"{parsed.text}: there is no opposing checker on {point} to hit"
+            )
+
+
+def _text_key(text: str, points: int) -> tuple[tuple[int, ...], ...]:
+    """Order move texts as a list of plays reads best: highest checkers moved first."""
+    return tuple(
+        (-path[0][0], -path[-1][1], *(-s for s, _ in path[1:]))
+        for path in _parse(text, points).paths
+    )
+
+
+def find_play(state: GameState, text: str | Sequence[Pair]) -> Play:
+    """The legal play of ``state`` that ``text`` describes.
+
+    ``text`` is move text (see :func:`parse_moves`) or ``(source, destination)`` pairs.
+    The moves may come in any order and a checker's route may be written whole
+    (``24/18``) or step by step (``24/20/18``); hit marks are optional. A point written
+    where an opposing checker stands is a landing there (a hit, where the rules allow
+    it); a point not written is passed over without hitting when the play can avoid it.
+
+    Raises :class:`InvalidNotationError` for unreadable or ambiguous text and
+    :class:`IllegalPlayError` with the reason when no legal play matches.
+    """
+    _check_state(state)
+    parsed = _parsed(state, text)
+    legal = state.legal_actions()
+    position = state.position
+    player = position.turn
+    points = state.variant.points
+    _check_stars(state, parsed)
+    row = list(position.row(player))
+    for s, d in parsed.pairs:
+        row[s] -= 1
+        row[d] += 1
+    candidates: list[Play] = []
+    if all(count >= 0 for count in row):
+        target = tuple(row)
+        candidates = [play for play in legal if play.result.row(player) == target]
+    landings = {d for s, d in parsed.pairs if d != 0}
+    required = {p for p in landings if _occupied(state, p)}
+    best: list[Play] = []
+    fewest = None
+    for play in candidates:
+        hits = _hit_points(state, play.result)
+        if not required <= hits:
+            continue
+        hidden = len(hits - landings)
+        if fewest is None or hidden < fewest:
+            best, fewest = [play], hidden
+        elif hidden == fewest:
+            best.append(play)
+    if len(best) == 1:
+        return best[0]
+    if len(best) > 1:
+        options = " or ".join(sorted((format_play(p, points) for p in best),
+                                     key=lambda t: _text_key(t, points)))
+        raise InvalidNotationError(
+            f"{parsed.text} is ambiguous with {_dice_text(state.dice)}: write {options}"
+        )
+    raise IllegalPlayError(_explain(state, parsed))
+
+
+@dataclass(frozen=True, slots=True)
+class PartialPlay:
+    """The first moves of a play typed so far.
+
+    ``position`` is the board after them (the mover still to finish), ``dice`` the dice
+    left to play, ``text`` the moves in gnubg's style, and ``play`` the legal play they
+    make when they are complete, else None.
+    """
+
+    moves: tuple[Pair, ...]
+    position: Position
+    dice: tuple[int, ...]
+    text: str
+    play: Play | None
+
+
+def partial_play(
+    state: GameState, text: str | Sequence[Pair], done: Sequence[Pair] = ()
+) -> PartialPlay:
+    """Check the first moves of a play: together they must be part of a legal play.
+
+    ``text`` is move text or ``(source, destination)`` pairs; ``done`` are moves already
+    accepted (so that a refusal can say "after 13/9, ..."). The result covers ``done``
+    and ``text`` together. Moves are taken in any order, and a point passed over is not
+    a hit when it can be avoided. Raises :class:`IllegalPlayError` with the reason when
+    the moves cannot be part of any legal play, :class:`InvalidNotationError` when they
+    are unreadable or ambiguous.
+    """
+    _check_state(state)
+    points = state.variant.points
+    parsed = _parsed(state, text)
+    _check_stars(state, parsed)
+    earlier = _parsed(state, done)
+    parsed = _Parsed(earlier.paths + parsed.paths, parsed.starred, parsed.text)
+    player = state.position.turn
+    legal = state.legal_actions()
+    pairs = parsed.pairs
+    good: list[tuple[_Route, Play]] = []
+    for route in _routes(state, pairs):
+        play = _completes(state, route.board, route.dice)
+        if play is not None:
+            good.append((route, play))
+    if not good:
+        after = partial_play(state, done).text if done else ""
+        raise IllegalPlayError(_explain(state, parsed, after))
+    fewest = min(route.hidden_hits for route, _ in good)
+    good = [(r, p) for r, p in good if r.hidden_hits == fewest]
+    boards = {route.board for route, _ in good}
+    if len(boards) > 1:
+        raise InvalidNotationError(
+            f"{parsed.text} is ambiguous with {_dice_text(state.dice)}: write the point "
+            "where the checker stops on the way (e.g. 24/22*/18)"
+        )
+    # The same board may be reached with different dice left (bearing off): keep the most.
+    route = max((r for r, _ in good), key=lambda r: (len(r.dice), r.dice))
+    position = Position(route.board, state.position.players, player)
+    index = legal.index_of(position)
+    complete = legal[index] if index is not None else None
+    text = format_moves(route.steps, _hit_points(state, position), points)
+    return PartialPlay(tuple(pairs), position, route.dice, text, complete)
+
+
+# --- explaining what is wrong ------------------------------------------------------------
+#
+# Only the messages below look at the rules object's fields (blocking, bearing off, the
+# bar), to say *why*; whether a play is legal was already decided by the legal plays.
+
+
+def _explain(state: GameState, parsed: _Parsed, after: str = "") -> str:
+    """The reason no legal play matches ``parsed``, and some of the legal plays.
+    ``after`` names moves already made, when ``parsed.text`` comes after them."""
+    legal = state.legal_actions()
+    head = f"{parsed.text.strip() or NO_MOVE} is not legal with {_dice_text(state.dice)}"
+    if after:
+        head = f"after {after}, {head}"
+    if len(legal) == 1 and not legal[0].moves:
+        return f"{head}: you have no legal move"
+    reason = _reason(state, parsed)
+    body = f"{head}: {reason}" if reason else head
+    return f"{body}. Legal plays include: {_listing(state, parsed)}"
+
+
+def _held(state: GameState, point: int) -> bool:
+    count = _occupied(state, point)
+    return bool(count) and (not state.variant.hitting or count >= state.variant.block)
+
+
+def _reason(state: GameState, parsed: _Parsed) -> str:
+    variant, position = state.variant, state.position
+    player = position.turn
+    points = variant.points
+    bar = points + 1
+    pairs = parsed.pairs
+    if not pairs:
+        return "you must move when you can"
+    row = list(position.row(player))
+    for s, d in pairs:
+        row[s] -= 1
+        row[d] += 1
+    for slot, count in enumerate(row):
+        if count < 0:
+            return f"you have no checker on {'the bar' if slot == bar else slot}"
+    for path in parsed.paths:
+        for s, d in path:
+            if d and _held(state, d):
+                how = "enters on" if s == bar else f"from {format_point(s, points)} lands on"
+                die = f"a {s - d}" if s - d in state.dice else "the checker"
+                return f"{die} {how} {d}, which the opponent holds"
+    entering = sum(1 for s, _ in pairs if s == bar)
+    if variant.enter_first and position.bar(player) > entering and len(pairs) > entering:
+        return "you have a checker on the bar: it must enter before any other checker moves"
+    # Walk the moves in the order written: explain the first one the dice cannot make.
+    dice = _roll_dice(state.dice)
+    routes = [_Route(position.board, dice, 0)]
+    for pair in pairs:
+        following = [
+            r for route in routes
+            for r in _realize(variant, route.board, player, route.dice, pair)
+        ]
+        if not following:
+            if all(not route.dice for route in routes):
+                return f"that is more than your roll of {_dice_text(state.dice)}"
+            return _explain_pair(state, max(routes, key=lambda r: len(r.dice)).dice, pair)
+        routes = following
+    if any(d == 0 for _, d in pairs) and any(row[variant.home + 1 :]):
+        return (
+            f"you can bear off only when all your checkers are in your home board "
+            f"(points 1 to {variant.home})"
+        )
+    for s, d in pairs:
+        if d == 0 and s not in state.dice and any(position.row(player)[s + 1 : variant.home + 1]):
+            return (
+                f"a die larger than {s} bears off from {s} only when you have no checker "
+                f"on a higher point"
+            )
+    for pair in pairs:
+        blocked = _blocked_route(state, pair)
+        if blocked:
+            return blocked
+    need = len(state.legal_actions()[0].moves)
+    used = max(len(dice) - len(r.dice) for r in routes)
+    if used < need:
+        return f"you must play {need} dice when you can, and that plays {used}"
+    if need == 1 and len(set(state.dice)) == 2:
+        return f"when only one die can be played, it must be the larger ({max(state.dice)})"
+    return ""
+
+
+def _explain_pair(state: GameState, dice: tuple[int, ...], pair: Pair) -> str:
+    """Why the dice left cannot take a checker along ``pair``."""
+    source, target = pair
+    points = state.variant.points
+    text = f"{format_point(source, points)}/{format_point(target, points)}"
+    whole = dice == _roll_dice(state.dice)
+    left = _dice_text(state.dice) if whole else " and ".join(map(str, dice))
+    having = f"with {left}" if whole else f"with {left} left"
+    if target == 0:
+        return f"{text}: {source} is too far from home to bear off {having}"
+    sums = sorted(
+        {sum(c) for k in range(1, len(dice) + 1) for c in itertools.combinations(dice, k)}
+    )
+    reach = ", ".join(map(str, sums[:-1])) + (" or " if len(sums) > 1 else "") + str(sums[-1])
+    distance = source - target
+    pips = "pip" if distance == 1 else "pips"
+    return f"{text} is {distance} {pips}, and {having} a checker moves {reach} pips"
+
+
+def _blocked_route(state: GameState, pair: Pair) -> str:
+    """A message when every way of splitting ``pair`` into dice stops on a held point."""
+    source, target = pair
+    dice = _roll_dice(state.dice)
+    distance = source - target
+    routes = {
+        order for n in range(2, len(dice) + 1)
+        for order in itertools.permutations(dice, n) if sum(order) == distance
+    }
+    if not routes or target == 0:
+        return ""
+    stops = [[source - sum(order[:k]) for k in range(1, len(order))] for order in routes]
+    if not all(any(_held(state, p) for p in route) for route in stops):
+        return ""
+    held = sorted({p for route in stops for p in route if _held(state, p)}, reverse=True)
+    points = state.variant.points
+    return (
+        f"{format_point(source, points)}/{format_point(target, points)} has to stop on the "
+        f"way, and the opponent holds {' and '.join(map(str, held))}"
+    )
+
+
+def _listing(state: GameState, parsed: _Parsed, limit: int = 6) -> str:
+    """A few legal plays, those most like the text first."""
+    legal = list(state.legal_actions())
+    points = state.variant.points
+    wanted = set(parsed.pairs)
+    sources = {s for s, _ in parsed.pairs}
+
+    def likeness(play: Play) -> tuple[int, int]:
+        moves = {(m.source, m.destination) for m in play.moves}
+        return (-len(moves & wanted), -len({m.source for m in play.moves} & sources))
+
+    chosen = sorted(legal, key=likeness)[:limit]
+    text = ", ".join(sorted((format_play(p, points) for p in chosen),
+                            key=lambda t: _text_key(t, points)))
+    if len(legal) > limit:
+        text += f" ... ({len(legal)} in all)"
+    return text
+
+
+def legal_play_texts(state: GameState) -> list[tuple[str, Play]]:
+    """Every legal play of ``state`` with its text, in a stable order (highest points first)."""
+    _check_state(state)
+    points = state.variant.points
+    listed = [(format_play(p, points), p) for p in state.legal_actions()]
+    return sorted(listed, key=lambda item: _text_key(item[0], points))

@@ -1,0 +1,228 @@
+"""A backgammon board for the terminal, as a rich renderable.
+
+The board is drawn the way players know it, from one player's side (the *viewer*):
+the viewer's points 13-24 along the top from left to right, 12-1 along the bottom, the
+bar in the middle and the borne-off trays on the right, so the viewer's home board is
+at the bottom right and their checkers travel anticlockwise. Points are numbered from
+the viewer's side; the other player's checkers are placed through the variant's
+:meth:`~gammon.core.variant.TrackVariant.shared_slot`, so a variant whose players share
+points differently (both moving the same way from opposite heads, as in Long Nardy)
+only changes which point a checker is drawn on.
+
+Each point shows up to five checkers; a taller stack shows four and then its count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+
+from gammon.core.play import Play
+from gammon.core.position import Position
+from gammon.core.state import GameState, Phase
+from gammon.core.variant import TrackVariant
+
+#: Checker letters and styles, by player number.
+SYMBOLS = ("X", "O", "Y", "Z")
+STYLES = ("bold red", "bold cyan", "bold green", "bold magenta")
+HEIGHT = 5  # checkers shown on a point before the count takes over
+FRAME = "grey50"
+LABEL = "grey70"
+MARK = ("grey35", "grey50")  # empty points, alternately
+HIGHLIGHT = "bold yellow"
+
+
+def symbol(player: int) -> str:
+    """The letter that stands for ``player``'s checkers."""
+    return SYMBOLS[player % len(SYMBOLS)]
+
+
+def style(player: int) -> str:
+    """The rich style of ``player``'s checkers."""
+    return STYLES[player % len(STYLES)]
+
+
+def checker(player: int) -> Text:
+    """``player``'s checker letter, coloured."""
+    return Text(symbol(player), style=style(player))
+
+
+def _stack(count: int, row: int, player: int) -> Text:
+    """Row ``row`` (0 = the edge of the board) of a stack of ``count`` checkers, 3 wide."""
+    if count > HEIGHT and row == HEIGHT - 1:
+        return Text(f"{count:^3}", style=style(player))
+    if count > row:
+        return Text(f" {symbol(player)} ", style=style(player))
+    return Text("   ")
+
+
+def render_board(
+    state: GameState,
+    viewer: int | None = None,
+    *,
+    names: Sequence[str] | None = None,
+    position: Position | None = None,
+    dice_left: Sequence[int] | None = None,
+    highlight: Play | None = None,
+) -> Text:
+    """The board of ``state`` seen from ``viewer`` (default: the player on turn).
+
+    ``names`` labels the players (default ``player 0``, ...). ``position`` draws another
+    board for the same game (a play being typed in parts) and ``dice_left`` the dice
+    still to play, the used ones dimmed. ``highlight`` marks the points a play (usually
+    the last one) moved from and to.
+    """
+    variant = state.variant
+    position = position if position is not None else state.position
+    players = position.players
+    if players != 2:
+        raise ValueError(f"the terminal board draws two-player games, not {players} players")
+    points = variant.points
+    if points % 2:
+        raise ValueError(f"the board needs an even number of points, not {points}")
+    viewer = position.turn if viewer is None else viewer
+    other = 1 - viewer
+    names = list(names) if names is not None else [f"player {p}" for p in range(players)]
+
+    def count_on(player: int, point: int) -> int:
+        slot = point if player == viewer else variant.shared_slot(viewer, point, player)
+        return position.count(player, slot)
+
+    def owner(point: int) -> tuple[int, int]:
+        """(player, count) on the viewer's ``point``; the viewer first if both are there."""
+        for player in (viewer, other):
+            n = count_on(player, point)
+            if n:
+                return player, n
+        return -1, 0
+
+    marked = _touched(highlight, variant, viewer) if highlight is not None else set()
+    half = points // 2
+    left = half // 2  # points between the board's left edge and the bar
+    top = list(range(half + 1, points + 1))
+    bottom = list(range(half, 0, -1))
+
+    def labels(row: list[int]) -> Text:
+        text = Text(" ")
+        for i, point in enumerate(row):
+            if i == left:
+                text.append("     ")
+            text.append(f"{point:^3}", style=HIGHLIGHT if point in marked else LABEL)
+        return text
+
+    def cells(row: list[int], depth: int, upper: bool) -> Text:
+        text = Text()
+        for i, point in enumerate(row):
+            if i == left:
+                text.append("│", style=FRAME)
+                text.append(bar_cell(depth, upper))
+                text.append("│", style=FRAME)
+            player, n = owner(point)
+            if n:
+                text.append(_stack(n, depth, player))
+            elif depth == 0:
+                text.append(" ▼ " if upper else " ▲ ", style=MARK[point % 2])
+            else:
+                text.append("   ")
+        return text
+
+    def bar_cell(depth: int, upper: bool) -> Text:
+        # The viewer's checkers wait on the upper bar, next to where they enter.
+        player = viewer if upper else other
+        n = position.bar(player)
+        # Stack from the middle of the board outward.
+        return _stack(n, HEIGHT - 1 - depth, player) if n else Text("   ")
+
+    def tray(depth: int, upper: bool) -> Text:
+        player = other if upper else viewer
+        n = position.off(player)
+        return _stack(n, depth, player)
+
+    top_name, top_figures = _player_lines(names, other, position)
+    bottom_name, bottom_figures = _player_lines(names, viewer, position)
+    # Beside the board: the top player level with the top edge, the viewer with the bottom.
+    side = {0: top_name, 1: top_figures, HEIGHT: _status(state, position.turn, names, dice_left),
+            2 * HEIGHT - 1: bottom_figures, 2 * HEIGHT: bottom_name}
+
+    inner = 3 * len(top)
+    rows: list[Text] = []
+    for depth in range(HEIGHT):
+        rows.append(_row(cells(top, depth, True), tray(depth, True)))
+    middle = Text(" " * (3 * left))
+    middle.append("│BAR│", style=FRAME)
+    middle.append(" " * (inner - 3 * left))
+    rows.append(_row(middle, Text("OFF", style=FRAME)))
+    for depth in reversed(range(HEIGHT)):
+        rows.append(_row(cells(bottom, depth, False), tray(depth, False)))
+    rule = "─" * (3 * left), "─" * (inner - 3 * left)
+    lines = [labels(top), Text(f"┌{rule[0]}┬───┬{rule[1]}┐┌───┐", style=FRAME)]
+    for i, row in enumerate(rows):
+        lines.append(Text.assemble(row, "   ", side[i]) if i in side else row)
+    lines.append(Text(f"└{rule[0]}┴───┴{rule[1]}┘└───┘", style=FRAME))
+    lines.append(labels(bottom))
+    return Text("\n").join(lines)
+
+
+def _row(points: Text, tray: Text) -> Text:
+    """One line of the board: the points (with the bar) and the tray, framed."""
+    return Text.assemble(("│", FRAME), points, ("││", FRAME), tray, ("│", FRAME))
+
+
+def _player_lines(names: Sequence[str], player: int, position: Position) -> tuple[Text, Text]:
+    head = Text.assemble(checker(player), " ", (names[player], "bold"))
+    figures = Text(f"  pips {position.pips(player)}", style="default")
+    figures.append(f"   off {position.off(player)}")
+    if position.bar(player):
+        figures.append(f"   bar {position.bar(player)}")
+    return head, figures
+
+
+def _status(state: GameState, player: int, names: Sequence[str],
+            dice_left: Sequence[int] | None) -> Text:
+    text = Text("  ")
+    if state.phase is Phase.TERMINAL:
+        winner = state.winner if state.winner is not None else player
+        text.append_text(checker(winner))
+        text.append(f" {names[winner]} wins", style="bold")
+        return text
+    text.append_text(checker(player))
+    if state.phase is Phase.CHANCE:
+        text.append(" to roll")
+        return text
+    text.append(" to play ")
+    left = list(dice_left) if dice_left is not None else None
+    for i, die in enumerate(_all_dice(state.dice)):
+        if i:
+            text.append(" ")
+        used = left is not None and die not in left
+        if left is not None and die in left:
+            left.remove(die)
+        text.append(f"[{die}]", style="dim strike" if used else "bold")
+    return text
+
+
+def _all_dice(dice: tuple[int, ...]) -> list[int]:
+    if len(dice) == 2 and dice[0] == dice[1]:
+        return [dice[0]] * 4
+    return list(dice)
+
+
+def _touched(play: Play, variant: TrackVariant, viewer: int) -> set[int]:
+    """The viewer's point numbers that ``play`` moved checkers from or to."""
+    mover = play.result.turn
+    found = set()
+    for move in play.moves:
+        for slot in (move.source, move.destination):
+            if 1 <= slot <= variant.points:
+                same = mover == viewer
+                found.add(slot if same else variant.shared_slot(mover, slot, viewer))
+    return found
+
+
+def board_text(state: GameState, viewer: int | None = None, **options: object) -> str:
+    """The board as plain text (no colours), e.g. for logs and tests."""
+    return render_board(state, viewer, **options).plain  # type: ignore[arg-type]
+
+
+__all__ = ["render_board", "board_text", "symbol", "style", "checker"]

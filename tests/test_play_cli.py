@@ -1,0 +1,169 @@
+"""The terminal game, driven by scripted input."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+from collections.abc import Callable, Iterable
+
+import pytest
+from rich.console import Console
+
+import gammon
+from gammon.cli.play import check_seats, make_agent, run_game
+from gammon.core.errors import InvalidOptionError
+
+BG = gammon.variant("backgammon")
+
+
+def console() -> Console:
+    return Console(file=io.StringIO(), width=110, record=True, color_system=None)
+
+
+def script(lines: Iterable[str], then: str | None = "1") -> tuple[Callable[[str], str], list[str]]:
+    """An input function answering ``lines`` in turn, then ``then`` for ever
+    (or end of input when ``then`` is None). Also returns the prompts it was shown."""
+    queue = list(lines)
+    prompts: list[str] = []
+
+    def answer(prompt: str) -> str:
+        prompts.append(prompt)
+        if queue:
+            return queue.pop(0)
+        if then is None:
+            raise EOFError
+        return then
+
+    return answer, prompts
+
+
+def opening(seed: int):
+    """The state after the opening roll that ``run_game`` will throw with ``seed``."""
+    rng = random.Random(seed)
+    s = BG.initial_state()
+    while s.is_chance and s.opening:
+        s = s.apply(s.sample_chance(rng))
+    return s
+
+
+def seed_where(wanted) -> int:
+    return next(seed for seed in range(10_000) if wanted(opening(seed)))
+
+
+def record_lines(out: str) -> list[str]:
+    return out.split("Game record", 1)[1].strip("─ \n").splitlines()
+
+
+def test_human_against_random_to_the_end():
+    seed = seed_where(lambda s: s.position.turn == 0 and s.dice == (3, 1))
+    answer, prompts = script([
+        "24/30",  # not a move
+        "13/7",  # not with 3-1
+        "?",  # the numbered list
+        "8/5",  # half of the play ...
+        "undo",  # ... taken back
+        "undo",  # nothing left to take back
+        "8/5",
+        "6/5",  # completes 8/5 6/5 ...
+        "",  # ... and Enter plays it
+    ])
+    out_console = console()
+    result = run_game(BG, ["human", "random"], seed, out_console, answer)
+    out = out_console.export_text()
+
+    assert result.finished and result.winner in (0, 1) and result.points in (1, 2, 3)
+    assert result.state.is_terminal
+    assert "Opening roll:" in out and "goes first with 3-1" in out
+    assert "✗ '24/30': there is no point 30" in out
+    assert "✗ 13/7 is not legal with 3-1: 13/7 is 6 pips" in out
+    assert re.search(r"\b1\. 24/23 24/21\b", out)  # the list, highest checkers first
+    assert "Moved 8/5; still to play: 1." in out
+    assert "Nothing to undo this turn." in out
+    assert "That makes 8/5 6/5. Press Enter to play it" in out
+    assert prompts[0] == "you (3-1)> "
+    assert "random rolls" in out  # the bot's moves are shown
+    # The result, and the record: one line per turn, the first being ours.
+    kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[result.points]
+    assert f"wins {kind}: {result.points} point" in out
+    lines = record_lines(out)
+    assert len(lines) == len(result.turns)
+    assert re.fullmatch(r"\s*1\s+X you\s+31\s+8/5 6/5", lines[0])
+    for line, turn in zip(lines, result.turns, strict=True):
+        assert line.endswith(turn.text) and "".join(map(str, turn.dice)) in line
+    assert result.turns[0].player == 0 and result.turns[1].player == 1
+
+
+def test_same_seed_same_game():
+    records = []
+    for _ in range(2):
+        answer, _ = script([])
+        result = run_game("backgammon", ["human", "random"], 12, console(), answer)
+        records.append(result.turns)
+    assert records[0] == records[1]
+
+
+def test_dice_follow_the_seed_whatever_is_played():
+    dice = []
+    for choice in ("1", "2"):
+        answer, _ = script([], then=choice)
+        result = run_game(BG, ["human", "random"], 4, console(), answer)
+        dice.append([turn.dice for turn in result.turns])
+    n = min(map(len, dice))
+    assert dice[0][:n] == dice[1][:n]
+
+
+def test_human_against_human():
+    answer, prompts = script([], then="1")
+    out_console = console()
+    result = run_game(BG, ["human", "human"], 3, out_console, answer)
+    out = out_console.export_text()
+    assert result.finished
+    assert "human 1" in out and "human 2" in out
+    assert {p.split(" (")[0] for p in prompts} == {"human 1", "human 2"}
+    assert len(record_lines(out)) == len(result.turns)
+
+
+def test_bots_only():
+    first = run_game(BG, ["random", "random"], 8, console(), script([], then=None)[0])
+    again = run_game(BG, ["random", "random"], 8, console(), script([], then=None)[0])
+    assert first.finished and first.turns == again.turns
+
+
+def test_quit_and_end_of_input_abandon_the_game():
+    for answer in (script(["quit"])[0], script([], then=None)[0]):
+        out_console = console()
+        result = run_game(BG, ["human", "human"], 1, out_console, answer)
+        assert result.winner is None and not result.finished
+        assert "Game abandoned." in out_console.export_text()
+
+
+def test_resign_gives_the_opponent_a_single_game():
+    out_console = console()
+    result = run_game(BG, ["human", "human"], 1, out_console, script(["resign"])[0])
+    mover = opening(1).position.turn
+    assert result.resigned and result.winner == 1 - mover and result.points == 1
+    assert "resigns" in out_console.export_text()
+
+
+def test_help_and_bad_numbers():
+    out_console = console()
+    answer, _ = script(["help", "999", "board", "", "quit"])
+    run_game(BG, ["human", "human"], 2, out_console, answer)
+    out = out_console.export_text()
+    assert "Commands" in out and "undo" in out
+    assert "✗ choose a play from 1 to" in out
+    assert "Type your move, like 13/11 6/5" in out
+
+
+def test_seats_are_checked():
+    with pytest.raises(InvalidOptionError, match="human, random"):
+        make_agent("gnubg")
+    with pytest.raises(InvalidOptionError, match="person"):
+        make_agent("human")
+    assert make_agent("Random").name == "random"
+    with pytest.raises(InvalidOptionError, match="human, random"):
+        run_game(BG, ["human", "expert"], 1, console(), script([])[0])
+    with pytest.raises(InvalidOptionError, match="2 seats"):
+        check_seats(["human"], 2)
+    assert check_seats([" Human", "RANDOM "], 2) == ["human", "random"]
