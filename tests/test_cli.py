@@ -101,3 +101,18 @@ def test_warm_command_does_not_recompile():
     log = warm.stdout + warm.stderr
     assert "data loaded" in log
     assert "saved" not in log, log
+
+
+def test_id_shows_board_and_all_three_forms():
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:1:1:63:2:1:0:7:10"
+    result = run("id", xgid)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert xgid in out and "4HPwATDgc/ABMA:UQnvABAAEAAE" in out
+    assert "6-3" in out and "2, owned by player 1" in out and "7-point match" in out
+    assert "1-2" in out and "pips" in out and "BAR" in out
+    # The GNU form read back gives the same XGID.
+    again = run("id", "4HPwATDgc/ABMA:UQnvABAAEAAE")
+    assert xgid in again.output
+    bad = run("id", "XGID=nonsense")
+    assert bad.exit_code == 2 and "XGID" in bad.output

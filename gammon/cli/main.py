@@ -188,15 +188,23 @@ def _legal_batch(rules: TrackVariant, lines: typing.Iterable[str]) -> bool:
 def id_command(
     text: Annotated[str, typer.Argument(help="XGID=... or POSITIONID:MATCHID")],
 ) -> None:
-    """Show a situation given as XGID or GNU ID in all three forms."""
+    """Show a situation given as XGID or GNU ID: the board, and all three forms."""
     from gammon.notation import situation_from_text
-    from gammon.render.terminal import render_situation
+    from gammon.render.terminal import render_board
 
     try:
         situation = situation_from_text(text)
     except GammonError as error:
         raise _fail(str(error)) from None
-    console.print(render_situation(situation))
+    rules = gammon.variant("backgammon")
+    state = rules.state(situation.position, situation.dice)
+    console.print(render_board(state, viewer=situation.position.turn))
+    table = Table(show_header=False, box=None, padding=(0, 2))
+    table.add_column(style="bold")
+    table.add_column()
+    for field, value in situation.describe().items():
+        table.add_row(field, value)
+    console.print(table)
 
 
 @app.command()
