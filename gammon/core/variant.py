@@ -52,6 +52,20 @@ class TrackVariant:
     enter_first: ClassVar[bool] = True
     #: A die larger than the highest point bears off the highest checker.
     bear_off_larger: ClassVar[bool] = True
+    #: Bearing off needs every checker in the home board.
+    bear_off_all_home: ClassVar[bool] = True
+    #: The head: the slot only one checker may leave per turn (0: no head rule).
+    head: ClassVar[int] = 0
+    #: First-roll doubles that may take two checkers from the head.
+    head_doubles: ClassVar[tuple[int, ...]] = ()
+    #: No block of six points unless an opposing checker is ahead of it.
+    six_block: ClassVar[bool] = False
+    #: A checker that hit may not go on to a point its owner already holds.
+    no_hit_and_hide: ClassVar[bool] = False
+    #: A checker in the home board may not move until the whole side is home.
+    home_lock: ClassVar[bool] = False
+    #: Once the whole side is home, checkers may only bear off.
+    home_only_bear_off: ClassVar[bool] = False
     gammons: ClassVar[bool] = True
     backgammons: ClassVar[bool] = True
 
@@ -94,6 +108,13 @@ class TrackVariant:
         fields[tracks.R_GAMMONS] = self.gammons
         fields[tracks.R_BACKGAMMONS] = self.backgammons
         fields[tracks.R_PLAYERS] = self.players
+        fields[tracks.R_HEAD] = self.head
+        fields[tracks.R_HEAD_DOUBLES] = sum(1 << d for d in self.head_doubles)
+        fields[tracks.R_SIX_BLOCK] = self.six_block
+        fields[tracks.R_NO_HIT_AND_HIDE] = self.no_hit_and_hide
+        fields[tracks.R_HOME_LOCK] = self.home_lock
+        fields[tracks.R_BEAR_ALL_HOME] = self.bear_off_all_home
+        fields[tracks.R_HOME_ONLY_BEAR] = self.home_only_bear_off
         cross = np.zeros((self.players, self.players, self.slots), np.int64)
         for p in range(self.players):
             for q in range(self.players):
@@ -166,8 +187,14 @@ class TrackVariant:
 
     def legal_plays(self, state: GameState) -> LegalPlays:
         position = state.position
-        rows = self.kernel.plays(position.board, position.turn, *state.dice)
+        rows = self.kernel.plays(
+            position.board, position.turn, *state.dice, self.head_limit(state)
+        )
         return LegalPlays(rows, position)
+
+    def head_limit(self, state: GameState) -> int:
+        """How many checkers may leave the head in this turn (head rule only)."""
+        return 1
 
     def apply_action(self, state: GameState, action: Any) -> GameState:
         if not isinstance(action, Play):

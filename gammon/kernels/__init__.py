@@ -25,11 +25,18 @@ class TrackKernel:
             work = self._local.work = tracks.workspace(self.players, self.slots)
         return work
 
-    def plays(self, board: bytes, player: int, die1: int, die2: int) -> np.ndarray:
-        """One row per legal play: resulting board, (source, destination, hit) x 4, length."""
+    def plays(
+        self, board: bytes, player: int, die1: int, die2: int, head_limit: int = 1
+    ) -> np.ndarray:
+        """One row per legal play: resulting board, (source, destination, hit) x 4, length.
+
+        ``head_limit`` caps the checkers leaving the head (variants with a head rule).
+        """
         plays, words = self._workspace()
         array = np.frombuffer(board, np.int8)
-        count = tracks.generate_plays(array, player, die1, die2, self.rules, plays, words)
+        count = tracks.generate_plays(
+            array, player, die1, die2, head_limit, self.rules, plays, words
+        )
         return plays[:count].copy()
 
     def random_playouts(

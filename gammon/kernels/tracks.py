@@ -29,7 +29,15 @@ R_CHECKERS = 6  # checkers per player
 R_GAMMONS = 7  # 1: a loser with nothing borne off loses double
 R_BACKGAMMONS = 8  # 1: ... and triple if still on the bar or in the winner's home
 R_PLAYERS = 9
-CROSS = 10  # start of the crossing table
+R_HEAD = 10  # slot of the head (Long Nardy: 24); 0: no head rule
+R_HEAD_DOUBLES = 11  # bit d: a first roll of d-d may take two checkers from the head
+R_SIX_BLOCK = 12  # 1: no six-point block unless an opposing checker is ahead of it
+R_NO_HIT_AND_HIDE = 13  # 1: a checker that hit may not go on to a point its owner holds
+R_HOME_LOCK = 14  # 1: a checker at home may not move until all the side is home
+R_BEAR_ALL_HOME = 15  # 1: bearing off needs every checker home
+R_HOME_ONLY_BEAR = 16  # 1: once all are home, checkers only bear off
+R_PRUNE = 17  # 1: moves commute enough for the low-then-high pruning (derived)
+CROSS = 18  # start of the crossing table
 
 MAX_DICE = 4  # moves in one play (a double)
 # Distinct results of one roll are bounded by the non-increasing source sequences of a
@@ -46,7 +54,8 @@ W_FLAGS = W_HASH + MAX_PLAYS  # table slot * 2 + 1 if the play began with the hi
 W_TABLE = W_FLAGS + MAX_PLAYS
 W_SCRATCH = W_TABLE + (1 << TABLE_BITS)  # next source, moved flag, hash per depth
 CANDIDATES = 32  # candidate source slots per depth (occupied slots + destinations)
-W_ZOBRIST = W_SCRATCH + 6 * (MAX_DICE + 1) + CANDIDATES * (MAX_DICE + 1)
+DEPTH_WORDS = 8  # per-depth scalars kept in the scratch area
+W_ZOBRIST = W_SCRATCH + DEPTH_WORDS * (MAX_DICE + 1) + CANDIDATES * (MAX_DICE + 1)
 
 
 def row_width(players: int, slots: int) -> int:
@@ -72,14 +81,55 @@ def board_hash(board, words):
     return h
 
 
+@njit(cache=True)
+def _six_block_ok(plays, row, player, src, dst, rules):
+    """Whether the mover's points after ``src -> dst`` leave every opponent a way out.
+
+    A run of six or more consecutive points along an opponent's path is allowed only
+    while at least one of that opponent's checkers is ahead of it (past it or off).
+    """
+    points = rules[R_POINTS]
+    slots = points + 2
+    players = rules[R_PLAYERS]
+    base = player * slots
+    for q in range(players):
+        if q == player:
+            continue
+        held = 0  # bit t: the mover holds the opponent's point t after the move
+        for s in range(1, points + 1):
+            n = plays[row, base + s] - (1 if s == src else 0) + (1 if s == dst else 0)
+            if n > 0:
+                held |= 1 << rules[CROSS + (player * players + q) * slots + s]
+        run = 0
+        for t in range(points, 0, -1):
+            if (held >> t) & 1:
+                run += 1
+                if run >= 6:
+                    # The block reaches down to t: is any checker of q below it?
+                    ahead = False
+                    for u in range(0, t):
+                        if plays[row, q * slots + u] > 0:
+                            ahead = True
+                            break
+                    if not ahead:
+                        return False
+            else:
+                run = 0
+    return True
+
+
 @njit(cache=True, inline="always")
-def _check_move(plays, row, h, player, src, die, outside, rules, words):
+def _check_move(
+    plays, row, h, player, src, die, outside, heads, head_limit, hitters, rules, words
+):
     """Whether one checker of board ``row`` may move ``die`` pips from ``src``.
 
-    ``outside`` is how many of the mover's checkers are not home yet. Returns
-    ``(destination or -1 if illegal, index of a hit checker or -1, hash after the move)``
-    without writing anything: most generated moves end in a leaf whose board is
-    written once, straight into its result row.
+    ``outside`` is how many of the mover's checkers are not home yet, ``heads`` how many
+    left the head this turn (at most ``head_limit``), ``hitters`` the slots (bits) where
+    a checker that hit this turn stands alone. Returns ``(destination or -1 if illegal,
+    index of a hit checker or -1, hash after the move)`` without writing anything:
+    most generated moves end in a leaf whose board is written once, straight into its
+    result row.
     """
     points = rules[R_POINTS]
     slots = points + 2
@@ -90,19 +140,26 @@ def _check_move(plays, row, h, player, src, die, outside, rules, words):
         return -1, -1, h
     if src != bar and rules[R_ENTER_FIRST] == 1 and plays[row, base + bar] > 0:
         return -1, -1, h
+    if rules[R_HEAD] == src and heads >= head_limit:
+        return -1, -1, h
+    if rules[R_HOME_LOCK] == 1 and src <= rules[R_HOME] and outside > 0:
+        return -1, -1, h
     dst = src - die
     hit_index = -1
     if dst <= 0:
-        if outside > 0:
+        if outside > 0 and rules[R_BEAR_ALL_HOME] == 1:
             return -1, -1, h
         if dst < 0:
             if rules[R_BEAR_LARGER] == 0:
                 return -1, -1, h
-            for s in range(src + 1, rules[R_HOME] + 1):
+            # Only from the farthest checker: none further back, the bar included.
+            for s in range(src + 1, bar + 1):
                 if plays[row, base + s] > 0:
                     return -1, -1, h
         dst = 0
     else:
+        if rules[R_HOME_ONLY_BEAR] == 1 and outside == 0:
+            return -1, -1, h
         players = rules[R_PLAYERS]
         for q in range(players):
             if q == player:
@@ -121,6 +178,13 @@ def _check_move(plays, row, h, player, src, die, outside, rules, words):
                 words[W_ZOBRIST + bar_index * MAX_COUNT + waiting]
                 ^ words[W_ZOBRIST + bar_index * MAX_COUNT + waiting + 1]
             )
+        if (
+            rules[R_NO_HIT_AND_HIDE] == 1 and (hitters >> src) & 1 and count == 1
+            and plays[row, base + dst] > 0
+        ):
+            return -1, -1, h
+        if rules[R_SIX_BLOCK] == 1 and not _six_block_ok(plays, row, player, src, dst, rules):
+            return -1, -1, h
     zsrc = W_ZOBRIST + (base + src) * MAX_COUNT
     h ^= words[zsrc + count] ^ words[zsrc + count - 1]
     landed = plays[row, base + dst]
@@ -143,8 +207,10 @@ def _write_move(plays, row, out, size, slots, player, src, dst, hit_index, point
 
 
 @njit(cache=True)
-def generate_plays(board, player, die1, die2, rules, plays, words):
+def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
     """Every legal play of ``player`` for the roll ``die1``-``die2``.
+
+    ``head_limit`` is how many checkers may leave the head this turn (head rule only).
 
     Writes one row per play into ``plays`` (see :func:`row_width`) and returns their
     number. Plays are distinct by resulting board; they use as many dice as can be used
@@ -170,7 +236,9 @@ def generate_plays(board, player, die1, die2, rules, plays, words):
     path = hstack + MAX_DICE + 1
     ncand = path + MAX_DICE + 1
     outside = ncand + MAX_DICE + 1
-    cand = outside + MAX_DICE + 1
+    heads = outside + MAX_DICE + 1
+    hitters = heads + MAX_DICE + 1
+    cand = W_SCRATCH + DEPTH_WORDS * (MAX_DICE + 1)
     stack = MAX_PLAYS
     base = player * slots
     count = 0
@@ -188,6 +256,9 @@ def generate_plays(board, player, die1, die2, rules, plays, words):
                 away += board[base + s]
     words[ncand] = n
     words[outside] = away
+    words[heads] = 0
+    words[hitters] = 0
+    prune = rules[R_SIX_BLOCK] == 0 and rules[R_HOME_ONLY_BEAR] == 0
 
     for order in range(1 if double else 2):
         first = high if order == 0 else low
@@ -214,13 +285,17 @@ def generate_plays(board, player, die1, die2, rules, plays, words):
                     j += 1
                     dst, hit_index, h = _check_move(
                         plays, parent, words[hstack + depth], player, src, die,
-                        words[outside + depth], rules, words,
+                        words[outside + depth], words[heads + depth], head_limit,
+                        words[hitters + depth], rules, words,
                     )
                     if dst < 0:
                         continue
                     if order == 0 and depth == 0:
                         high_first |= 1 << src
-                    elif order == 1 and depth == 1 and (high_first >> src) & 1 and src != first_dst:
+                    elif (
+                        prune and order == 1 and depth == 1 and (high_first >> src) & 1
+                        and src != first_dst
+                    ):
                         # Low then an independent high move: the high-first order already
                         # reached this result. It still proves both dice can be played.
                         words[moved + depth] = 1
@@ -263,6 +338,17 @@ def generate_plays(board, player, die1, die2, rules, plays, words):
                     words[outside + depth] = words[outside + depth - 1] - (
                         1 if src > home and dst <= home else 0
                     )
+                    words[heads + depth] = words[heads + depth - 1] + (
+                        1 if src == rules[R_HEAD] else 0
+                    )
+                    standing = words[hitters + depth - 1]
+                    if (standing >> src) & 1 and plays[parent, base + src] == 1:
+                        standing &= ~(1 << src)
+                        if dst > 0:
+                            standing |= 1 << dst
+                    if hit_index >= 0:
+                        standing |= 1 << dst
+                    words[hitters + depth] = standing
                     words[hstack + depth] = h
                     words[next_src + depth] = start if double else 0
                     words[moved + depth] = 0
@@ -407,7 +493,7 @@ def random_playouts(games, start, rules, max_turns, plays, words):
         turns = 0
         winner = -1
         while turns < max_turns:
-            count = generate_plays(board, player, a, b, rules, plays, words)
+            count = generate_plays(board, player, a, b, 99, rules, plays, words)
             board[:] = plays[np.random.randint(0, count), :size]
             turns += 1
             if board[player * slots] == rules[R_CHECKERS]:
