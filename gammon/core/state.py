@@ -39,7 +39,10 @@ class GameState:
 
     ``position.turn`` is the player to move at DECIDE, and the player about to roll at
     CHANCE (during the opening roll it is 0 and has no meaning). ``dice`` are the dice
-    the player must play at DECIDE. ``moves`` counts the plays made so far.
+    the player must play at DECIDE. ``moves`` counts the plays made so far. ``memo`` is
+    what a variant must remember beyond that (first-roll flags, a pending extra roll,
+    finishing order...): an immutable value of the variant's own choosing, None when the
+    variant needs nothing.
     """
 
     variant: TrackVariant
@@ -48,6 +51,7 @@ class GameState:
     dice: tuple[int, ...] = ()
     opening: bool = True
     moves: int = 0
+    memo: Any = None
     _legal: list[Any] = field(default_factory=list, compare=False, repr=False)
 
     @property

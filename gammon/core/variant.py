@@ -170,7 +170,9 @@ class TrackVariant:
         if state.opening:
             return self.apply_opening(state, roll)
         high, low = max(roll.dice), min(roll.dice)
-        return GameState(self, state.position, Phase.DECIDE, (high, low), False, state.moves)
+        return GameState(
+            self, state.position, Phase.DECIDE, (high, low), False, state.moves, state.memo
+        )
 
     def apply_opening(self, state: GameState, roll: Roll) -> GameState:
         """Each player threw one die: the highest moves first with both; a tie re-rolls."""
@@ -180,7 +182,8 @@ class TrackVariant:
         starter = roll.dice.index(best)
         second = max(d for d in roll.dice if d != best)
         return GameState(
-            self, state.position.with_turn(starter), Phase.DECIDE, (best, second), False, 0
+            self, state.position.with_turn(starter), Phase.DECIDE, (best, second), False, 0,
+            state.memo,
         )
 
     # --- decisions ---------------------------------------------------------------
@@ -214,9 +217,11 @@ class TrackVariant:
         board = play.result.board
         if board[mover * self.slots] == self.checkers:
             position = Position(board, self.players, mover)
-            return GameState(self, position, Phase.TERMINAL, (), False, state.moves + 1)
+            return GameState(
+                self, position, Phase.TERMINAL, (), False, state.moves + 1, state.memo
+            )
         position = Position(board, self.players, (mover + 1) % self.players)
-        return GameState(self, position, Phase.CHANCE, (), False, state.moves + 1)
+        return GameState(self, position, Phase.CHANCE, (), False, state.moves + 1, state.memo)
 
     # --- scoring -----------------------------------------------------------------
 
