@@ -26,6 +26,9 @@ from gammon.core.position import Position
 from gammon.core.state import GameState, Phase
 from gammon.kernels import TrackKernel, tracks
 
+#: Memo of a game whose starter has borne off and whose other player has one last turn.
+LAST_ROLL = "last roll"
+
 
 @dataclass(frozen=True)
 class TrackVariant:
@@ -58,6 +61,13 @@ class TrackVariant:
     head: ClassVar[int] = 0
     #: First-roll doubles that may take two checkers from the head.
     head_doubles: ClassVar[tuple[int, ...]] = ()
+    #: The head doubles apply to both players' first rolls, not only the starter's.
+    head_doubles_both: ClassVar[bool] = True
+    #: The opening dice are the starter's first roll; else the starter rolls afresh.
+    opening_plays_lot: ClassVar[bool] = True
+    #: After the starter bears off the last checker the other player gets one more
+    #: turn; bearing off the last checker then is a draw.
+    last_roll: ClassVar[bool] = False
     #: No block of six points unless an opposing checker is ahead of it.
     six_block: ClassVar[bool] = False
     #: A checker that hit may not go on to a point its owner already holds.
@@ -115,6 +125,9 @@ class TrackVariant:
         fields[tracks.R_HOME_LOCK] = self.home_lock
         fields[tracks.R_BEAR_ALL_HOME] = self.bear_off_all_home
         fields[tracks.R_HOME_ONLY_BEAR] = self.home_only_bear_off
+        fields[tracks.R_HEAD_DOUBLES_BOTH] = self.head_doubles_both
+        fields[tracks.R_OPENING_ROLL_AGAIN] = not self.opening_plays_lot
+        fields[tracks.R_LAST_ROLL] = self.last_roll
         cross = np.zeros((self.players, self.players, self.slots), np.int64)
         for p in range(self.players):
             for q in range(self.players):
@@ -180,6 +193,9 @@ class TrackVariant:
         if roll.dice.count(best) > 1:
             return state
         starter = roll.dice.index(best)
+        if not self.opening_plays_lot:
+            position = state.position.with_turn(starter)
+            return GameState(self, position, Phase.CHANCE, (), False, 0, state.memo)
         second = max(d for d in roll.dice if d != best)
         return GameState(
             self, state.position.with_turn(starter), Phase.DECIDE, (best, second), False, 0,
@@ -196,7 +212,18 @@ class TrackVariant:
         return LegalPlays(rows, position)
 
     def head_limit(self, state: GameState) -> int:
-        """How many checkers may leave the head in this turn (head rule only)."""
+        """How many checkers may leave the head in this turn (head rule only).
+
+        Two on a player's first roll when it is one of ``head_doubles`` (the starter's
+        only, unless ``head_doubles_both``), else one. Plays alternate, so the first two
+        plays of the game are the starter's and then the other player's first rolls.
+        """
+        high, low = state.dice
+        if (
+            state.moves < 2 and high == low and high in self.head_doubles
+            and (self.head_doubles_both or state.moves == 0)
+        ):
+            return 2
         return 1
 
     def apply_action(self, state: GameState, action: Any) -> GameState:
@@ -212,10 +239,25 @@ class TrackVariant:
         return self.after_play(state, legal[index])
 
     def after_play(self, state: GameState, play: Play) -> GameState:
-        """Pass the dice on, or end the game when the mover has borne everything off."""
+        """Pass the dice on, or end the game when the mover has borne everything off.
+
+        With ``last_roll``, the starter finishing first hands the other player one more
+        turn (the memo says so) before the game ends.
+        """
         mover = state.position.turn
         board = play.result.board
-        if board[mover * self.slots] == self.checkers:
+        finished = board[mover * self.slots] == self.checkers
+        if self.last_roll and finished and state.moves % 2 == 0 and state.memo != LAST_ROLL:
+            position = Position(board, self.players, (mover + 1) % self.players)
+            return GameState(
+                self, position, Phase.CHANCE, (), False, state.moves + 1, LAST_ROLL
+            )
+        if state.memo == LAST_ROLL:
+            position = Position(board, self.players, mover)
+            return GameState(
+                self, position, Phase.TERMINAL, (), False, state.moves + 1, state.memo
+            )
+        if finished:
             position = Position(board, self.players, mover)
             return GameState(
                 self, position, Phase.TERMINAL, (), False, state.moves + 1, state.memo
@@ -237,6 +279,15 @@ class TrackVariant:
         return 2
 
     def returns(self, state: GameState) -> tuple[float, ...]:
+        if state.memo == LAST_ROLL:
+            # The last turn is over: the starter has won, unless the other finished too.
+            other = state.position.turn
+            if state.position.off(other) == self.checkers:
+                return (0.0,) * self.players
+            winner = (other + 1) % self.players
+            position = state.position.with_turn(winner)
+            points = float(self.winner_points(position, winner))
+            return tuple(points if p == winner else -points for p in range(self.players))
         winner = state.position.turn
         points = float(self.winner_points(state.position, winner))
         return tuple(points if p == winner else -points for p in range(self.players))

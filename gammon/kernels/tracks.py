@@ -36,8 +36,10 @@ R_NO_HIT_AND_HIDE = 13  # 1: a checker that hit may not go on to a point its own
 R_HOME_LOCK = 14  # 1: a checker at home may not move until all the side is home
 R_BEAR_ALL_HOME = 15  # 1: bearing off needs every checker home
 R_HOME_ONLY_BEAR = 16  # 1: once all are home, checkers only bear off
-R_PRUNE = 17  # 1: moves commute enough for the low-then-high pruning (derived)
-CROSS = 18  # start of the crossing table
+R_HEAD_DOUBLES_BOTH = 17  # 1: the head doubles apply to both players' first rolls
+R_OPENING_ROLL_AGAIN = 18  # 1: the opening only picks the starter, who rolls afresh
+R_LAST_ROLL = 19  # 1: after the starter finishes the other gets one more turn (draw)
+CROSS = 20  # start of the crossing table
 
 MAX_DICE = 4  # moves in one play (a double)
 # Distinct results of one roll are bounded by the non-increasing source sequences of a
@@ -457,26 +459,48 @@ def seed_kernels(seed):
 
 @njit(cache=True)
 def winner_points(board, winner, rules):
-    """Points the winner of a two-player game scores: 1, 2 (gammon) or 3 (backgammon)."""
-    slots = rules[R_POINTS] + 2
-    loser = (1 - winner) * slots
-    if board[loser] > 0 or rules[R_GAMMONS] == 0:
+    """Points the winner of a two-player game scores.
+
+    1 for a single game; 2 (gammon, mars) when the loser has borne nothing off; 3
+    (backgammon, koks) when besides the loser still has a checker on the bar or on a
+    point of the winner's home board.
+    """
+    points = rules[R_POINTS]
+    slots = points + 2
+    players = rules[R_PLAYERS]
+    loser = 1 - winner
+    if board[loser * slots] > 0 or rules[R_GAMMONS] == 0:
         return 1
     if rules[R_BACKGAMMONS] == 1:
-        # Still on the bar or in the winner's home board: the loser's farthest points.
-        for s in range(rules[R_POINTS] - rules[R_HOME] + 1, slots):
-            if board[loser + s] > 0:
+        if board[loser * slots + points + 1] > 0:
+            return 3
+        for s in range(1, points + 1):
+            crossed = rules[CROSS + (loser * players + winner) * slots + s]
+            if board[loser * slots + s] > 0 and crossed <= rules[R_HOME]:
                 return 3
     return 2
+
+
+@njit(cache=True, inline="always")
+def _head_limit(rules, first_turn, starter, player, a, b):
+    if (
+        first_turn and a == b and (rules[R_HEAD_DOUBLES] >> a) & 1
+        and (rules[R_HEAD_DOUBLES_BOTH] == 1 or player == starter)
+    ):
+        return 2
+    return 1
 
 
 @njit(cache=True)
 def random_playouts(games, start, rules, max_turns, plays, words):
     """Play ``games`` two-player games with uniformly random plays.
 
-    Each game opens with one die per player (ties re-rolled; the higher die moves first
-    and plays both dice), then alternates two-dice rolls. Returns ``(games, 3)``:
-    winner (-1 if ``max_turns`` ran out), points won, plays made.
+    Each game opens with one die per player (ties re-rolled); the higher die moves first,
+    playing those two dice or, with ``R_OPENING_ROLL_AGAIN``, a fresh roll. Then the
+    players alternate two-dice rolls. With ``R_LAST_ROLL`` the second player gets one
+    more turn after the starter finishes, and finishing too makes a draw. Returns
+    ``(games, 3)``: winner (-1 if ``max_turns`` ran out, -2 for a draw), points won,
+    plays made.
     """
     size = start.shape[0]
     slots = rules[R_POINTS] + 2
@@ -490,15 +514,27 @@ def random_playouts(games, start, rules, max_turns, plays, words):
             if a != b:
                 break
         player = 0 if a > b else 1
+        starter = player
+        if rules[R_OPENING_ROLL_AGAIN] == 1:
+            a = np.random.randint(1, 7)
+            b = np.random.randint(1, 7)
         turns = 0
         winner = -1
+        last_roll = False
         while turns < max_turns:
-            count = generate_plays(board, player, a, b, 99, rules, plays, words)
+            limit = _head_limit(rules, turns < 2, starter, player, a, b)
+            count = generate_plays(board, player, a, b, limit, rules, plays, words)
             board[:] = plays[np.random.randint(0, count), :size]
             turns += 1
+            if last_roll:
+                if board[player * slots] == rules[R_CHECKERS]:
+                    winner = -2
+                break
             if board[player * slots] == rules[R_CHECKERS]:
                 winner = player
-                break
+                if rules[R_LAST_ROLL] == 0 or player != starter:
+                    break
+                last_roll = True
             player = 1 - player
             a = np.random.randint(1, 7)
             b = np.random.randint(1, 7)
