@@ -88,27 +88,25 @@ def variants() -> None:
 
 
 def _read_position(variant: TrackVariant, text: str) -> gammon.Position:
-    from gammon.notation import situation_from_text
+    from gammon.notation import parse_position
 
-    situation = situation_from_text(text)
-    variant.check_position(situation.position)
-    return situation.position
+    return parse_position(variant, text)
 
 
 def _legal_json(variant: TrackVariant, position: gammon.Position, dice: tuple[int, int]) -> dict:
-    from gammon.notation import position_id
+    from gammon.notation import format_position
     from gammon.notation.movetext import format_play
 
     state = variant.state(position, dice)
     plays = [
         {
             "move": format_play(play, variant.points),
-            "position_id": position_id(play.result),
+            "position_id": format_position(variant, play.result),
         }
         for play in state.legal_actions()
     ]
     return {
-        "position_id": position_id(position),
+        "position_id": format_position(variant, position),
         "dice": f"{dice[0]}{dice[1]}",
         "count": len(plays),
         "plays": plays,
@@ -120,8 +118,9 @@ def legal(
     variant_name: VariantArg = "backgammon",
     position: Annotated[
         str | None,
-        typer.Option("--position", "-p", help="GNU Position ID (player on roll first), "
-                     "POSITIONID:MATCHID or XGID. Default: the starting position."),
+        typer.Option("--position", "-p", help="The variant's position notation: for the "
+                     "backgammon family a GNU Position ID, POSITIONID:MATCHID or XGID. "
+                     "Default: the starting position."),
     ] = None,
     dice: Annotated[str | None, typer.Option("--dice", "-d", help="Dice, e.g. 31.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,

@@ -9,6 +9,13 @@ Player mapping: gnubg's player 0 is our player 0; in an XGID the lower-case chec
 player 0 and the upper-case ones player 1.
 """
 
+from gammon.notation.codecs import (
+    PositionCodec,
+    codec_for,
+    format_position,
+    parse_position,
+    register_codec,
+)
 from gammon.notation.gnuid import (
     GameStatus,
     MatchInfo,
@@ -22,6 +29,11 @@ from gammon.notation.situation import Situation, situation_from_text
 from gammon.notation.xgid import format_xgid, parse_xgid
 
 __all__ = [
+    "PositionCodec",
+    "codec_for",
+    "format_position",
+    "parse_position",
+    "register_codec",
     "GameStatus",
     "MatchInfo",
     "Resignation",
