@@ -239,8 +239,6 @@ def selfplay(
 ) -> None:
     """Random-vs-random games through the compiled playouts; prints statistics."""
     rules = _variant(variant_name, option)
-    kernel = rules.kernel
-    start = rules.start_position().board
     chunk = max(1, min(games, 2000))
     rows = []
     began = time.perf_counter()
@@ -253,7 +251,7 @@ def selfplay(
         while done < games:
             n = min(chunk, games - done)
             # The first chunk seeds the compiled generator; later ones continue its stream.
-            rows.append(kernel.random_playouts(n, start, seed if done == 0 else None, max_turns))
+            rows.append(rules.random_playouts(n, seed if done == 0 else None, max_turns))
             done += n
             progress.update(task, completed=done)
     elapsed = time.perf_counter() - began

@@ -136,6 +136,16 @@ class TrackVariant:
                         cross[p, q, s] = self.shared_slot(p, s, q)
         return TrackKernel(np.concatenate([fields, cross.ravel()]), self.players, self.slots)
 
+    def random_playouts(
+        self, games: int, seed: int | None, max_turns: int = 10000
+    ) -> np.ndarray:
+        """``games`` whole random games in the compiled kernel, from the start.
+
+        Rows of (winner, points won, plays made); winner -1 when ``max_turns`` ran out,
+        -2 for a draw. ``seed`` reseeds the compiled generator; None continues its stream.
+        """
+        return self.kernel.random_playouts(games, self.start_position().board, seed, max_turns)
+
     # --- states ------------------------------------------------------------------
 
     def start_position(self, turn: int = 0) -> Position:
