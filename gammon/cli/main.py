@@ -275,7 +275,8 @@ def selfplay(
     console.print(table)
     console.print(
         f"{games} games in {elapsed:.2f} s: [bold]{stats['games_per_second']:.0f} games/s[/], "
-        f"mean {stats['mean_plays']:.1f} plays a game, {stats['unfinished']} unfinished"
+        f"mean {stats['mean_plays']:.1f} plays a game, {stats['draws']} drawn, "
+        f"{stats['unfinished']} unfinished"
     )
 
 
@@ -301,7 +302,8 @@ def _selfplay_stats(rules: TrackVariant, results: np.ndarray, elapsed: float, se
         "seconds": elapsed,
         "games_per_second": len(results) / elapsed if elapsed > 0 else float("inf"),
         "mean_plays": float(plays.mean()),
-        "unfinished": int((winners < 0).sum()),
+        "unfinished": int((winners == -1).sum()),
+        "draws": int((winners == -2).sum()),
         "players": players,
     }
 
