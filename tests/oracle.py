@@ -1,0 +1,224 @@
+"""A brute-force legal-play generator for two-player backgammon, written from the rules.
+
+This is the reference the compiled move generator (:mod:`gammon.kernels.tracks`) is tested
+against, so it shares no code with it and goes for plain and obviously right over fast.
+
+The board of one player is 26 counts in that player's own numbering: slot 0 is
+off, slots 1..24 the points (1 = nearest to bearing off), slot 25 the bar. The opponent
+moves the other way round, so the mover's point ``n`` is the opponent's point ``25 - n``.
+
+The rules, one at a time:
+
+* A roll is two dice; a double is played four times. A play is a sequence of single-die
+  moves, each moving one checker exactly the number of one unused die.
+* While the mover has a checker on the bar, the only move is entering one from the bar
+  (the 6 enters on the opponent's 6 point, that is the mover's 19 point).
+* A checker may not land on a point held by two or more opposing checkers; landing on a
+  lone opposing checker (a blot) hits it: it goes to its owner's bar.
+* A checker may bear off only when all the mover's checkers are in the home board (points
+  1..6) or already off. It bears off from the point equal to the die, or with a larger
+  die from the highest occupied point.
+* The mover must use as many dice as can be used. If only one die of two different dice
+  can be used, the larger must be played when it can be.
+* Plays are the same play when they lead to the same board.
+
+:func:`legal_results` applies these to a :class:`gammon.core.position.Position` (any
+number of checkers per side, so nackgammon and hypergammon are covered too) and returns
+the resulting boards; :func:`single_move` is the one-checker step, used to replay plays.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import NamedTuple
+
+POINTS = 24
+HOME = 6
+BAR = POINTS + 1
+OFF = 0
+
+
+class Board(NamedTuple):
+    """The mover's and the opponent's 26 counts, each in its owner's numbering."""
+
+    mine: tuple[int, ...]
+    theirs: tuple[int, ...]
+
+
+def opponent_point(point: int) -> int:
+    """The opponent's number for the mover's point ``point`` (1..24)."""
+    return POINTS + 1 - point
+
+
+def all_home(mine: tuple[int, ...]) -> bool:
+    """Every one of the mover's checkers is in the home board or already off."""
+    return sum(mine[OFF : HOME + 1]) == sum(mine)
+
+
+def single_move(board: Board, source: int, die: int) -> tuple[Board, int, bool] | None:
+    """Move one checker from ``source`` by ``die`` pips, if the rules allow it.
+
+    Returns ``(board after the move, destination, whether it hit)``, or None when the move
+    is illegal.
+    """
+    mine, theirs = board
+    if mine[source] == 0:
+        return None
+    if mine[BAR] > 0 and source != BAR:
+        return None  # checkers on the bar must enter first
+    destination = source - die
+    if destination >= 1:
+        opposing = theirs[opponent_point(destination)]
+        if opposing >= 2:
+            return None  # a closed point
+        hit = opposing == 1
+    else:
+        # Bearing off.
+        if source == BAR or not all_home(mine):
+            return None
+        # A larger die than needed bears off only from the highest occupied point.
+        if destination < 0 and any(mine[p] > 0 for p in range(source + 1, HOME + 1)):
+            return None
+        destination = OFF
+        hit = False
+    moved = list(mine)
+    moved[source] -= 1
+    moved[destination] += 1
+    if hit:
+        hit_side = list(theirs)
+        hit_side[opponent_point(destination)] -= 1
+        hit_side[BAR] += 1
+        theirs = tuple(hit_side)
+    return Board(tuple(moved), theirs), destination, hit
+
+
+def moves_with_die(board: Board, die: int) -> list[tuple[Board, int, int, bool]]:
+    """Every legal single move of ``die``: ``(board after, source, destination, hit)``."""
+    found = []
+    for source in range(1, BAR + 1):
+        result = single_move(board, source, die)
+        if result is not None:
+            after, destination, hit = result
+            found.append((after, source, destination, hit))
+    return found
+
+
+def finished_plays(board: Board, dice_in_order: list[int]) -> dict[Board, int]:
+    """Every board reachable playing the dice in this order, with the dice it used.
+
+    A play stops when the dice are all used or the next die has no legal move; each board
+    it can stop on is returned with the number of dice used to get there (the largest if
+    a board can be stopped on after different numbers of dice).
+
+    This is every sequence of single-die moves, walked one die at a time; sequences that
+    reach the same board after the same dice are merged, since what may follow depends
+    only on the board and the dice left.
+    """
+    stopped: dict[Board, int] = {}
+    frontier = {board}
+    for used, die in enumerate(dice_in_order):
+        following = set()
+        for current in frontier:
+            moves = moves_with_die(current, die)
+            if not moves:
+                stopped[current] = max(stopped.get(current, 0), used)
+            following.update(after for after, _, _, _ in moves)
+        frontier = following
+    for current in frontier:
+        stopped[current] = len(dice_in_order)
+    return stopped
+
+
+def legal_boards(board: Board, dice: tuple[int, int]) -> tuple[set[Board], int]:
+    """The distinct boards the mover may leave after playing ``dice``, and the dice used.
+
+    When no die can be used at all this is the unchanged board (one empty play) and 0.
+    """
+    high, low = max(dice), min(dice)
+    if high == low:
+        plays = finished_plays(board, [high] * 4)
+        most = max(plays.values())
+        return {result for result, used in plays.items() if used == most}, most
+    high_first = finished_plays(board, [high, low])
+    low_first = finished_plays(board, [low, high])
+    most = max(max(high_first.values()), max(low_first.values()))
+    if most == 1:
+        # One die only. The plays that used the high die are the one-die stops of the
+        # high-first order; the low die's likewise. The larger wins when it can be played.
+        with_high = {result for result, used in high_first.items() if used == 1}
+        with_low = {result for result, used in low_first.items() if used == 1}
+        return (with_high if with_high else with_low), 1
+    results = {result for result, used in high_first.items() if used == most}
+    results |= {result for result, used in low_first.items() if used == most}
+    return results, most
+
+
+# --- Positions of the engine -------------------------------------------------------------
+
+
+def board_of(position) -> Board:
+    """The oracle's view of a two-player ``Position`` from the side of the player on turn."""
+    if position.players != 2 or position.points != POINTS:
+        raise ValueError("the oracle knows two-player games on 24 points")
+    mover = position.turn
+    return Board(tuple(position.row(mover)), tuple(position.row(1 - mover)))
+
+
+def engine_bytes(board: Board, turn: int) -> bytes:
+    """The engine's ``Position.board`` bytes for ``board`` with ``turn`` the mover."""
+    rows = [board.theirs, board.theirs]
+    rows[turn] = board.mine
+    return bytes(rows[0] + rows[1])
+
+
+def solve(position, dice: tuple[int, int]) -> tuple[set[bytes], int]:
+    """The resulting ``Position.board`` bytes of every legal play of ``dice``, and how many
+    dice each of those plays uses."""
+    boards, used = legal_boards(board_of(position), dice)
+    return {engine_bytes(b, position.turn) for b in boards}, used
+
+
+def legal_results(position, dice: tuple[int, int]) -> set[bytes]:
+    """The resulting ``Position.board`` bytes of every legal play of ``dice``."""
+    return solve(position, dice)[0]
+
+
+def most_dice(position, dice: tuple[int, int]) -> int:
+    """How many dice a legal play of ``dice`` uses in ``position``."""
+    return solve(position, dice)[1]
+
+
+# --- Positions to test on ----------------------------------------------------------------
+# These play games with the engine (uniformly random plays) only to find positions that
+# occur in play; what is checked on them never comes from the engine.
+
+
+def random_game_positions(variant, count: int, seed: int, steps: int = 1_000_000) -> list:
+    """The first ``count`` distinct positions with a player to move in seeded random games
+    (fewer if ``steps`` rolls and plays do not reach that many)."""
+    rng = random.Random(seed)
+    seen: dict[tuple[bytes, int], object] = {}
+    state = variant.initial_state()
+    for _ in range(steps):
+        if len(seen) >= count:
+            break
+        if state.is_terminal:
+            state = variant.initial_state()
+        elif state.is_chance:
+            state = state.apply(state.sample_chance(rng))
+        else:
+            position = state.position
+            seen.setdefault((position.board, position.turn), position)
+            state = state.apply(rng.choice(state.legal_actions()))
+    return list(seen.values())
+
+
+def on_bar(position) -> bool:
+    """The player on turn has a checker on the bar."""
+    return position.bar(position.turn) > 0
+
+
+def bearing_off(position) -> bool:
+    """The player on turn has every checker home (and some still on the board)."""
+    row = position.row(position.turn)
+    return all_home(row) and row[OFF] < sum(row)
