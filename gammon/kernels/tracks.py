@@ -42,6 +42,10 @@ R_LAST_ROLL = 19  # 1: after the starter finishes the other gets one more turn (
 CROSS = 20  # start of the crossing table
 
 MAX_DICE = 4  # moves in one play (a double)
+# What the search found at a depth, when not a row of the work array holding a board:
+NO_LEAF = -1  # nothing to record
+COMPLETING = -2  # a move that completes the play: its board is the parent's plus the move
+DESCENDED = -3  # a move to search on from
 # Distinct results of one roll are bounded by the non-increasing source sequences of a
 # double: multisets of 4 sources out of 25 (C(28, 4) = 20475), plus shorter leaves.
 MAX_PLAYS = 24576
@@ -274,7 +278,7 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
         while depth >= 0:
             # Find the next legal move at this depth. A move that completes the play is
             # recorded on the spot; any other is descended into.
-            leaf_row = -1
+            leaf_row = NO_LEAF
             h = 0
             if depth < ndice:
                 die = first if depth == 0 else second
@@ -307,7 +311,7 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
                     if depth == 0:
                         first_dst = dst
                     if depth + 1 == ndice:
-                        leaf_row = -2  # the board is parent + this move, not yet written
+                        leaf_row = COMPLETING
                         break
                     _write_move(
                         plays, parent, parent + 1, size, slots, player, src, dst, hit_index,
@@ -354,11 +358,11 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
                     words[hstack + depth] = h
                     words[next_src + depth] = start if double else 0
                     words[moved + depth] = 0
-                    leaf_row = -3  # descended
+                    leaf_row = DESCENDED
                     break
-                if leaf_row == -3:
+                if leaf_row == DESCENDED:
                     continue
-                if leaf_row == -2:
+                if leaf_row == COMPLETING:
                     words[next_src + depth] = j
                 elif words[moved + depth] == 0:
                     leaf_row = stack + depth  # no move at all from here: a short play
@@ -366,11 +370,11 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
             else:
                 leaf_row = stack + depth
                 h = words[hstack + depth]
-            completing = leaf_row == -2
+            completing = leaf_row == COMPLETING
             length = depth + 1 if completing else depth
-            if leaf_row != -1 and length >= best:
+            if leaf_row != NO_LEAF and length >= best:
                 best = length
-                if leaf_row == -2:
+                if completing:
                     # Written only now, and straight into a new result row if it is new.
                     packed = words[path + depth]
                     src = packed // 512
@@ -389,7 +393,7 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
                 while words[W_TABLE + index] != 0:
                     candidate = words[W_TABLE + index] - 1
                     if words[W_HASH + candidate] == h:
-                        if leaf_row == -2:
+                        if leaf_row == COMPLETING:
                             leaf_row = stack + depth + 1
                             _write_move(
                                 plays, stack + depth, leaf_row, size, slots, player, src, dst,
@@ -412,7 +416,7 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
                     words[W_FLAGS + existing] = index * 2
                     plays[existing, length_col] = -1
                 if length > plays[existing, length_col]:
-                    if leaf_row == -2:  # not written yet
+                    if leaf_row == COMPLETING:  # not written yet
                         _write_move(
                             plays, stack + depth, existing, size, slots, player, src, dst,
                             hit_index, points,
