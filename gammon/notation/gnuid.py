@@ -257,6 +257,20 @@ def _check_player(value: object, what: str) -> int:
     return int(value)  # type: ignore[call-overload]
 
 
+def check_cube_power(value: object, what: str) -> None:
+    """Raise unless ``value`` is a cube face: a power of two up to gnubg's limit."""
+    if (
+        not isinstance(value, int)
+        or isinstance(value, bool)
+        or value < 1
+        or value & (value - 1)
+        or value > 1 << MAX_CUBE_LOG2
+    ):
+        raise InvalidNotationError(
+            f"{what} is a power of two from 1 to {1 << MAX_CUBE_LOG2}, not {value!r}"
+        )
+
+
 @dataclass(frozen=True)
 class MatchInfo:
     """Everything a GNU Match ID says: cube, players to act, game state, dice, score.
@@ -321,16 +335,7 @@ class MatchInfo:
                 dice = (max(a, b), min(a, b))
         put(self, "dice", dice)
         # the cube
-        value = self.cube_value
-        if (
-            not isinstance(value, int)
-            or value < 1
-            or value & (value - 1)
-            or value > 1 << MAX_CUBE_LOG2
-        ):
-            raise InvalidNotationError(
-                f"the cube value is a power of two from 1 to {1 << MAX_CUBE_LOG2}, not {value!r}"
-            )
+        check_cube_power(self.cube_value, "the cube value")
         if self.cube_owner is not None:
             put(self, "cube_owner", _check_player(self.cube_owner, "the cube owner"))
         # the match

@@ -23,11 +23,11 @@ from gammon.notation import gnuid
 from gammon.notation.gnuid import (
     MATCH_ID_LENGTH,
     MAX_CHECKERS,
-    MAX_CUBE_LOG2,
     POSITION_ID_LENGTH,
     GameStatus,
     MatchInfo,
     Resignation,
+    check_cube_power,
 )
 
 __all__ = ["Situation", "situation_from_text"]
@@ -83,16 +83,7 @@ class Situation:
         for name in _MATCH_FIELDS:  # take over MatchInfo's normal forms
             object.__setattr__(self, name, getattr(info, name))
         object.__setattr__(self, "beaver", bool(self.beaver))
-        limit = self.max_cube
-        if (
-            not isinstance(limit, int)
-            or limit < 1
-            or limit & (limit - 1)
-            or limit > 1 << MAX_CUBE_LOG2
-        ):
-            raise InvalidNotationError(
-                f"the cube limit is a power of two from 1 to {1 << MAX_CUBE_LOG2}, not {limit!r}"
-            )
+        check_cube_power(self.max_cube, "the cube limit")
 
     # ------------------------------------------------------------------ views
 
