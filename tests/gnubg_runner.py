@@ -64,13 +64,15 @@ def from_gnubg(board, position) -> bytes:
     return bytes(rows[0] + rows[1])
 
 
-def gnubg_legal_plays(
-    jobs: list[dict], processes: int = 2, timeout: float = 120.0
-) -> tuple[list[dict], float]:
-    """Run ``jobs`` (see the driver) in ``processes`` gnubg processes side by side.
+def run_gnubg(
+    driver: Path, jobs: list, processes: int = 1, timeout: float = 120.0
+) -> tuple[list, float]:
+    """Run the gnubg script ``driver`` over ``jobs`` in ``processes`` gnubg processes.
 
-    Returns one result per job, in order, and the wall time taken. Raises RuntimeError if
-    gnubg is missing or a process fails.
+    Each process reads its share of the jobs as JSON from the file named by
+    ``GAMMON_GNUBG_JOBS`` and writes one result per job to ``GAMMON_GNUBG_OUT``.
+    Returns the results in order and the wall time taken. Raises RuntimeError if gnubg
+    is missing or a process fails.
     """
     gnubg = gnubg_path()
     if gnubg is None:
@@ -90,7 +92,7 @@ def gnubg_legal_plays(
                 "GAMMON_GNUBG_OUT": str(out_file),
             }
             process = subprocess.Popen(
-                [gnubg, "-q", "-t", "-p", str(DRIVER)],
+                [gnubg, "-q", "-t", "-p", str(driver)],
                 cwd=tmp,
                 env=env,
                 stdin=subprocess.DEVNULL,
@@ -99,7 +101,7 @@ def gnubg_legal_plays(
                 text=True,
             )
             running.append((process, out_file))
-        results: list[dict] = []
+        results: list = []
         try:
             for process, out_file in running:
                 remaining = max(1.0, timeout - (time.perf_counter() - started))
@@ -117,3 +119,10 @@ def gnubg_legal_plays(
     if len(results) != len(jobs):
         raise RuntimeError(f"gnubg answered {len(results)} of {len(jobs)} jobs")
     return results, time.perf_counter() - started
+
+
+def gnubg_legal_plays(
+    jobs: list[dict], processes: int = 2, timeout: float = 120.0
+) -> tuple[list[dict], float]:
+    """Every legal play of each job's position and dice, from gnubg (see the driver)."""
+    return run_gnubg(DRIVER, jobs, processes, timeout)

@@ -16,19 +16,15 @@ few such cases and expects exactly that.
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
+from gnubg_runner import gnubg_path, run_gnubg
 
 from gammon.core.position import Position
 from gammon.notation import Situation
 
-GNUBG = "/usr/games/gnubg"
 DRIVER = Path(__file__).resolve().parent / "gnubg_scripts" / "ids_driver.py"
 SEED = 20240611
 SAMPLE = 40
@@ -101,33 +97,13 @@ def sample() -> list[Situation]:
     return [random_situation(rng, double=i % 10 == 9) for i in range(SAMPLE)]
 
 
-def run_gnubg(items: list[dict]) -> list[dict]:
-    with tempfile.TemporaryDirectory(prefix="gammon-ids-") as tmp:
-        job, out = Path(tmp, "in.json"), Path(tmp, "out.json")
-        job.write_text(json.dumps(items))
-        env = {**os.environ, "GAMMON_IDS_IN": str(job), "GAMMON_IDS_OUT": str(out)}
-        proc = subprocess.run(
-            [GNUBG, "-q", "-t", "-p", str(DRIVER)],
-            cwd=tmp,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-            timeout=60,
-        )
-        if proc.returncode != 0 or not out.exists():
-            raise RuntimeError(f"gnubg exited with {proc.returncode}: {proc.stderr[-2000:]}")
-        return json.loads(out.read_text())
-
-
 @pytest.fixture(scope="module")
 def gnubg_answers() -> list[tuple[Situation, dict]]:
-    if not os.path.exists(GNUBG):
-        pytest.skip(f"GNU Backgammon is not installed at {GNUBG} (apt-get install gnubg)")
+    if gnubg_path() is None:
+        pytest.skip("GNU Backgammon is not installed (make test installs it)")
     situations = sample()
     items = [{"xgid": s.xgid(), "gnubgid": s.gnubg_id()} for s in situations]
-    answers = run_gnubg(items)
+    answers, _ = run_gnubg(DRIVER, items)
     assert len(answers) == len(situations)
     return list(zip(situations, answers, strict=True))
 

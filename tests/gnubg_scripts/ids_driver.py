@@ -1,8 +1,8 @@
 """Run inside gnubg (``gnubg -q -t -p ids_driver.py``): convert IDs with gnubg itself.
 
-Reads a JSON list from the file named by ``GAMMON_IDS_IN``; each item may have
+Reads a JSON list from the file named by ``GAMMON_GNUBG_JOBS``; each item may have
 ``"xgid"`` (given to ``set xgid``) and ``"gnubgid"`` (given to ``set gnubgid``). Writes
-to ``GAMMON_IDS_OUT`` one result per item: what gnubg's ``gnubgid()``, ``board()`` and
+to ``GAMMON_GNUBG_OUT`` one result per item: what gnubg's ``gnubgid()``, ``board()`` and
 ``posinfo()`` say after each command, ``null`` where gnubg refused the input, or
 ``{"error": ...}`` where gnubg raised an exception when asked.
 gnubg prints boards on stdout: run it with stdout sent to /dev/null.
@@ -38,7 +38,7 @@ def main():
     # would renumber them. Never swap.
     gnubg.command("set confirm default no")
     gnubg.command("new game")
-    with open(os.environ["GAMMON_IDS_IN"]) as f:
+    with open(os.environ["GAMMON_GNUBG_JOBS"]) as f:
         items = json.load(f)
     results = []
     for item in items:
@@ -50,7 +50,7 @@ def main():
                 gnubg.command(command + item[key])
                 result[key] = state()
         results.append(result)
-    with open(os.environ["GAMMON_IDS_OUT"], "w") as f:
+    with open(os.environ["GAMMON_GNUBG_OUT"], "w") as f:
         json.dump(results, f)
 
 
