@@ -262,12 +262,7 @@ class TrackVariant:
             return GameState(
                 self, position, Phase.CHANCE, (), False, state.moves + 1, LAST_ROLL
             )
-        if state.memo == LAST_ROLL:
-            position = Position(board, self.players, mover)
-            return GameState(
-                self, position, Phase.TERMINAL, (), False, state.moves + 1, state.memo
-            )
-        if finished:
+        if finished or state.memo == LAST_ROLL:
             position = Position(board, self.players, mover)
             return GameState(
                 self, position, Phase.TERMINAL, (), False, state.moves + 1, state.memo
@@ -278,15 +273,10 @@ class TrackVariant:
     # --- scoring -----------------------------------------------------------------
 
     def winner_points(self, position: Position, winner: int) -> int:
-        """1 for a single game, 2 for a gammon, 3 for a backgammon."""
-        loser = (winner + 1) % self.players
-        if position.off(loser) > 0 or not self.gammons:
-            return 1
-        if self.backgammons:
-            row = position.row(loser)
-            if any(row[self.points - self.home + 1 :]):
-                return 3
-        return 2
+        """1 for a single game, 2 for a gammon, 3 for a backgammon (see the kernel's
+        ``winner_points``, which the compiled playouts score with too)."""
+        board = np.frombuffer(position.board, np.int8)
+        return int(tracks.winner_points(board, winner, self.kernel.rules))
 
     def returns(self, state: GameState) -> tuple[float, ...]:
         if state.memo == LAST_ROLL:
