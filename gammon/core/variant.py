@@ -225,16 +225,23 @@ class TrackVariant:
         """How many checkers may leave the head in this turn (head rule only).
 
         Two on a player's first roll when it is one of ``head_doubles`` (the starter's
-        only, unless ``head_doubles_both``), else one. Plays alternate, so the first two
-        plays of the game are the starter's and then the other player's first rolls.
+        only, unless ``head_doubles_both``), else one. A first roll is recognised by the
+        position: the mover's whole side still stands on the head (a first roll always
+        moves one off); the starter's is the one where the opponent's head is full too.
+        This holds for positions set up by hand as well as in games.
         """
         high, low = state.dice
-        if (
-            state.moves < 2 and high == low and high in self.head_doubles
-            and (self.head_doubles_both or state.moves == 0)
-        ):
-            return 2
-        return 1
+        if high != low or high not in self.head_doubles:
+            return 1
+        position = state.position
+        mover = position.turn
+        if position.count(mover, self.head) != self.checkers:
+            return 1
+        if not self.head_doubles_both:
+            other = (mover + 1) % self.players
+            if position.count(other, self.head) != self.checkers:
+                return 1  # the second player's first roll
+        return 2
 
     def apply_action(self, state: GameState, action: Any) -> GameState:
         if not isinstance(action, Play):

@@ -188,9 +188,9 @@ def _check_move(
             rules[R_NO_HIT_AND_HIDE] == 1 and (hitters >> src) & 1 and count == 1
             and plays[row, base + dst] > 0
         ):
-            return -1, -1, h
+            return -2, -1, h  # illegal now, perhaps not after other moves
         if rules[R_SIX_BLOCK] == 1 and not _six_block_ok(plays, row, player, src, dst, rules):
-            return -1, -1, h
+            return -2, -1, h
     zsrc = W_ZOBRIST + (base + src) * MAX_COUNT
     h ^= words[zsrc + count] ^ words[zsrc + count - 1]
     landed = plays[row, base + dst]
@@ -266,7 +266,14 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
     words[hitters] = 0
     prune = rules[R_SIX_BLOCK] == 0 and rules[R_HOME_ONLY_BEAR] == 0
 
-    for order in range(1 if double else 2):
+    # A double's moves are tried in non-increasing source order, which reaches every
+    # result unless a move was refused for a rule that other moves can lift (six-block,
+    # hit and hide): then a second pass tries every order.
+    passes = 1 if double else 2
+    refused = False
+    order = 0
+    while order < passes:
+        every_order = double and order == 1
         first = high if order == 0 else low
         second = high if double or order == 1 else low
         for i in range(size):
@@ -295,11 +302,14 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
                         words[hitters + depth], rules, words,
                     )
                     if dst < 0:
+                        if dst == -2:
+                            refused = True
                         continue
                     if order == 0 and depth == 0:
                         high_first |= 1 << src
                     elif (
-                        prune and order == 1 and depth == 1 and (high_first >> src) & 1
+                        prune and not double and order == 1 and depth == 1
+                        and (high_first >> src) & 1
                         and src != first_dst
                     ):
                         # Low then an independent high move: the high-first order already
@@ -356,7 +366,7 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
                         standing |= 1 << dst
                     words[hitters + depth] = standing
                     words[hstack + depth] = h
-                    words[next_src + depth] = start if double else 0
+                    words[next_src + depth] = start if double and not every_order else 0
                     words[moved + depth] = 0
                     leaf_row = DESCENDED
                     break
@@ -434,6 +444,9 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
                     words[W_FLAGS + existing] = (flag // 2) * 2 + (1 if order == 0 else 0)
             if not completing:
                 depth -= 1
+        order += 1
+        if double and refused:
+            passes = 2
 
     for i in range(count):
         words[W_TABLE + words[W_FLAGS + i] // 2] = 0
@@ -466,21 +479,18 @@ def winner_points(board, winner, rules):
     """Points the winner of a two-player game scores.
 
     1 for a single game; 2 (gammon, mars) when the loser has borne nothing off; 3
-    (backgammon, koks) when besides the loser still has a checker on the bar or on a
-    point of the winner's home board.
+    (backgammon, koks) when besides the loser still has a checker on the bar or in the
+    last quarter of their way (their own farthest ``home`` points: the winner's home
+    board in backgammon, the loser's starting quarter in Long Nardy).
     """
     points = rules[R_POINTS]
     slots = points + 2
-    players = rules[R_PLAYERS]
-    loser = 1 - winner
-    if board[loser * slots] > 0 or rules[R_GAMMONS] == 0:
+    loser = (1 - winner) * slots
+    if board[loser] > 0 or rules[R_GAMMONS] == 0:
         return 1
     if rules[R_BACKGAMMONS] == 1:
-        if board[loser * slots + points + 1] > 0:
-            return 3
-        for s in range(1, points + 1):
-            crossed = rules[CROSS + (loser * players + winner) * slots + s]
-            if board[loser * slots + s] > 0 and crossed <= rules[R_HOME]:
+        for s in range(points - rules[R_HOME] + 1, slots):
+            if board[loser + s] > 0:
                 return 3
     return 2
 
