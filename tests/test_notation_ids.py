@@ -426,7 +426,6 @@ def test_match_key_helper_matches_gnubg() -> None:
         ({"crawford": 1}, ["money game has no Crawford game"]),
         ({"crawford": 1, "length": 5, "score0": 2}, ["Crawford game needs a player at 4"]),
         ({"crawford": 1, "length": 1}, ["Crawford game needs a player at 0"]),
-        ({"double": 1, "turn": 0}, ["the opponent of the doubler"]),
         ({"double": 1, "turn": 1, "die1": 3, "die2": 1}, ["dice cannot be rolled"]),
         ({"junk": 1}, ["bits 67-71"]),
     ],
@@ -501,3 +500,16 @@ def test_bad_situation_values() -> None:
         Situation(start, cube_owner=2)
     with pytest.raises(InvalidNotationError, match="2 players on 24 points"):
         Situation(Position.from_checkers([[15, 0, 0], [15, 0, 0]]))
+
+
+def test_match_id_reads_what_gnubg_writes_outside_play():
+    """A beaver on offer (double offered, the doubler to act) and a finished match whose
+    score passed its length are both written by gnubg, so both are read."""
+    beaver = MatchInfo(on_roll=0, double_offered=True, turn=0, cube_value=2)
+    assert parse_match_id(match_id(beaver)) == beaver
+    finished = MatchInfo(
+        on_roll=0, match_length=5, score=(7, 2), game_state=GameStatus.OVER
+    )
+    assert parse_match_id(match_id(finished)).score == (7, 2)
+    gnubg_finished = parse_match_id("EQKgADAAOAAE")
+    assert max(gnubg_finished.score) > gnubg_finished.match_length

@@ -100,9 +100,13 @@ class GameState:
 
     @property
     def winner(self) -> int | None:
+        """The player with the best result once the game is over; None before, and for
+        a draw (everyone's result the same)."""
         if self.phase is not Phase.TERMINAL:
             return None
         results = self.returns()
+        if min(results) == max(results):
+            return None
         return max(range(len(results)), key=results.__getitem__)
 
     def sample_chance(self, rng: random.Random) -> Roll:

@@ -361,11 +361,8 @@ class MatchInfo:
             if self.crawford:
                 raise InvalidNotationError("a money game has no Crawford game")
         else:
-            if max(score) > length:
-                raise InvalidNotationError(
-                    f"impossible score {score[0]}-{score[1]} in a {length}-point match: "
-                    f"a score is at most {length}"
-                )
+            # A finished match may end past its length (a gammon at 6-away in a
+            # 7-point match makes 8): gnubg writes such scores, so they are read.
             if min(score) >= length:
                 raise InvalidNotationError(
                     f"impossible score {score[0]}-{score[1]} in a {length}-point match: "
@@ -392,11 +389,8 @@ class MatchInfo:
             put(self, "turn", 1 - on_roll if answering else on_roll)
         else:
             put(self, "turn", _check_player(self.turn, "the player to act (turn)"))
-        if self.double_offered and self.turn == on_roll:
-            raise InvalidNotationError(
-                "while a double is offered the player to act (turn) is the opponent of "
-                "the doubler (the player on roll)"
-            )
+        # A double offered with the doubler to act is a beaver to answer: gnubg writes
+        # it so, and it is read as such.
 
     @property
     def money(self) -> bool:
