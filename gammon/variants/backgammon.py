@@ -16,8 +16,11 @@ from gammon.core.variant import TrackVariant, register
 @dataclass(frozen=True)
 class Backgammon(TrackVariant):
     name = "backgammon"
-    summary = "Standard backgammon: 15 checkers, hitting, gammons and backgammons."
-    aliases = ("standard",)
+    summary = (
+        "Standard backgammon: 15 checkers, hitting, gammons and backgammons "
+        "(short backgammon, short nardy: oin, mars and koks)."
+    )
+    aliases = ("standard", "short", "short-backgammon", "short-nardy")
 
     def start_layout(self) -> dict[int, int]:
         return {24: 2, 13: 5, 8: 3, 6: 5}

@@ -1,0 +1,96 @@
+"""Long Nardy (long backgammon), the long game of shared/sources/002.
+
+Fifteen checkers each start on the *head*, the player's own 24-point, and both players
+travel the same way round the board from opposite corners, so one player's point *n* is
+the other's point *n* + 12 (mod 24). Nothing is ever hit: a point with any opposing
+checker on it is closed. Only one checker may leave the head in a turn, except on a
+player's first roll of 6-6, 4-4 or 3-3; a block of six points is legal only while an
+opposing checker is ahead of it. Scoring: *oin* (1) and *mars* (2), with *koks* (3) and
+the *last roll* for the second player as options. docs/rules/long-nardy.md states every
+rule and the readings chosen where the sources disagree.
+
+Everything above is a field of the shared mechanics of :class:`TrackVariant` and runs in
+the compiled move generator; this module states the values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gammon.core.errors import InvalidOptionError
+from gammon.core.position import Position
+from gammon.core.variant import TrackVariant, register
+
+
+@register
+@dataclass(frozen=True)
+class LongNardy(TrackVariant):
+    """Long Nardy. Options:
+
+    - ``head_doubles_both`` (default True, the federation reading): the first-roll
+      exception (two checkers off the head on 6-6, 4-4, 3-3) applies to each player's
+      first roll; False: only to the starter's first roll.
+    - ``mars`` (default True): a loser who has borne off nothing loses 2 points (mars);
+      False plays the "oin" game, where every win is 1 point.
+    - ``koks`` (default False): a mars in which the loser still has a checker in their
+      own first quarter (points 19-24, the head's quarter) scores 3.
+    - ``last_roll`` (default False): when the starter bears off the last checker, the
+      other player gets one more roll; bearing off everything with it draws the game.
+    """
+
+    name = "long-nardy"
+    summary = (
+        "Long Nardy (long backgammon): 15 checkers on the head, both sides the same way "
+        "round, no hitting, head and six-block rules, oin and mars."
+    )
+    aliases = ("long", "long-backgammon", "narde", "long-narde")
+    hitting = False
+    block = 1
+    head = 24
+    head_doubles = (6, 4, 3)
+    opening_plays_lot = False
+    six_block = True
+
+    head_doubles_both: bool = True
+    mars: bool = True
+    koks: bool = False
+    last_roll: bool = False
+
+    def __post_init__(self) -> None:
+        if self.koks and not self.mars:
+            raise InvalidOptionError(
+                "koks is a kind of mars: it needs mars=True (the oin game has neither)"
+            )
+
+    @property
+    def gammons(self) -> bool:  # type: ignore[override]
+        return self.mars
+
+    @property
+    def backgammons(self) -> bool:  # type: ignore[override]
+        return self.koks
+
+    def start_layout(self) -> dict[int, int]:
+        return {self.points: 15}
+
+    def shared_slot(self, player: int, slot: int, other: int) -> int:
+        """Both sides move the same way from opposite corners: ``n`` is the other's ``n+12``."""
+        half = self.points // 2
+        return (slot - 1 + half) % self.points + 1
+
+    def check_position(self, position: Position) -> None:
+        """Also refuses checkers on a bar (Long Nardy has none) and shared points."""
+        super().check_position(position)
+        for p in range(self.players):
+            if position.bar(p):
+                raise InvalidOptionError(
+                    f"player {p} has {position.bar(p)} checkers on the bar; {self.name} "
+                    "has no bar (nothing is ever hit)"
+                )
+        for point in range(1, self.points + 1):
+            theirs = self.shared_slot(0, point, 1)
+            if position.count(0, point) and position.count(1, theirs):
+                raise InvalidOptionError(
+                    f"player 0's point {point} (player 1's point {theirs}) holds checkers "
+                    "of both players; in Long Nardy a point belongs to one side"
+                )
