@@ -1,0 +1,277 @@
+"""Multi-Gam: four players race five checkers each over a quarter board.
+
+The board is six points between a shared BAR and OFF. Everyone moves the same way over
+the same points, so a point means the same thing to every player and
+:meth:`MultiGam.shared_slot` is the identity. In the project's own numbering (see
+:mod:`gammon.core.position`) the source's point ``p`` is slot ``7 - p``, its BAR slot 7
+and its OFF slot 0; the rules page and the notation speak the source's numbers.
+
+What differs from the shared mechanics:
+
+- the opening: every player throws one die; ties for the highest re-throw among the
+  tied players only (a :class:`RollOff` outcome); the starter plays the winning die
+  with the lowest die showing on the table;
+- turns pass clockwise, skipping players who have finished;
+- the game ends when the third player finishes; places score 5/3/2/1.
+
+The memo of a state (:class:`MultiGamMemo`) keeps the dice on the table during the
+opening and the finishing order afterwards.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache
+from typing import ClassVar
+
+import numpy as np
+
+from gammon.core.dice import Outcomes, Roll, one_die_each, two_dice
+from gammon.core.errors import InvalidOptionError
+from gammon.core.play import Play
+from gammon.core.position import Position
+from gammon.core.state import GameState, Phase
+from gammon.core.variant import TrackVariant, register
+
+#: Points scored by the 1st, 2nd, 3rd and 4th place.
+SCORES = (5, 3, 2, 1)
+
+
+@dataclass(frozen=True, slots=True)
+class RollOff(Roll):
+    """A re-throw in the opening among the players tied for the highest die.
+
+    ``players`` are the tied players, in player order, and ``dice`` their new dice in
+    the same order. Written like ``P0:4 P2:6``.
+    """
+
+    players: tuple[int, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if len(self.players) != len(self.dice) or len(self.players) < 2:
+            raise ValueError("a roll-off gives one die to each of two or more tied players")
+
+    def __str__(self) -> str:
+        return " ".join(f"P{p}:{d}" for p, d in zip(self.players, self.dice, strict=True))
+
+
+@dataclass(frozen=True, slots=True)
+class MultiGamMemo:
+    """What a Multi-Gam state remembers besides the position.
+
+    ``table`` is the die showing in front of each player during the opening (0 before
+    the first throw); it stays as it was once the opening is decided. ``rolling`` are
+    the tied players who must throw again (empty once a starter is found). ``ranking``
+    is the finishing order so far.
+    """
+
+    table: tuple[int, ...] = ()
+    rolling: tuple[int, ...] = ()
+    ranking: tuple[int, ...] = ()
+
+
+@cache
+def roll_off_outcomes(players: tuple[int, ...], sides: int = 6) -> Outcomes:
+    """Every re-throw of one die each by ``players``, equally likely."""
+    p = Fraction(1, sides ** len(players))
+    return Outcomes(
+        (RollOff(dice, opening=True, players=players), p)
+        for dice in itertools.product(range(1, sides + 1), repeat=len(players))
+    )
+
+
+@register
+@dataclass(frozen=True)
+class MultiGam(TrackVariant):
+    name = "multi-gam"
+    summary = (
+        "Four players, five checkers each on a quarter board (6 points): loose bar, "
+        "hitting, overshoot bear-off, places scored 5/3/2/1."
+    )
+    aliases = ("multigam",)
+    players = 4
+    points = 6
+    home = 6
+    hitting = True
+    block = 2
+    enter_first = False
+    bear_off_all_home = False
+    bear_off_larger = True
+    gammons = False
+    backgammons = False
+    #: Points for the 1st, 2nd, 3rd and 4th place.
+    scores: ClassVar[tuple[int, ...]] = SCORES
+
+    def start_layout(self) -> dict[int, int]:
+        return {self.points + 1: 5}  # all five on the BAR
+
+    def shared_slot(self, player: int, slot: int, other: int) -> int:
+        return slot  # one board, one direction: a point is the same for everyone
+
+    # --- positions ---------------------------------------------------------------
+
+    def check_position(self, position: Position) -> None:
+        """Also: a point holds the checkers of one player only."""
+        super().check_position(position)
+        for slot in range(1, self.points + 1):
+            owners = [p for p in range(self.players) if position.count(p, slot)]
+            if len(owners) > 1:
+                point = self.points + 1 - slot
+                raise InvalidOptionError(
+                    f"point {point} holds checkers of players {owners[0]} and {owners[1]}; "
+                    "a point belongs to one player"
+                )
+
+    def finished(self, position: Position) -> tuple[int, ...]:
+        """The players who have borne off all their checkers, in player order."""
+        return tuple(p for p in range(self.players) if position.off(p) == self.checkers)
+
+    def state(
+        self,
+        position: Position,
+        dice: tuple[int, int] | None = None,
+        ranking: Sequence[int] | None = None,
+    ) -> GameState:
+        """A mid-game state: ``position.turn`` to play ``dice``, or to roll if None.
+
+        ``ranking`` is the finishing order so far; by default the finished players in
+        player order (a position does not say who finished first).
+        """
+        state = super().state(position, dice)
+        done = self.finished(position)
+        if ranking is None:
+            ranking = done
+        ranking = tuple(ranking)
+        if sorted(ranking) != list(done):
+            raise InvalidOptionError(
+                f"ranking {list(ranking)} must list exactly the finished players {list(done)}"
+            )
+        if len(done) >= self.players - 1:
+            raise InvalidOptionError("three players have finished: the game is over")
+        if position.turn in done:
+            raise InvalidOptionError(
+                f"player {position.turn} has borne off every checker and no longer plays"
+            )
+        memo = MultiGamMemo(ranking=ranking)
+        return GameState(self, position, state.phase, state.dice, False, 0, memo)
+
+    def initial_state(self) -> GameState:
+        memo = MultiGamMemo(table=(0,) * self.players, rolling=tuple(range(self.players)))
+        return GameState(self, self.start_position(), memo=memo)
+
+    @staticmethod
+    def memo_of(state: GameState) -> MultiGamMemo:
+        memo = state.memo
+        return memo if isinstance(memo, MultiGamMemo) else MultiGamMemo()
+
+    # --- chance ------------------------------------------------------------------
+
+    def chance_outcomes(self, state: GameState) -> Sequence[tuple[Roll, Fraction]]:
+        if not state.opening:
+            return two_dice(self.sides)
+        rolling = self.memo_of(state).rolling or tuple(range(self.players))
+        if len(rolling) == self.players:
+            return one_die_each(self.players, self.sides)
+        return roll_off_outcomes(rolling, self.sides)
+
+    def apply_roll(self, state: GameState, roll: Roll) -> GameState:
+        if not state.opening:
+            return super().apply_roll(state, roll)
+        rolling = self.memo_of(state).rolling or tuple(range(self.players))
+        if len(rolling) == self.players:
+            if isinstance(roll, RollOff) or not roll.opening or len(roll.dice) != self.players:
+                raise ValueError(f"expected the opening throw: one die for each of the "
+                                 f"{self.players} players, got {roll}")
+            throwers = rolling
+        else:
+            if not isinstance(roll, RollOff) or roll.players != rolling:
+                names = ", ".join(f"P{p}" for p in rolling)
+                raise ValueError(f"expected a roll-off among the tied players {names}, "
+                                 f"got {roll}")
+            throwers = roll.players
+        if not all(1 <= d <= self.sides for d in roll.dice):
+            raise ValueError(f"{roll}: each die is 1 to {self.sides}")
+        return self.apply_opening(state, roll, throwers)
+
+    def apply_opening(  # type: ignore[override]
+        self, state: GameState, roll: Roll, throwers: Sequence[int] = ()
+    ) -> GameState:
+        """The throwers' dice go on the table; the highest starts, ties throw again.
+
+        The starter's first roll is the winning die and the lowest die showing in front
+        of the other players (always lower, so never a double).
+        """
+        memo = self.memo_of(state)
+        throwers = tuple(throwers) or tuple(range(self.players))
+        table = list(memo.table or (0,) * self.players)
+        for player, die in zip(throwers, roll.dice, strict=True):
+            table[player] = die
+        best = max(table[p] for p in throwers)
+        tied = tuple(p for p in throwers if table[p] == best)
+        if len(tied) > 1:
+            memo = MultiGamMemo(tuple(table), tied, ())
+            return GameState(self, state.position, Phase.CHANCE, (), True, 0, memo)
+        starter = tied[0]
+        low = min(table[p] for p in range(self.players) if p != starter)
+        memo = MultiGamMemo(tuple(table), (), ())
+        position = state.position.with_turn(starter)
+        return GameState(self, position, Phase.DECIDE, (best, low), False, 0, memo)
+
+    # --- turns -------------------------------------------------------------------
+
+    def after_play(self, state: GameState, play: Play) -> GameState:
+        """Rank the mover if they are off; end after the third; else pass clockwise,
+        skipping finished players."""
+        memo = self.memo_of(state)
+        mover = state.position.turn
+        board = play.result.board
+        ranking = memo.ranking
+        if board[mover * self.slots] == self.checkers and mover not in ranking:
+            ranking = (*ranking, mover)
+        moves = state.moves + 1
+        if len(ranking) >= self.players - 1:
+            last = next(p for p in range(self.players) if p not in ranking)
+            memo = MultiGamMemo(memo.table, (), (*ranking, last))
+            # The position's turn goes to the player left in last place.
+            position = Position(board, self.players, last)
+            return GameState(self, position, Phase.TERMINAL, (), False, moves, memo)
+        following = (mover + 1) % self.players
+        while following in ranking:
+            following = (following + 1) % self.players
+        position = Position(board, self.players, following)
+        memo = MultiGamMemo(memo.table, (), ranking)
+        return GameState(self, position, Phase.CHANCE, (), False, moves, memo)
+
+    # --- scoring -----------------------------------------------------------------
+
+    def ranking(self, state: GameState) -> tuple[int, ...]:
+        """The finishing order so far (all four places once the game is over)."""
+        return self.memo_of(state).ranking
+
+    def winner_points(self, position: Position, winner: int) -> int:
+        return SCORES[0]
+
+    def returns(self, state: GameState) -> tuple[float, ...]:
+        """Each player's score for their place: 5, 3, 2, 1."""
+        scores = [0.0] * self.players
+        for place, player in enumerate(self.ranking(state)):
+            scores[player] = float(SCORES[place])
+        return tuple(scores)
+
+    def random_playouts(
+        self, games: int, seed: int | None, max_turns: int = 10000
+    ) -> np.ndarray:
+        """``games`` whole random games in the compiled kernel, opening included.
+
+        Rows of ``(winner, points, plays, starter, score per seat..., place per
+        seat...)``: the first three columns mean what they mean for two players
+        (winner = first place, -1 if ``max_turns`` ran out); places are 1-4, 0 for a
+        player not placed in an unfinished game.
+        """
+        from gammon.kernels import multigam
+
+        start = self.start_position().board
+        return multigam.playouts(games, start, self.kernel.rules, SCORES, seed, max_turns)
