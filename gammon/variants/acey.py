@@ -1,0 +1,401 @@
+"""Acey-deucey: every checker starts off the board; doubles and 1-2 earn more.
+
+The rules are docs/rules/acey-deucey.md (labels ``AD-...`` and ``ADR-...``). What differs
+from the shared mechanics of :class:`TrackVariant`:
+
+- all 15 checkers start on the bar slot and enter as bar checkers do; in the standard
+  rules they need not enter before others move (``enter_first`` off);
+- a double is played four times and the same player rolls again; a 1-2 (the
+  *acey-deucey*) is played, then the player chooses a number (:class:`DoublesChoice`, a
+  decision of its own) and plays it as doubles, then rolls again;
+- the home lock, exact bear-off, and single-game scoring (gammons as an option);
+- the restrictive rules, each its own option, all set by the ``acey-deucey-restrictive``
+  preset.
+
+The turn is kept in ``GameState.memo`` (:class:`AceyMemo`): which players have earned
+their start, and the stage of an acey-deucey or an extra roll. The compiled playouts are
+:mod:`gammon.kernels.acey`.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from gammon.core.dice import Outcomes, Roll, one_die_each, two_dice
+from gammon.core.errors import IllegalPlayError, InvalidOptionError
+from gammon.core.play import Play
+from gammon.core.position import Position
+from gammon.core.state import GameState, Phase
+from gammon.core.variant import LegalPlays, TrackVariant, register
+from gammon.kernels import acey as acey_kernel
+from gammon.kernels import tracks
+
+#: The roll that names the game: a 1 and a 2.
+ACEY_DEUCEY = (2, 1)
+
+#: Stages of a turn, kept in :attr:`AceyMemo.stage`.
+NORMAL = ""  # an ordinary roll or play
+EXTRA = "extra roll"  # CHANCE: the roll earned by doubles or an acey-deucey
+CHOOSE = "choose doubles"  # DECIDE: the number to play as doubles after a 1-2
+NUMBER = "roll the number"  # CHANCE: one die gives that number (restrictive)
+ACEY_DOUBLES = "acey doubles"  # DECIDE: the doubles of an acey-deucey
+
+#: The values of ``scoring``.
+SCORINGS = ("single", "gammon", "backgammon")
+
+
+@dataclass(frozen=True, slots=True)
+class DoublesChoice:
+    """The decision after playing an acey-deucey's 1 and 2: the number to play as doubles.
+
+    ``label`` is what a person types (the number); ``str`` is how a record writes it.
+    """
+
+    number: int
+
+    @property
+    def label(self) -> str:
+        return str(self.number)
+
+    def __str__(self) -> str:
+        return f"doubles {self.number}"
+
+
+@dataclass(frozen=True, slots=True)
+class AceyMemo:
+    """What an acey-deucey game remembers between decisions.
+
+    ``started[p]``: player ``p`` has rolled doubles or a 1-2 (only the
+    ``start_on_doubles`` rule asks). ``stage``: where the turn stands (the module's
+    ``NORMAL``, ``EXTRA``, ``CHOOSE``, ``NUMBER``, ``ACEY_DOUBLES``).
+    """
+
+    started: tuple[bool, ...] = (False, False)
+    stage: str = NORMAL
+
+
+@functools.cache
+def one_die(sides: int = 6) -> Outcomes:
+    """The throw of one die (the restrictive doubles number), each side equally likely."""
+    return Outcomes((Roll((n,)), Fraction(1, sides)) for n in range(1, sides + 1))
+
+
+@register
+@dataclass(frozen=True)
+class AceyDeucey(TrackVariant):
+    """Acey-deucey, standard rules by default; each restrictive rule is an option."""
+
+    name = "acey-deucey"
+    summary = (
+        "All 15 checkers start off the board; doubles and 1-2 (acey-deucey: 1, 2, then "
+        "doubles of your choice) roll again; home lock, exact bear-off, single game."
+    )
+    aliases = ("acey", "aceydeucey", "acey-ducey")
+    presets = {
+        "acey-deucey-restrictive": {
+            "start_on_doubles": True,
+            "enter_all_first": True,
+            "roll_for_doubles": True,
+            "forfeit_unplayed": True,
+            "home_freeze": True,
+            "exact_bear_off": True,
+        },
+    }
+    opening_plays_lot = False
+
+    #: How a won game scores: single (1), gammon (1 or 2) or backgammon (1, 2 or 3).
+    scoring: str = "single"
+    #: Restrictive: no checker moves until the player has rolled doubles or a 1-2.
+    start_on_doubles: bool = False
+    #: Restrictive: no checker on the board moves while any is still off it (to enter).
+    enter_all_first: bool = False
+    #: Restrictive: after a 1-2 the doubles number is thrown on one die, not chosen.
+    roll_for_doubles: bool = False
+    #: Restrictive: a 1-2 or doubles not played in full ends the turn (no doubles, no
+    #: further roll).
+    forfeit_unplayed: bool = False
+    #: Restrictive: checkers move freely inside the home board until all have arrived,
+    #: then only bear off (instead of the home lock).
+    home_freeze: bool = False
+    #: A checker bears off only with the exact number (both rule sets); False lets a
+    #: larger die bear off from the highest point, as in backgammon.
+    exact_bear_off: bool = True
+
+    def __post_init__(self) -> None:
+        if self.scoring not in SCORINGS:
+            raise InvalidOptionError(
+                f"scoring {self.scoring!r}: choose one of {', '.join(SCORINGS)}"
+            )
+
+    # --- the shared mechanics, set by the options ------------------------------------
+
+    @property  # type: ignore[override]
+    def gammons(self) -> bool:
+        return self.scoring != "single"
+
+    @property  # type: ignore[override]
+    def backgammons(self) -> bool:
+        return self.scoring == "backgammon"
+
+    @property  # type: ignore[override]
+    def enter_first(self) -> bool:
+        return self.enter_all_first
+
+    @property  # type: ignore[override]
+    def home_lock(self) -> bool:
+        return not self.home_freeze
+
+    @property  # type: ignore[override]
+    def home_only_bear_off(self) -> bool:
+        return self.home_freeze
+
+    @property  # type: ignore[override]
+    def bear_off_larger(self) -> bool:
+        return not self.exact_bear_off
+
+    @property
+    def flags(self) -> np.ndarray:
+        """The acey-deucey rules the compiled playouts read (:mod:`gammon.kernels.acey`)."""
+        return acey_kernel.flags(
+            self.start_on_doubles, self.roll_for_doubles, self.forfeit_unplayed
+        )
+
+    def start_layout(self) -> dict[int, int]:
+        return {self.points + 1: 15}
+
+    # --- states ----------------------------------------------------------------------
+
+    def initial_state(self) -> GameState:
+        return GameState(self, self.start_position(), memo=AceyMemo((False,) * self.players))
+
+    def memo_of(self, state: GameState) -> AceyMemo:
+        """The state's memo; for a hand-built state (memo None), a player counts as
+        started once any of their checkers has left the starting position."""
+        if isinstance(state.memo, AceyMemo):
+            return state.memo
+        position = state.position
+        started = [position.bar(p) < self.checkers for p in range(self.players)]
+        if state.phase is Phase.DECIDE and state.dice:
+            high, low = state.dice
+            if high == low or (high, low) == ACEY_DEUCEY:
+                started[position.turn] = True
+        return AceyMemo(tuple(started))
+
+    def stage(self, state: GameState) -> str:
+        return self.memo_of(state).stage
+
+    # --- chance ----------------------------------------------------------------------
+
+    def chance_outcomes(self, state: GameState) -> Sequence[tuple[Roll, Fraction]]:
+        if state.opening:
+            return one_die_each(self.players, self.sides)
+        if self.stage(state) == NUMBER:
+            return one_die(self.sides)
+        return two_dice(self.sides)
+
+    def apply_roll(self, state: GameState, roll: Roll) -> GameState:
+        if state.opening:
+            if not roll.opening:
+                raise ValueError(f"expected an opening roll (one die per player), got {roll}")
+            return self.apply_opening(state, roll)
+        memo = self.memo_of(state)
+        player = state.position.turn
+        if memo.stage == NUMBER:
+            if roll.opening or len(roll.dice) != 1 or not 1 <= roll.dice[0] <= self.sides:
+                raise ValueError(f"expected one die for the doubles number, got {roll}")
+            n = roll.dice[0]
+            return GameState(self, state.position, Phase.DECIDE, (n, n), False, state.moves,
+                             replace(memo, stage=ACEY_DOUBLES))
+        if roll.opening or len(roll.dice) != 2:
+            raise ValueError(f"expected two dice, got {roll}")
+        high, low = max(roll.dice), min(roll.dice)
+        started = memo.started
+        if high == low or (high, low) == ACEY_DEUCEY:
+            started = tuple(s or p == player for p, s in enumerate(started))
+        return GameState(self, state.position, Phase.DECIDE, (high, low), False, state.moves,
+                         AceyMemo(started, NORMAL))
+
+    # --- decisions -------------------------------------------------------------------
+
+    def legal_plays(self, state: GameState) -> Any:
+        """The plays of the roll, or the :class:`DoublesChoice` values after a 1-2."""
+        memo = self.memo_of(state)
+        if memo.stage == CHOOSE:
+            return [DoublesChoice(n) for n in self.doubles_choices(state.position)]
+        if self.start_on_doubles and not memo.started[state.position.turn]:
+            return self._no_play(state.position)
+        return super().legal_plays(state)
+
+    def doubles_choices(self, position: Position) -> list[int]:
+        """The numbers the mover may choose after a 1-2: those whose doubles play the
+        most moves, a play that bears off the last checker counting as complete (all
+        six numbers when none can be played, or when every one plays all four moves)."""
+        off = position.turn * self.slots
+        lengths = []
+        for n in range(1, self.sides + 1):
+            rows = self.kernel.plays(position.board, position.turn, n, n)
+            finishes = bool((rows[:, off] == self.checkers).any())
+            lengths.append(tracks.MAX_DICE if finishes else int(rows[0, -1]))
+        most = max(lengths)
+        return [n for n, length in zip(range(1, self.sides + 1), lengths, strict=True)
+                if length == most]
+
+    def _no_play(self, position: Position) -> LegalPlays:
+        """The one legal play of a player who may not move: the empty play."""
+        width = tracks.row_width(position.players, position.slots)
+        row = np.zeros((1, width), np.int8)
+        row[0, : len(position.board)] = np.frombuffer(position.board, np.int8)
+        return LegalPlays(row, position)
+
+    def apply_action(self, state: GameState, action: Any) -> GameState:
+        memo = self.memo_of(state)
+        if memo.stage == CHOOSE:
+            if isinstance(action, int) and not isinstance(action, bool):
+                action = DoublesChoice(action)
+            if not isinstance(action, DoublesChoice):
+                raise IllegalPlayError(
+                    f"{action!r} is not a choice of doubles: choose the number to play as "
+                    "doubles after the acey-deucey"
+                )
+            legal = state.legal_actions()
+            if action not in legal:
+                numbers = ", ".join(str(c.number) for c in legal)
+                raise IllegalPlayError(
+                    f"doubles {action.number} is not a legal choice: choose {numbers} (a "
+                    "number that plays as many of the four moves as any number can)"
+                )
+            n = action.number
+            return GameState(self, state.position, Phase.DECIDE, (n, n), False, state.moves,
+                             replace(memo, stage=ACEY_DOUBLES))
+        if isinstance(action, DoublesChoice):
+            raise IllegalPlayError("there is no doubles number to choose now: make a play")
+        return super().apply_action(state, action)
+
+    def after_play(self, state: GameState, play: Play) -> GameState:
+        """End the game, pass the dice, or keep them: doubles and a 1-2 earn more."""
+        memo = self.memo_of(state)
+        mover = state.position.turn
+        board = play.result.board
+        moves = state.moves + 1
+        if board[mover * self.slots] == self.checkers:
+            position = Position(board, self.players, mover)
+            return GameState(self, position, Phase.TERMINAL, (), False, moves, memo)
+        same = Position(board, self.players, mover)
+        high, low = state.dice
+        if memo.stage != ACEY_DOUBLES and (high, low) == ACEY_DEUCEY:
+            if self.forfeit_unplayed and len(play.moves) < 2:
+                return self._pass(board, mover, moves, memo)
+            if self.roll_for_doubles:
+                return GameState(self, same, Phase.CHANCE, (), False, moves,
+                                 replace(memo, stage=NUMBER))
+            return GameState(self, same, Phase.DECIDE, (), False, moves,
+                             replace(memo, stage=CHOOSE))
+        if high == low:
+            if self.forfeit_unplayed and len(play.moves) < 4:
+                return self._pass(board, mover, moves, memo)
+            return GameState(self, same, Phase.CHANCE, (), False, moves,
+                             replace(memo, stage=EXTRA))
+        return self._pass(board, mover, moves, memo)
+
+    def _pass(self, board: bytes, mover: int, moves: int, memo: AceyMemo) -> GameState:
+        position = Position(board, self.players, (mover + 1) % self.players)
+        return GameState(self, position, Phase.CHANCE, (), False, moves,
+                         replace(memo, stage=NORMAL))
+
+    # --- the faces ask these ---------------------------------------------------------
+
+    def decision_prompt(self, state: GameState) -> str | None:
+        """What a person is asked at a decision that is not a play, else None."""
+        if self.stage(state) != CHOOSE:
+            return None
+        numbers = [c.number for c in state.legal_actions()]
+        if numbers == list(range(1, self.sides + 1)):
+            return f"choose the doubles number (1-{self.sides})"
+        return f"choose the doubles number ({' or '.join(map(str, numbers))})"
+
+    def parse_action(self, state: GameState, text: str) -> DoublesChoice:
+        """Read a person's choice of doubles: ``4``, ``44``, ``4-4``, ``4s``, ``d4``,
+        ``doubles 4``. Raises :class:`IllegalPlayError` saying what to type."""
+        legal = state.legal_actions()
+        cleaned = re.sub(r"doubles?|[\s\-,]", "", text.lower())
+        cleaned = cleaned.removeprefix("d").removesuffix("s")
+        if not cleaned or not cleaned.isdigit() or len(set(cleaned)) != 1 or len(cleaned) > 2:
+            raise IllegalPlayError(
+                f"{text.strip()!r}: type the number to play as doubles, e.g. 4"
+            )
+        number = int(cleaned[0])
+        choice = DoublesChoice(number)
+        if not 1 <= number <= self.sides:
+            raise IllegalPlayError(f"{number}: the doubles number is 1 to {self.sides}")
+        if choice not in legal:
+            numbers = " or ".join(str(c.number) for c in legal)
+            raise IllegalPlayError(
+                f"{number} plays fewer of the four moves than another number can: "
+                f"choose {numbers}"
+            )
+        return choice
+
+    def announce(self, before: GameState, after: GameState) -> str | None:
+        """A line for the game's log about the player who acted (or threw) at ``before``,
+        when the rules of acey-deucey did something a player might not expect; else None.
+        """
+        if after.is_terminal or before.opening:
+            return None
+        mover = before.position.turn
+        stage = self.stage(after)
+        if before.is_chance:
+            if self.stage(before) == NUMBER:
+                n = after.dice[0]
+                return f"throws one die for the doubles of the acey-deucey: {n}, so plays " \
+                    f"{n}-{n}."
+            return None
+        if stage == CHOOSE:
+            return "played the 1 and the 2 of the acey-deucey, and now names a number to " \
+                "play as doubles."
+        if stage == NUMBER:
+            return "played the 1 and the 2 of the acey-deucey; one die names the doubles."
+        if stage == EXTRA and after.position.turn == mover:
+            if self.stage(before) == ACEY_DOUBLES:
+                return "played the acey-deucey's doubles and rolls again."
+            return "played doubles and rolls again."
+        if after.position.turn != mover and self.forfeit_unplayed and before.dice:
+            high, low = before.dice
+            acey = (high, low) == ACEY_DEUCEY and self.stage(before) != ACEY_DOUBLES
+            if (acey or high == low) and self.memo_of(before).started[mover]:
+                what = "1 and 2 of the acey-deucey" if acey else "four moves of the double"
+                return f"could not play all the {what}: the turn ends, with no further roll."
+        return None
+
+    def no_move_reason(self, state: GameState) -> str | None:
+        """Why the player to move cannot move, when a rule (not the board) stops them."""
+        if self.start_on_doubles and not self.memo_of(state).started[state.position.turn]:
+            return "nothing moves before a first doubles or 1-2"
+        return None
+
+    # --- playouts --------------------------------------------------------------------
+
+    def random_playouts(
+        self, games: int, seed: int | None, max_turns: int = 10000
+    ) -> np.ndarray:
+        """Whole random games in :mod:`gammon.kernels.acey`: rows of (winner, points,
+        plays made); winner -1 when ``max_turns`` plays ran out."""
+        rows, _ = self.traced_playouts(games, seed, max_turns)
+        return rows[:, :3]
+
+    def traced_playouts(
+        self, games: int, seed: int | None, max_turns: int = 10000, trace_rows: int = 0,
+        parallel: bool | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Random games with more figures, and optionally their decisions:
+        ``(results, trace)`` as :func:`gammon.kernels.acey.random_playouts` returns."""
+        return acey_kernel.random_playouts(
+            self.kernel.rules, self.flags, self.start_position().board, self.players,
+            games, seed, max_turns, trace_rows, parallel,
+        )
