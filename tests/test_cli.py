@@ -116,3 +116,9 @@ def test_id_shows_board_and_all_three_forms():
     assert xgid in again.output
     bad = run("id", "XGID=nonsense")
     assert bad.exit_code == 2 and "XGID" in bad.output
+
+
+def test_play_default_seats_fill_every_seat_with_the_computer():
+    result = run("play", "multi-gam", "--seed", "1", input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "random 4" in result.output and "Game abandoned" in result.output

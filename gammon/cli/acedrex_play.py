@@ -663,11 +663,9 @@ __all__ = [
 
 
 def cli_play(rules: Acedrex, seats: str, seed: int | None, console: Console) -> None:
-    """``gammon play acedrex``: the command's default seats (human,random) mean one
-    person against three random bots."""
+    """``gammon play acedrex`` (the command's default seats: one person against three
+    random bots)."""
     names = [seat.strip() for seat in seats.split(",") if seat.strip()]
-    if names == ["human", "random"]:
-        names = ["human", "random", "random", "random"]
     if len(names) != PLAYERS:
         raise InvalidOptionError(
             f"acedrex has {PLAYERS} seats (Blue, Red, Orange, Yellow); --seats gave "

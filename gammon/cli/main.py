@@ -66,6 +66,16 @@ def _variant(name: str, pairs: list[str] | None = None) -> TrackVariant:
         raise _fail(str(error)) from None
 
 
+def _own_face(rules: Any) -> Any:
+    """The CLI module of a variant that is not a track game (its own board, notation and
+    game loop), or None: ``gammon play/legal/selfplay`` hand such variants to it."""
+    if rules.name == "acedrex":
+        from gammon.cli import acedrex_play
+
+        return acedrex_play
+    return None
+
+
 @app.command()
 def variants() -> None:
     """List the variants, their players and their options."""
@@ -95,12 +105,11 @@ def _read_position(variant: TrackVariant, text: str) -> gammon.Position:
 
 def _legal_json(variant: TrackVariant, position: gammon.Position, dice: tuple[int, int]) -> dict:
     from gammon.notation import format_position
-    from gammon.notation.movetext import format_play
 
     state = variant.state(position, dice)
     plays = [
         {
-            "move": format_play(play, variant.points),
+            "move": _play_text(variant, play),
             "position_id": format_position(variant, play.result),
         }
         for play in state.legal_actions()
@@ -111,6 +120,13 @@ def _legal_json(variant: TrackVariant, position: gammon.Position, dice: tuple[in
         "count": len(plays),
         "plays": plays,
     }
+
+
+def _play_text(variant: TrackVariant, play: gammon.Play) -> str:
+    """A play as the variant's players write it (gnubg's text, or the variant's own)."""
+    from gammon.cli.play import move_text_for
+
+    return move_text_for(variant).format_play(play)
 
 
 @app.command()
@@ -133,6 +149,13 @@ def legal(
 ) -> None:
     """List every legal play of a position and roll, with move text and resulting ID."""
     rules = _variant(variant_name, option)
+    if (face := _own_face(rules)) is not None:
+        try:
+            if face.cli_legal(rules, position, dice, as_json, batch, console):
+                raise typer.Exit(1)
+        except (GammonError, OSError) as error:
+            raise _fail(str(error)) from None
+        return
     if batch is not None:
         if batch == "-":
             failed = _legal_batch(rules, sys.stdin)
@@ -210,20 +233,82 @@ def id_command(
 def play(
     variant_name: VariantArg = "backgammon",
     seats: Annotated[
-        str, typer.Option(help="Comma-separated seats, player 0 first: human or a bot name.")
-    ] = "human,random",
+        str | None,
+        typer.Option(help="Comma-separated seats, player 0 first: human or a bot name. "
+                     "Default: you against the computer in every other seat."),
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for the dice.")] = None,
     option: OptionOpt = None,
+    match: Annotated[
+        int | None, typer.Option(min=1, help="Play a match to this many points (with the cube).")
+    ] = None,
+    stake: Annotated[
+        float | None, typer.Option(min=0, help="Play money games for this stake per point.")
+    ] = None,
+    cube: Annotated[
+        bool | None,
+        typer.Option("--cube/--no-cube", help="The doubling cube (default: the variant's, "
+                     "in a match or money play; none in a single plain game)."),
+    ] = None,
+    jacoby: Annotated[
+        bool, typer.Option(help="Jacoby rule: gammons count single while the cube is centred "
+                           "(money play).")
+    ] = False,
+    beaver: Annotated[bool, typer.Option(help="Allow beavers (money play).")] = False,
+    raccoon: Annotated[bool, typer.Option(help="Allow raccoons after a beaver.")] = False,
+    auto_doubles: Annotated[
+        int, typer.Option(min=0, help="Automatic doubles on equal opening throws, at most.")
+    ] = 0,
+    max_cube: Annotated[int, typer.Option(min=1, help="Highest cube value.")] = 64,
+    arithmetic: Annotated[
+        bool, typer.Option(help="Stakes rise 1, 2, 3, 4... instead of 1, 2, 4, 8...")
+    ] = False,
+    no_mars: Annotated[
+        bool, typer.Option("--no-mars", help="With the cube every win counts single.")
+    ] = False,
+    crawford: Annotated[
+        bool, typer.Option("--crawford/--no-crawford", help="The Crawford rule in a match.")
+    ] = True,
+    games: Annotated[
+        int | None, typer.Option(min=1, help="Money play: this many games (default: ask).")
+    ] = None,
 ) -> None:
-    """Play a game in the terminal."""
+    """Play a game in the terminal; --match N plays a match, --stake X money games."""
     from gammon.cli.play import run_game
 
     rules = _variant(variant_name, option)
+    if seats is None:
+        seats = ",".join(["human"] + ["random"] * (rules.players - 1))
+    if (face := _own_face(rules)) is not None:
+        try:
+            face.cli_play(rules, seats, seed, console)
+        except GammonError as error:
+            raise _fail(str(error)) from None
+        return
     names = [seat.strip() for seat in seats.split(",") if seat.strip()]
     if len(names) != rules.players:
         raise _fail(f"{rules.name} has {rules.players} seats; --seats gave {len(names)}")
+    money = (stake is not None or games is not None or cube is not None or jacoby or beaver
+             or raccoon or auto_doubles > 0 or max_cube != 64 or arithmetic or no_mars)
     try:
-        run_game(rules, names, seed)
+        if match is None and not money:
+            run_game(rules, names, seed)
+            return
+        from gammon.cli.play import run_match, run_session
+        from gammon.stakes import StakeRules
+
+        stakes = StakeRules(
+            cube=cube, max_cube=max_cube, beaver=beaver, raccoon=raccoon, jacoby=jacoby,
+            auto_doubles=auto_doubles, no_mars_with_cube=no_mars,
+            progression="arithmetic" if arithmetic else "geometric",
+        )
+        if match is not None:
+            if stake is not None or games is not None:
+                raise InvalidOptionError("--match plays for points: no --stake or --games")
+            run_match(rules, names, match, stakes, seed, console, crawford=crawford)
+        else:
+            amount = 1 if stake is None else (int(stake) if stake == int(stake) else stake)
+            run_session(rules, names, amount, stakes, seed, console, games=games)
     except GammonError as error:
         raise _fail(str(error)) from None
 
@@ -239,6 +324,9 @@ def selfplay(
 ) -> None:
     """Random-vs-random games through the compiled playouts; prints statistics."""
     rules = _variant(variant_name, option)
+    if (face := _own_face(rules)) is not None:
+        face.cli_selfplay(rules, games, seed, as_json, max_turns, console)
+        return
     chunk = max(1, min(games, 2000))
     rows = []
     began = time.perf_counter()
@@ -260,6 +348,9 @@ def selfplay(
     if as_json:
         print(json.dumps(stats, indent=2))
         return
+    if rules.players > 2:
+        _print_places(rules, stats)
+        return
     table = Table(title=f"{rules.name}: {games} random games, seed {seed}")
     table.add_column("player", justify="right")
     table.add_column("wins", justify="right")
@@ -280,8 +371,62 @@ def selfplay(
     )
 
 
+def _print_places(rules: TrackVariant, stats: dict) -> None:
+    """The self-play table of a game of more than two players: places and scores."""
+    seats = rules.players
+    table = Table(title=f"{rules.name}: {stats['games']} random games, seed {stats['seed']}")
+    table.add_column("seat", justify="right")
+    for place in range(seats):
+        table.add_column(_ordinal(place + 1), justify="right")
+    table.add_column("mean score", justify="right")
+    for row in stats["players"]:
+        table.add_row(str(row["player"]), *map(str, row["places"]), f"{row['mean_score']:.3f}")
+    console.print(table)
+    order = stats["turn_order"]
+    names = ["the starter", *(f"{_ordinal(k + 1)} in turn" for k in range(1, seats))]
+    console.print(
+        "Mean score by turn order: "
+        + ", ".join(f"{name} {row['mean_score']:.3f}"
+                    for name, row in zip(names, order, strict=True))
+        + f" (average {stats['mean_score']:.3f}): the starter's edge is [bold]"
+        f"{order[0]['mean_score'] - stats['mean_score']:+.3f}[/] points a game"
+    )
+    console.print(
+        f"{stats['games']} games in {stats['seconds']:.2f} s: "
+        f"[bold]{stats['games_per_second']:.0f} games/s[/], mean {stats['mean_plays']:.1f} "
+        f"plays a game, {stats['unfinished']} unfinished"
+    )
+
+
+def _ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ..."""
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10 if n % 100 not in (11, 12, 13) else 0)
+    return f"{n}{suffix or 'th'}"
+
+
 def _selfplay_stats(rules: TrackVariant, results: np.ndarray, elapsed: float, seed: int) -> dict:
+    """Statistics of ``rules.random_playouts`` rows.
+
+    Two players: rows of (winner, points, plays); per player the wins by kind and the
+    mean net points. More players: rows of (winner, points, plays, starter, score per
+    seat..., place per seat...); per seat the count of each place and the mean score,
+    and the mean score by turn order (the starter first), which shows what moving first
+    is worth.
+    """
     winners, points, plays = results[:, 0], results[:, 1], results[:, 2]
+    stats = {
+        "variant": rules.name,
+        "options": rules.options(),
+        "games": int(len(results)),
+        "seed": seed,
+        "seconds": elapsed,
+        "games_per_second": len(results) / elapsed if elapsed > 0 else float("inf"),
+        "mean_plays": float(plays.mean()),
+        "unfinished": int((winners == -1).sum()),
+        "draws": int((winners == -2).sum()),
+    }
+    if rules.players > 2:
+        return stats | _place_stats(rules.players, results)
     players = []
     for p in range(rules.players):
         won = winners == p
@@ -294,18 +439,58 @@ def _selfplay_stats(rules: TrackVariant, results: np.ndarray, elapsed: float, se
             "backgammons": int((won & (points == 3)).sum()),
             "mean_points": float(net.mean()),
         })
-    return {
-        "variant": rules.name,
-        "options": rules.options(),
-        "games": int(len(results)),
-        "seed": seed,
-        "seconds": elapsed,
-        "games_per_second": len(results) / elapsed if elapsed > 0 else float("inf"),
-        "mean_plays": float(plays.mean()),
-        "unfinished": int((winners == -1).sum()),
-        "draws": int((winners == -2).sum()),
-        "players": players,
-    }
+    return stats | {"players": players}
+
+
+def _place_stats(seats: int, results: np.ndarray) -> dict:
+    """Per seat and per turn order: places and mean scores (finished games only)."""
+    done = results[results[:, 0] >= 0]
+    starters = done[:, 3]
+    scores = done[:, 4 : 4 + seats]
+    places = done[:, 4 + seats : 4 + 2 * seats]
+    players = [
+        {
+            "player": p,
+            "wins": int((places[:, p] == 1).sum()),
+            "places": [int((places[:, p] == k).sum()) for k in range(1, seats + 1)],
+            "mean_score": float(scores[:, p].mean()) if len(done) else 0.0,
+        }
+        for p in range(seats)
+    ]
+    turn_order = []
+    for k in range(seats):
+        seat = (starters + k) % seats
+        own = scores[np.arange(len(done)), seat]
+        turn_order.append({
+            "after_starter": k,
+            "wins": int((places[np.arange(len(done)), seat] == 1).sum()),
+            "mean_score": float(own.mean()) if len(done) else 0.0,
+        })
+    mean = float(scores.mean()) if len(done) else 0.0
+    return {"players": players, "turn_order": turn_order, "mean_score": mean}
+
+
+@app.command()
+def duel(
+    variant_name: VariantArg = "backgammon",
+    players: Annotated[str, typer.Option(
+        help="Agents, comma-separated, one per seat (or fewer, repeated): random, "
+             "heuristic, expectimax[:DEPTH], mcts[:ITERATIONS], pubeval, gnubg[:PLIES]."
+    )] = "heuristic,random",
+    games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed for dice and agents.")] = 0,
+    jobs: Annotated[int, typer.Option(min=1, help="Games played side by side.")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    option: OptionOpt = None,
+) -> None:
+    """Agents against each other, seats rotated: points per game with 95% intervals."""
+    from gammon.agents.cli import run_duel
+
+    rules = _variant(variant_name, option)
+    try:
+        run_duel(rules, players, games, seed, jobs, as_json, console, errors)
+    except GammonError as error:
+        raise _fail(str(error)) from None
 
 
 def main() -> None:  # pragma: no cover - console entry point

@@ -9,6 +9,8 @@ Player mapping: gnubg's player 0 is our player 0; in an XGID the lower-case chec
 player 0 and the upper-case ones player 1.
 """
 
+from gammon.notation import multigam  # noqa: F401  (registers the Multi-Gam codec)
+from gammon.notation.acey import format_acey, parse_acey
 from gammon.notation.codecs import (
     PositionCodec,
     codec_for,
@@ -25,6 +27,7 @@ from gammon.notation.gnuid import (
     parse_position_id,
     position_id,
 )
+from gammon.notation.nardy import format_nardy, parse_nardy
 from gammon.notation.situation import Situation, situation_from_text
 from gammon.notation.xgid import format_xgid, parse_xgid
 
@@ -38,9 +41,13 @@ __all__ = [
     "MatchInfo",
     "Resignation",
     "Situation",
+    "format_acey",
+    "format_nardy",
     "format_xgid",
     "match_id",
+    "parse_acey",
     "parse_match_id",
+    "parse_nardy",
     "parse_position_id",
     "parse_xgid",
     "position_id",

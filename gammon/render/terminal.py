@@ -9,6 +9,14 @@ the viewer's side; the other player's checkers are placed through the variant's
 points differently (both moving the same way from opposite heads, as in Long Nardy)
 only changes which point a checker is drawn on.
 
+Long Nardy is drawn the way nardy players know it, and that picture is the same one: the
+viewer's head (their 24-point) in the top right corner, the opponent's head diagonally
+opposite in the bottom left (the viewer's 12-point), both sides running anticlockwise,
+leftwards along the top and rightwards along the bottom. A game without hitting has no
+bar, so the middle of the board is a plain divider; a game with a head rule colours each
+head's number in its owner's colour, counts the checkers left on each head beside the
+board, and says under the board which way the checkers run.
+
 Each point shows up to five checkers; a taller stack shows four and then its count.
 """
 
@@ -98,6 +106,7 @@ def render_board(
         return -1, 0
 
     marked = _touched(highlight, variant, viewer) if highlight is not None else set()
+    heads = _heads(variant, viewer)
     half = points // 2
     left = half // 2  # points between the board's left edge and the bar
     top = list(range(half + 1, points + 1))
@@ -108,7 +117,8 @@ def render_board(
         for i, point in enumerate(row):
             if i == left:
                 text.append("     ")
-            text.append(f"{point:^3}", style=HIGHLIGHT if point in marked else LABEL)
+            look = style(heads[point]) if point in heads else LABEL
+            text.append(f"{point:^3}", style=HIGHLIGHT if point in marked else look)
         return text
 
     def cells(row: list[int], depth: int, upper: bool) -> Text:
@@ -139,18 +149,20 @@ def render_board(
         n = position.off(player)
         return _stack(n, depth, player)
 
-    top_name, top_figures = _player_lines(names, other, position)
-    bottom_name, bottom_figures = _player_lines(names, viewer, position)
+    top_name, top_figures = _player_lines(names, other, position, variant)
+    bottom_name, bottom_figures = _player_lines(names, viewer, position, variant)
     # Beside the board: the top player level with the top edge, the viewer with the bottom.
     side = {0: top_name, 1: top_figures, HEIGHT: _status(state, position.turn, names, dice_left),
             2 * HEIGHT - 1: bottom_figures, 2 * HEIGHT: bottom_name}
+    side.update(_stakes(state, viewer, names))
 
     inner = 3 * len(top)
     rows: list[Text] = []
     for depth in range(HEIGHT):
         rows.append(_row(cells(top, depth, True), tray(depth, True)))
     middle = Text(" " * (3 * left))
-    middle.append("│BAR│", style=FRAME)
+    # Without hitting nothing ever waits on a bar: the middle is only the divider.
+    middle.append("│BAR│" if variant.hitting else "│   │", style=FRAME)
     middle.append(" " * (inner - 3 * left))
     rows.append(_row(middle, Text("OFF", style=FRAME)))
     for depth in reversed(range(HEIGHT)):
@@ -161,6 +173,8 @@ def render_board(
         lines.append(Text.assemble(row, "   ", side[i]) if i in side else row)
     lines.append(Text(f"└{rule[0]}┴───┴{rule[1]}┘└───┘", style=FRAME))
     lines.append(labels(bottom))
+    if heads:
+        lines.append(_way_round(heads))
     return Text("\n").join(lines)
 
 
@@ -169,19 +183,91 @@ def _row(points: Text, tray: Text) -> Text:
     return Text.assemble(("│", FRAME), points, ("││", FRAME), tray, ("│", FRAME))
 
 
-def _player_lines(names: Sequence[str], player: int, position: Position) -> tuple[Text, Text]:
+def _player_lines(
+    names: Sequence[str], player: int, position: Position, variant: TrackVariant
+) -> tuple[Text, Text]:
     head = Text.assemble(checker(player), " ", (names[player], "bold"))
     figures = Text(f"  pips {position.pips(player)}", style="default")
     figures.append(f"   off {position.off(player)}")
     if position.bar(player):
         figures.append(f"   bar {position.bar(player)}")
+    if variant.head:
+        figures.append(f"   head {position.count(player, variant.head)}")
     return head, figures
+
+
+def _heads(variant: TrackVariant, viewer: int) -> dict[int, int]:
+    """``{viewer's point number: player}`` for each player's head (head rule only)."""
+    if not variant.head:
+        return {}
+    other = 1 - viewer
+    return {
+        variant.head: viewer,
+        variant.shared_slot(other, variant.head, viewer): other,
+    }
+
+
+def _way_round(heads: dict[int, int]) -> Text:
+    """The line under a board with heads: where they are and which way checkers run."""
+    text = Text(" heads ")
+    for i, (point, player) in enumerate(sorted(heads.items(), reverse=True)):
+        if i:
+            text.append(", ")
+        text.append_text(checker(player))
+        text.append(f" {point}", style=style(player))
+    text.append(" · both sides run ◄ along the top, ► along the bottom", style=LABEL)
+    return text
+
+
+def _stakes(state: GameState, viewer: int, names: Sequence[str]) -> dict[int, Text]:
+    """Beside the board of a game with stakes (:class:`gammon.stakes.CubeState`): the
+    cube on its owner's side (in the middle while centred), the match score under the
+    status line, and the status of a cube decision. Nothing for a plain game."""
+    from gammon.stakes import CubeState
+
+    if not isinstance(state, CubeState):
+        return {}
+    lines: dict[int, Text] = {}
+    if state.cube_in_play:
+        cube = Text("  ")
+        cube.append(f" {state.cube_value} ", style="bold black on white")
+        owner = state.cube_owner
+        cube.append(" cube" + ("" if owner is None else f" ({names[owner]})"), style=LABEL)
+        row = HEIGHT - 1 if owner is None else (2 * HEIGHT - 2 if owner == viewer else 2)
+        lines[row] = cube
+    score = state.score
+    if score.length:
+        text = Text(f"  {score.length}-point match: ", style=LABEL)
+        for p, points in enumerate(score.score):
+            if p:
+                text.append(", ", style=LABEL)
+            text.append_text(checker(p))
+            text.append(f" {points}")
+        if score.crawford:
+            text.append(" Crawford", style="italic")
+        lines[HEIGHT + 1] = text
+    decider = state.current_player
+    if decider is not None and (state.preroll or state.offer or state.resignation):
+        text = Text("  ")
+        text.append_text(checker(decider))
+        if state.resignation is not None:
+            text.append(" to accept or reject the resignation")
+        elif state.offer is not None:
+            text.append(f" to answer the {state.offer.kind.value} to {state.offer.value}",
+                        style="bold")
+        else:
+            text.append(" to roll or double")
+        lines[HEIGHT] = text
+    return lines
 
 
 def _status(state: GameState, player: int, names: Sequence[str],
             dice_left: Sequence[int] | None) -> Text:
     text = Text("  ")
     if state.phase is Phase.TERMINAL:
+        if not any(state.returns()):
+            text.append("drawn", style="bold")
+            return text
         winner = state.winner if state.winner is not None else player
         text.append_text(checker(winner))
         text.append(f" {names[winner]} wins", style="bold")

@@ -1,5 +1,11 @@
-"""One module per variant; importing this package registers them all."""
+"""One module per variant; importing this package registers them all.
 
-from gammon.variants import backgammon
+The registration order is the order ``gammon variants`` lists them in: the backgammon
+family first, then the other games.
+"""
 
-__all__ = ["backgammon"]
+from gammon.variants import backgammon  # isort: skip
+from gammon.variants import caucasian, nardy  # isort: skip
+from gammon.variants import acey, multigam, acedrex  # isort: skip
+
+__all__ = ["acedrex", "acey", "backgammon", "caucasian", "multigam", "nardy"]

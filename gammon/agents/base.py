@@ -1,0 +1,152 @@
+"""The agent protocol, and what every agent shares.
+
+An **agent** chooses an action for a state: ``agent.choose(state)`` returns one of
+``state.legal_actions()``. An **evaluator** scores states for every player:
+``evaluator.evaluate(states)`` returns an array of shape ``(len(states), players)``
+holding each player's expected return (in the units of ``state.returns()``: points in
+backgammon, places in Multi-Gam, money in Acedrex). Search agents combine the two:
+they look ahead over actions and over chance outcomes with their exact probabilities,
+and call the evaluator on the states where they stop.
+
+Everything here is written against the game protocol of :class:`gammon.core.state.
+GameState` (phases CHANCE / DECIDE / TERMINAL, ``chance_outcomes``, ``legal_actions``,
+``apply``, ``returns``, ``current_player``), so every variant that follows the protocol
+is played, including those with their own state class (Acedrex) and those whose
+decisions are not plays (acey-deucey's doubles number).
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from gammon.core.play import Play
+from gammon.core.state import GameState, Phase
+from gammon.core.variant import LegalPlays, TrackVariant
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """A player: ``choose`` returns one of ``state.legal_actions()`` at a DECIDE state.
+
+    ``name`` is the agent's spec (``expectimax:2``), shown in duels and game records.
+    """
+
+    name: str
+
+    def choose(self, state: Any) -> Any: ...
+
+
+class Evaluator(Protocol):
+    """Scores states: one row per state, one column per player (expected returns)."""
+
+    players: int
+
+    def evaluate(self, states: Sequence[Any]) -> np.ndarray: ...
+
+
+def seeded_rng(seed: int | str | None, *salt: object) -> random.Random:
+    """A ``random.Random`` from a seed and any salt, the same on every platform and run.
+
+    String seeds are hashed with CRC32 (Python's own ``hash`` of a string changes
+    between runs), so ``seeded_rng(7, "seat", 1)`` is always the same stream.
+    """
+    if seed is None:
+        return random.Random()
+    text = ":".join(str(part) for part in (seed, *salt))
+    return random.Random(zlib.crc32(text.encode()) * 1_000_003 + len(text))
+
+
+def players_of(state: Any) -> int:
+    """The number of players of a state of any variant."""
+    position = getattr(state, "position", None)
+    if position is not None:
+        return position.players
+    return int(state.players)
+
+
+def rules_of(state: Any) -> Any:
+    """The rules object of a state (``state.variant`` or ``state.rules``)."""
+    return getattr(state, "variant", None) or state.rules
+
+
+def is_track(state: Any) -> bool:
+    """Whether ``state`` is a track game's :class:`GameState` (board bytes, kernel)."""
+    return isinstance(state, GameState) and isinstance(state.variant, TrackVariant)
+
+
+def terminal_values(state: Any) -> np.ndarray:
+    return np.asarray(state.returns(), dtype=np.float64)
+
+
+def play_rows(legal: Any) -> np.ndarray | None:
+    """The kernel's rows behind a list of legal plays (boards then moves), else None.
+
+    :class:`LegalPlays` keeps the array the move generator returned, in the order of the
+    plays; reading it lets a bot score every candidate board in one numpy batch without
+    building a :class:`Play` object per candidate.
+    """
+    if isinstance(legal, LegalPlays):
+        return legal._rows
+    return None
+
+
+def is_play_list(legal: Sequence[Any]) -> bool:
+    return len(legal) > 0 and isinstance(legal[0], Play)
+
+
+def child_states(state: Any, legal: Sequence[Any]) -> list[Any]:
+    """The state after each legal action, in order.
+
+    A track game's plays go through ``variant.after_play`` (they came from the legal
+    list, so the legality look-up of ``apply`` is skipped); other actions through
+    ``apply``.
+    """
+    if is_track(state) and is_play_list(legal):
+        after = state.variant.after_play
+        return [after(state, play) for play in legal]
+    return [state.apply(action) for action in legal]
+
+
+def chance_children(state: Any) -> list[tuple[Any, float]]:
+    """``(child, probability)`` for every outcome of a chance state.
+
+    Outcomes that lead back to the same state (a throw that must be thrown again, such
+    as a combat 1 in Acedrex) are left out and the others renormalised: the exact
+    conditional distribution of what eventually happens.
+    """
+    children: list[tuple[Any, float]] = []
+    total = 0.0
+    for outcome, probability in state.chance_outcomes():
+        child = state.apply(outcome)
+        if child is state or child == state:
+            continue
+        p = float(probability)
+        children.append((child, p))
+        total += p
+    if total <= 0.0:  # pragma: no cover - every chance node has a way forward
+        raise ValueError("every chance outcome leads back to the same state")
+    if abs(total - 1.0) > 1e-12:
+        children = [(child, p / total) for child, p in children]
+    return children
+
+
+def decider(state: Any) -> int:
+    """The player to act at a DECIDE state."""
+    player = state.current_player
+    if player is None:
+        raise ValueError(f"no decision to make in the {state.phase.value} phase")
+    return int(player)
+
+
+def phase_of(state: Any) -> Phase:
+    return state.phase
+
+
+def argmax_first(values: np.ndarray) -> int:
+    """Index of the largest value (the first of equals: deterministic)."""
+    return int(np.argmax(values))

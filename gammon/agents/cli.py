@@ -1,0 +1,66 @@
+"""What ``gammon duel`` prints: a progress bar, then the table (or JSON).
+
+The command itself is a thin entry in :mod:`gammon.cli.main`; it calls :func:`run_duel`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from gammon.agents.duel import DuelResult, duel
+
+
+def run_duel(rules: Any, players: str, games: int, seed: int, jobs: int, as_json: bool,
+             console: Console, errors: Console) -> DuelResult:
+    """Play the duel with a progress bar on ``errors`` and print the result."""
+    specs = [p.strip() for p in players.split(",") if p.strip()]
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(), TimeRemainingColumn(), console=errors, transient=True,
+        disable=as_json,
+    ) as progress:
+        task = progress.add_task(f"{rules.name}: {' vs '.join(specs)}", total=games)
+        result = duel(rules, specs, games, seed=seed, jobs=jobs,
+                      progress=lambda done, total: progress.update(task, completed=done))
+    if as_json:
+        print(json.dumps(result.as_dict(), indent=2))
+    else:
+        console.print(duel_table(result))
+        console.print(duel_footer(result))
+    return result
+
+
+def duel_table(result: DuelResult) -> Table:
+    options = ", ".join(f"{k}={v}" for k, v in result.options.items())
+    name = f"{result.variant} ({options})" if options else result.variant
+    table = Table(title=f"{name}: {result.games} games, seed {result.seed}, seats rotated")
+    table.add_column("agent", style="bold", no_wrap=True)
+    table.add_column("seats", justify="right")
+    table.add_column("points per game", justify="right")
+    table.add_column("95% interval", justify="right", no_wrap=True)
+    table.add_column("win rate", justify="right")
+    table.add_column("s per move", justify="right")
+    for agent in result.agents:
+        p = agent.points
+        table.add_row(agent.name, str(agent.seats), f"{p.mean:+.3f}",
+                      f"[{p.low:+.3f}, {p.high:+.3f}]", f"{agent.win_rate:.1%}",
+                      f"{agent.seconds_per_move:.4f}")
+    return table
+
+
+def duel_footer(result: DuelResult) -> str:
+    lines = []
+    if result.margin is not None:
+        m = result.margin
+        first, second = result.agents[0].name, result.agents[1].name
+        lines.append(f"{first} - {second}: {m.mean:+.3f} points per game, 95% interval "
+                     f"[{m.low:+.3f}, {m.high:+.3f}]")
+    lines.append(f"{result.games} games in {result.seconds:.1f} s: "
+                 f"{result.games_per_second:.2f} games/s with {result.jobs} job(s)"
+                 + (f", {result.unfinished} unfinished" if result.unfinished else ""))
+    return "\n".join(lines)

@@ -1,0 +1,307 @@
+"""Duels: many games between agents, seats rotated fairly, results with intervals.
+
+``duel("backgammon", ["expectimax:2", "pubeval"], games=1000, seed=1, jobs=2)`` plays
+1,000 games. Seats rotate: with ``k`` seats, game ``g`` seats the agents shifted by
+``g mod k`` places, so over every block of ``k`` games each agent sits in every seat
+once, and the ``k`` games of a block share one seeded dice stream (the same opening
+roll, the same dice as long as the players' choices let the games run alike). That
+removes the advantage of a seat and much of the luck of the dice from the comparison.
+
+Everything is determined by ``seed``: the dice of block ``b`` come from
+``seeded_rng(seed, "dice", b)`` and the agent in seat ``s`` of game ``g`` is built
+with the seed ``"{seed}:{g}:{s}"``, so the results do not depend on ``jobs`` (games
+run in separate processes and are put back in order).
+
+For each agent (distinct spec) the result has its mean points per game with a 95%
+confidence interval (normal approximation: 1.96 standard errors, computed over the
+blocks of games that share their dice, since those games are not independent), its win
+rate per seat (a seat that finishes with the best return wins; equal best returns share
+the win), and for the first two agents the mean margin between them per game with its
+interval (a paired comparison over the same games).
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from gammon.agents.base import seeded_rng
+from gammon.core.errors import InvalidOptionError
+
+#: Actions after which a game is abandoned as unfinished (no variant needs as many).
+MAX_ACTIONS = 50_000
+#: z value of a two-sided 95% interval.
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game of a duel: who sat where (agent index per seat), each seat's return,
+    the decisions made and the seconds each seat spent choosing."""
+
+    index: int
+    seating: tuple[int, ...]
+    returns: tuple[float, ...]
+    decisions: tuple[int, ...]
+    thinking: tuple[float, ...]
+    finished: bool = True
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Mean and 95% interval of one quantity over games."""
+
+    mean: float
+    low: float
+    high: float
+    sd: float
+    n: int
+
+    @classmethod
+    def of(cls, values: Sequence[float], block: int = 1) -> Summary:
+        """The mean of per-game ``values`` and its 95% interval. Games come in blocks of
+        ``block`` that share their dice (the seat rotations), so they are not
+        independent: the standard error is that of the block means (a partial last
+        block counts as one block). ``sd`` is the spread of single games."""
+        n = len(values)
+        if n == 0:
+            return cls(0.0, 0.0, 0.0, 0.0, 0)
+        mean = sum(values) / n
+        sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
+        blocks = [sum(values[i : i + block]) / len(values[i : i + block])
+                  for i in range(0, n, block)]
+        k = len(blocks)
+        if k > 1:
+            center = sum(blocks) / k
+            se = math.sqrt(sum((b - center) ** 2 for b in blocks) / (k - 1) / k)
+        else:
+            se = 0.0
+        half = Z95 * se
+        return cls(mean, mean - half, mean + half, sd, n)
+
+    @property
+    def half_width(self) -> float:
+        return (self.high - self.low) / 2
+
+    def as_dict(self) -> dict[str, float]:
+        return {"mean": self.mean, "ci95": [self.low, self.high],
+                "half_width": self.half_width, "sd": self.sd, "n": self.n}
+
+
+@dataclass
+class AgentResult:
+    name: str
+    seats: int  # seats it holds in every game
+    points: Summary
+    wins: float
+    win_rate: float
+    seconds_per_move: float
+    moves: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "agent": self.name, "seats": self.seats, "points": self.points.as_dict(),
+            "wins": self.wins, "win_rate": self.win_rate,
+            "seconds_per_move": self.seconds_per_move, "moves": self.moves,
+        }
+
+
+@dataclass
+class DuelResult:
+    variant: str
+    options: dict[str, Any]
+    players: list[str]
+    games: int
+    seed: int
+    jobs: int
+    seconds: float
+    agents: list[AgentResult]
+    margin: Summary | None
+    unfinished: int
+    results: list[GameResult] = field(default_factory=list, repr=False)
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else float("inf")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant, "options": self.options, "players": self.players,
+            "games": self.games, "seed": self.seed, "jobs": self.jobs,
+            "seconds": self.seconds, "games_per_second": self.games_per_second,
+            "unfinished": self.unfinished,
+            "agents": [a.as_dict() for a in self.agents],
+            "margin": None if self.margin is None else {
+                "first": self.agents[0].name, "second": self.agents[1].name,
+                **self.margin.as_dict()},
+        }
+
+
+def seat_specs(specs: Sequence[str], players: int) -> list[str]:
+    """The agent of each seat: ``specs`` as given, or repeated when it divides the seats
+    (``A,B`` in a four-player game seats ``A,B,A,B``)."""
+    specs = [s.strip() for s in specs if s.strip()]
+    if not specs:
+        raise InvalidOptionError("name the agents, e.g. --players heuristic,random")
+    if len(specs) == players:
+        return specs
+    if players % len(specs) == 0:
+        return specs * (players // len(specs))
+    raise InvalidOptionError(
+        f"this game has {players} seats: give {players} agents (or a number of agents that "
+        f"divides {players}), not {len(specs)}"
+    )
+
+
+def seating(game: int, players: int) -> tuple[int, ...]:
+    """The spec index of each seat in game ``game``: the seats' specs shifted by
+    ``game mod players``."""
+    shift = game % players
+    return tuple((seat - shift) % players for seat in range(players))
+
+
+# --- playing -----------------------------------------------------------------------------
+
+_RULES: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
+
+
+def _rules(name: str, options: dict[str, Any]) -> Any:
+    key = (name, tuple(sorted(options.items())))
+    if key not in _RULES:
+        from gammon.core.variant import variant
+
+        _RULES[key] = variant(name, **options)
+    return _RULES[key]
+
+
+def play_game(rules: Any, agents: Sequence[Any], dice: Any,
+              max_actions: int = MAX_ACTIONS) -> tuple[tuple[float, ...], list[int],
+                                                       list[float], bool]:
+    """One game: ``agents[p]`` plays seat ``p``; chance from ``dice`` (a
+    ``random.Random``). Returns the seats' returns, decisions and thinking seconds, and
+    whether the game ended (an abandoned game returns zeros)."""
+    state = rules.initial_state()
+    players = len(agents)
+    decisions = [0] * players
+    thinking = [0.0] * players
+    actions = 0
+    clock = time.perf_counter
+    while not state.is_terminal:
+        if state.is_chance:
+            state = state.apply(state.sample_chance(dice))
+            continue
+        if actions >= max_actions:
+            return (0.0,) * players, decisions, thinking, False
+        player = state.current_player
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            action = legal[0]
+        else:
+            began = clock()
+            action = agents[player].choose(state)
+            thinking[player] += clock() - began
+            decisions[player] += 1
+        state = state.apply(action)
+        actions += 1
+    return tuple(float(r) for r in state.returns()), decisions, thinking, True
+
+
+def _play_one(job: tuple[str, dict[str, Any], list[str], int, int, int]) -> GameResult:
+    from gammon.agents.registry import make_agent
+
+    name, options, specs, game, seed, max_actions = job
+    rules = _rules(name, options)
+    players = len(specs)
+    order = seating(game, players)
+    agents = [make_agent(specs[order[s]], rules, f"{seed}:{game}:{s}") for s in range(players)]
+    dice = seeded_rng(seed, "dice", game // players)
+    returns, decisions, thinking, finished = play_game(rules, agents, dice, max_actions)
+    return GameResult(game, order, returns, tuple(decisions), tuple(thinking), finished)
+
+
+def duel(variant: Any, specs: Sequence[str], games: int, seed: int = 0, jobs: int = 1,
+         progress: Callable[[int, int], None] | None = None,
+         max_actions: int = MAX_ACTIONS) -> DuelResult:
+    """Play ``games`` games of ``variant`` (a name or rules object) between the agents
+    ``specs`` (one per seat, or a list that divides the seats) and summarise them.
+
+    ``jobs`` processes play games side by side (1: in this process). ``progress`` is
+    called with (games done, games) as results come in.
+    """
+    from gammon.agents.registry import make_agent
+
+    rules = _rules(variant, {}) if isinstance(variant, str) else variant
+    players = rules.players
+    seats = seat_specs(specs, players)
+    for spec in dict.fromkeys(seats):  # fail early on a bad spec or variant
+        make_agent(spec, rules, 0)
+    if games < 1:
+        raise InvalidOptionError("play at least one game")
+    options = rules.options()
+    jobs = max(1, min(jobs, games))
+    work = [(rules.name, options, seats, g, seed, max_actions) for g in range(games)]
+    began = time.perf_counter()
+    results: list[GameResult] = []
+    if jobs == 1:
+        for job in work:
+            results.append(_play_one(job))
+            if progress:
+                progress(len(results), games)
+    else:
+        context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+        chunk = max(1, min(8, games // (jobs * 8)))
+        with context.Pool(jobs) as pool:
+            for result in pool.imap_unordered(_play_one, work, chunksize=chunk):
+                results.append(result)
+                if progress:
+                    progress(len(results), games)
+    seconds = time.perf_counter() - began
+    results.sort(key=lambda r: r.index)
+    return summarise(rules, seats, results, seed, jobs, seconds)
+
+
+def summarise(rules: Any, seats: list[str], results: list[GameResult], seed: int, jobs: int,
+              seconds: float) -> DuelResult:
+    """Per-agent means, intervals and win rates of a list of games."""
+    names = list(dict.fromkeys(s.lower() for s in seats))
+    index_of = [names.index(s.lower()) for s in seats]
+    per_game: list[list[float]] = [[] for _ in names]
+    wins = [0.0] * len(names)
+    moves = [0] * len(names)
+    think = [0.0] * len(names)
+    holds = [index_of.count(e) for e in range(len(names))]
+    for result in results:
+        total = [0.0] * len(names)
+        best = max(result.returns)
+        winners = [s for s, r in enumerate(result.returns) if r == best]
+        for seat, value in enumerate(result.returns):
+            entry = index_of[result.seating[seat]]
+            total[entry] += value
+            moves[entry] += result.decisions[seat]
+            think[entry] += result.thinking[seat]
+            if result.finished and seat in winners:
+                wins[entry] += 1.0 / len(winners)
+        for e in range(len(names)):
+            per_game[e].append(total[e] / holds[e])
+    block = len(seats)
+    agents = [
+        AgentResult(
+            name, holds[e], Summary.of(per_game[e], block), wins[e],
+            wins[e] / (holds[e] * len(results)) if results else 0.0,
+            think[e] / moves[e] if moves[e] else 0.0, moves[e],
+        )
+        for e, name in enumerate(names)
+    ]
+    margin = None
+    if len(names) >= 2:
+        margin = Summary.of([a - b for a, b in zip(per_game[0], per_game[1], strict=True)],
+                            block)
+    return DuelResult(
+        rules.name, rules.options(), seats, len(results), seed, jobs, seconds, agents, margin,
+        sum(1 for r in results if not r.finished), results,
+    )

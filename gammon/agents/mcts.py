@@ -1,0 +1,204 @@
+"""Monte Carlo tree search with chance nodes and max-n values, for every variant.
+
+The tree alternates decision nodes (a player chooses) and chance nodes (dice). Each
+iteration walks down from the root:
+
+- at a **decision node** seen for the first time, every action's resulting state is
+  scored at once by the variant's heuristic evaluator (one batch); those scores are the
+  actions' starting values, as if each had been visited once, and the best of them is
+  the node's value for this iteration. On later visits the node picks the action with
+  the best upper confidence bound (UCT) *for the player to act*, using that player's
+  own component of the value vectors (max-n: each player maximises their own return,
+  which is what three or four players need);
+- at a **chance node** an outcome is drawn with its exact probability (outcomes that
+  lead back to the same state, such as a combat 1 that is thrown again, are left out
+  and the rest renormalised), so averages over many visits follow the dice;
+- a **terminal** state gives its returns.
+
+The value vector found below is added to the statistics of every action on the way back
+up. Values are compared after scaling by the range seen so far in the tree, so the
+exploration constant ``c`` means the same whatever the variant's units (points,
+places, money). The move played is the root action visited most (ties: best mean).
+
+``iterations`` counts walks; the default (:data:`DEFAULT_ITERATIONS`) keeps a move
+under a second in every variant (Acedrex, whose decisions have a hundred actions
+scored in Python, gets fewer: :func:`default_iterations`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from bisect import bisect_right
+from typing import Any
+
+import numpy as np
+
+from gammon.agents.base import child_states, is_track, play_rows
+from gammon.agents.evaluators import evaluator_for
+from gammon.agents.search import BoardSearch, board_search_applies, candidates
+from gammon.agents.stakes import resolve
+from gammon.core.state import Phase
+
+DEFAULT_ITERATIONS = 400
+#: Variants whose evaluation is done in Python per state, and their default walks.
+SLOW_VARIANTS = {"acedrex": 60}
+
+
+def default_iterations(variant: Any) -> int:
+    return SLOW_VARIANTS.get(getattr(variant, "name", ""), DEFAULT_ITERATIONS)
+
+
+class _Decision:
+    __slots__ = ("state", "player", "actions", "kids", "prior", "visits", "totals", "nodes",
+                 "count")
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+        self.player = state.current_player
+        self.actions: list[Any] = []
+        self.kids: list[Any] = []
+        self.prior: np.ndarray | None = None
+        self.visits: np.ndarray | None = None
+        self.totals: np.ndarray | None = None
+        self.nodes: list[Any] = []
+        self.count = 0
+
+
+class _Chance:
+    """A chance node: outcomes are applied only when drawn."""
+
+    __slots__ = ("state", "outcomes", "cumulative", "nodes")
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+        outcomes = state.chance_outcomes()
+        self.outcomes = [outcome for outcome, _ in outcomes]
+        cumulative = getattr(outcomes, "cumulative", None)
+        if cumulative is None:
+            total, cumulative = 0.0, []
+            for _, p in outcomes:
+                total += float(p)
+                cumulative.append(total)
+        self.cumulative = cumulative
+        self.nodes: list[Any] = [None] * len(self.outcomes)
+
+
+class MCTSAgent:
+    """Monte Carlo tree search (see the module text)."""
+
+    def __init__(self, variant: Any, iterations: int | None = None, exploration: float = 1.0,
+                 rng: random.Random | None = None, evaluator: Any = None,
+                 name: str = "mcts") -> None:
+        self.variant = variant
+        self.iterations = iterations or default_iterations(variant)
+        self.exploration = exploration
+        self.rng = rng or random.Random()
+        self.evaluator = evaluator if evaluator is not None else evaluator_for(variant)
+        self.name = name
+        self.boards = (BoardSearch(variant, self.evaluator)
+                       if board_search_applies(variant) and hasattr(self.evaluator, "values")
+                       else None)
+        self._low = 0.0
+        self._high = 0.0
+
+    # --- the walk ----------------------------------------------------------------------
+
+    def _node(self, state: Any) -> Any:
+        if state.phase is Phase.TERMINAL:
+            return np.asarray(state.returns(), np.float64)
+        if state.phase is Phase.CHANCE:
+            return _Chance(state)
+        return _Decision(state)
+
+    def _expand(self, node: _Decision) -> np.ndarray:
+        state = node.state
+        legal = state.legal_actions()
+        rows = play_rows(legal) if self.boards is not None and is_track(state) else None
+        if rows is not None:
+            # Two-player track game: score the candidate boards straight from the move
+            # generator's rows; a child state is built only when the walk goes there.
+            assert self.boards is not None
+            node.actions = legal
+            node.kids = [None] * len(legal)
+            v0 = self.boards.leaf(np.ascontiguousarray(rows[:, : self.boards.size]),
+                                  state.position.turn)
+            node.prior = np.stack([v0, -v0], axis=1)
+        else:
+            node.actions = candidates(legal)
+            node.kids = child_states(state, node.actions)
+            node.prior = self.evaluator.evaluate(node.kids)
+        n = len(node.kids)
+        node.visits = np.zeros(n)
+        node.totals = np.zeros_like(node.prior)
+        node.nodes = [None] * n
+        self._see(node.prior[:, node.player])
+        return node.prior[int(np.argmax(node.prior[:, node.player]))]
+
+    def _see(self, values: np.ndarray) -> None:
+        low, high = float(values.min()), float(values.max())
+        if self._high <= self._low:
+            self._low, self._high = low, high
+        else:
+            self._low = min(self._low, low)
+            self._high = max(self._high, high)
+
+    def _select(self, node: _Decision) -> int:
+        assert node.prior is not None and node.visits is not None and node.totals is not None
+        p = node.player
+        mean = (node.totals[:, p] + node.prior[:, p]) / (node.visits + 1.0)
+        spread = self._high - self._low
+        scaled = (mean - self._low) / spread if spread > 0 else mean * 0.0
+        bonus = self.exploration * np.sqrt(math.log(node.count + 1.0) / (node.visits + 1.0))
+        return int(np.argmax(scaled + bonus))
+
+    def _walk(self, node: Any) -> np.ndarray:
+        if isinstance(node, np.ndarray):
+            return node
+        if isinstance(node, _Chance):
+            # Draw until the throw leads somewhere new (a throw that must be thrown
+            # again, like a combat 1, is drawn again): the exact conditional odds.
+            for _ in range(1000):
+                i = min(bisect_right(node.cumulative, self.rng.random() * node.cumulative[-1]),
+                        len(node.outcomes) - 1)
+                if node.nodes[i] is None:
+                    child = node.state.apply(node.outcomes[i])
+                    node.nodes[i] = False if (child is node.state or child == node.state) \
+                        else self._node(child)
+                if node.nodes[i] is not False:
+                    return self._walk(node.nodes[i])
+            raise RuntimeError("no chance outcome leads on")  # pragma: no cover
+        if node.prior is None:
+            node.count += 1
+            return self._expand(node)
+        a = self._select(node)
+        if node.nodes[a] is None:
+            if node.kids[a] is None:
+                node.kids[a] = node.state.variant.after_play(node.state, node.actions[a])
+            node.nodes[a] = self._node(node.kids[a])
+        value = self._walk(node.nodes[a])
+        node.visits[a] += 1.0
+        node.totals[a] += value
+        node.count += 1
+        self._see(value[node.player : node.player + 1])
+        return value
+
+    # --- the agent ---------------------------------------------------------------------
+
+    def choose(self, state: Any) -> Any:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        answer, state = resolve(state, self.evaluator)
+        if answer is not None:
+            return answer
+        self._low = self._high = 0.0
+        root = _Decision(state)
+        for _ in range(self.iterations):
+            self._walk(root)
+        assert root.visits is not None and root.prior is not None and root.totals is not None
+        p = root.player
+        mean = (root.totals[:, p] + root.prior[:, p]) / (root.visits + 1.0)
+        best = max(range(len(root.actions)), key=lambda i: (root.visits[i], mean[i]))
+        return root.actions[best]
+

@@ -1,0 +1,71 @@
+"""The bots: random, heuristic (greedy on the evaluator) and expectimax.
+
+- :class:`RandomAgent` picks uniformly among the legal actions (never resigning unless
+  that is all it may do). It is the floor every other agent must clear.
+- :class:`HeuristicAgent` scores the state after each candidate action with the
+  variant's heuristic evaluator and takes the best: a search of depth 0.
+- :class:`ExpectimaxAgent` looks ``depth`` rolls ahead (1 or 2), averaging over the dice
+  with their exact probabilities and letting every player answer with their best reply
+  (see :mod:`gammon.agents.search`).
+
+All three play every variant that follows the game protocol, and games with the stakes
+layer (:mod:`gammon.agents.stakes`: cube decisions by thresholds on the evaluator's
+chances, plays searched in the wrapped game).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from gammon.agents.evaluators import evaluator_for
+from gammon.agents.search import best_action, candidates, make_search
+from gammon.agents.stakes import resolve
+
+
+class RandomAgent:
+    """Uniform over the legal actions, from its own seeded generator."""
+
+    def __init__(self, rng: random.Random | None = None, name: str = "random") -> None:
+        self.rng = rng or random.Random()
+        self.name = name
+
+    def choose(self, state: Any) -> Any:
+        actions = candidates(state.legal_actions())
+        return actions[self.rng.randrange(len(actions))] if len(actions) > 1 else actions[0]
+
+
+class ExpectimaxAgent:
+    """Expectimax to ``depth`` chance layers on the variant's evaluator.
+
+    ``width``: root candidates searched beyond depth 0 (the best by the evaluator), plus
+    any within ``margin`` of the best. ``depth=0`` is the heuristic agent.
+    """
+
+    def __init__(self, variant: Any, depth: int = 1, width: int = 8, margin: float = 0.0,
+                 evaluator: Any = None, name: str | None = None) -> None:
+        if depth < 0 or depth > 3:
+            raise ValueError(f"expectimax depth is 0 to 3, not {depth}")
+        self.variant = variant
+        self.depth = depth
+        self.width = width
+        self.margin = margin
+        self.evaluator = evaluator if evaluator is not None else evaluator_for(variant)
+        self.search = make_search(variant, self.evaluator)
+        self.name = name or f"expectimax:{depth}"
+
+    def choose(self, state: Any) -> Any:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        answer, state = resolve(state, self.evaluator)
+        if answer is not None:
+            return answer
+        return best_action(self.search, state, self.depth, self.width, self.margin)
+
+
+class HeuristicAgent(ExpectimaxAgent):
+    """The best action by the heuristic evaluator alone (expectimax of depth 0)."""
+
+    def __init__(self, variant: Any, evaluator: Any = None, name: str = "heuristic") -> None:
+        super().__init__(variant, depth=0, evaluator=evaluator, name=name)

@@ -1,0 +1,230 @@
+"""Agents by name: ``kind[:option[:option...]]``, the same on the command line and in
+Python.
+
+``make_agent("expectimax:2", "backgammon", seed=1)`` builds an agent. The first option
+is the kind's main setting (search depth, MCTS iterations, gnubg plies); further
+options are ``name=value``. Options are separated by ``:`` so that a list of agents can
+be written with commas (``--players expectimax:2,pubeval``).
+
+=================  ======================================================  ==========
+kind               what it is                                              variants
+=================  ======================================================  ==========
+``random``         uniform over the legal actions                          all
+``heuristic``      best action by the variant's heuristic evaluator        all
+``expectimax:D``   looks D rolls ahead (default 2 in the two-player track  all
+                   games, 1 elsewhere); ``width=W`` root candidates
+``mcts:N``         Monte Carlo tree search, N iterations (default 400,     all
+                   Acedrex 60), chance nodes, max-n values; ``c=``
+                   exploration
+``pubeval``        Tesauro's public evaluation function                    backgammon
+                                                                           board
+``gnubg:P``        GNU Backgammon at P plies (default 0); ``noise=X``      backgammon
+=================  ======================================================  ==========
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from gammon.agents.base import seeded_rng
+from gammon.core.errors import InvalidOptionError
+
+
+@dataclass(frozen=True)
+class AgentKind:
+    """A kind of agent: its name, what it is, its main option and its default."""
+
+    name: str
+    summary: str
+    option: str = ""
+    default: str = ""
+    build: Callable[..., Any] | None = None
+    supports: Callable[[Any], bool] = lambda variant: True
+
+
+def _rules(variant: Any) -> Any:
+    if isinstance(variant, str):
+        from gammon.core.variant import variant as get_variant
+
+        return get_variant(variant)
+    return variant
+
+
+def parse_spec(spec: str) -> tuple[str, list[str], dict[str, str]]:
+    """``"gnubg:1:noise=0.02"`` -> ``("gnubg", ["1"], {"noise": "0.02"})``."""
+    parts = [part.strip() for part in spec.strip().split(":")]
+    kind = parts[0].lower()
+    positional: list[str] = []
+    named: dict[str, str] = {}
+    for part in parts[1:]:
+        if not part:
+            continue
+        key, sep, value = part.partition("=")
+        if sep:
+            named[key.strip().lower()] = value.strip()
+        else:
+            if named:
+                raise InvalidOptionError(
+                    f"agent {spec!r}: write the main setting first, then name=value options")
+            positional.append(part)
+    return kind, positional, named
+
+
+def _number(spec: str, what: str, text: str, kind: type = int) -> Any:
+    try:
+        return kind(text)
+    except ValueError:
+        raise InvalidOptionError(f"agent {spec!r}: {what} is a number, not {text!r}") from None
+
+
+def _only(spec: str, named: dict[str, str], allowed: tuple[str, ...]) -> None:
+    for key in named:
+        if key not in allowed:
+            known = ", ".join(allowed) or "none"
+            raise InvalidOptionError(f"agent {spec!r} has no option {key!r}; its options: {known}")
+
+
+def _random(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str]) -> Any:
+    from gammon.agents.players import RandomAgent
+
+    _only(spec, named, ())
+    if pos:
+        raise InvalidOptionError(f"agent {spec!r}: random takes no setting")
+    return RandomAgent(seeded_rng(seed, "random"), name="random")
+
+
+def _heuristic(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str]) -> Any:
+    from gammon.agents.players import HeuristicAgent
+
+    _only(spec, named, ())
+    if pos:
+        raise InvalidOptionError(f"agent {spec!r}: heuristic takes no setting")
+    return HeuristicAgent(rules)
+
+
+def default_depth(rules: Any) -> int:
+    """Expectimax's default depth: 2 where the compiled board search applies (two-player
+    track games with alternating turns), else 1."""
+    from gammon.agents.search import board_search_applies
+
+    return 2 if board_search_applies(rules) else 1
+
+
+def _expectimax(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str]) -> Any:
+    from gammon.agents.players import ExpectimaxAgent
+
+    _only(spec, named, ("width", "depth"))
+    depth_text = pos[0] if pos else named.get("depth")
+    depth = default_depth(rules) if depth_text is None else _number(spec, "depth", depth_text)
+    if not 0 <= depth <= 3:
+        raise InvalidOptionError(f"agent {spec!r}: expectimax depth is 0 to 3")
+    width = _number(spec, "width", named.get("width", "8"))
+    if width < 1:
+        raise InvalidOptionError(f"agent {spec!r}: width is at least 1")
+    name = "expectimax" if not pos and not named else spec.strip().lower()
+    return ExpectimaxAgent(rules, depth=depth, width=width, name=name)
+
+
+def _mcts(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str]) -> Any:
+    from gammon.agents.mcts import MCTSAgent, default_iterations
+
+    _only(spec, named, ("c", "iterations"))
+    text = pos[0] if pos else named.get("iterations")
+    iterations = default_iterations(rules) if text is None else _number(spec, "iterations", text)
+    if iterations < 1:
+        raise InvalidOptionError(f"agent {spec!r}: at least one iteration")
+    c = _number(spec, "c", named.get("c", "1.0"), float)
+    name = "mcts" if not pos and not named else spec.strip().lower()
+    return MCTSAgent(rules, iterations=iterations, exploration=c,
+                     rng=seeded_rng(seed, "mcts"), name=name)
+
+
+def _pubeval(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str]) -> Any:
+    from gammon.agents.pubeval import PubevalAgent
+
+    _only(spec, named, ())
+    if pos:
+        raise InvalidOptionError(f"agent {spec!r}: pubeval takes no setting")
+    return PubevalAgent(rules)
+
+
+def _gnubg(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str]) -> Any:
+    from gammon.agents.gnubg import GnubgAgent
+
+    _only(spec, named, ("noise", "plies"))
+    text = pos[0] if pos else named.get("plies", "0")
+    plies = _number(spec, "plies", text)
+    noise = _number(spec, "noise", named.get("noise", "0"), float)
+    if not 0 <= plies <= 4:
+        raise InvalidOptionError(f"agent {spec!r}: gnubg plies are 0 to 4")
+    if noise < 0:
+        raise InvalidOptionError(f"agent {spec!r}: noise is 0 or more")
+    name = "gnubg" if not pos and not named else spec.strip().lower()
+    return GnubgAgent(rules, plies=plies, noise=noise, name=name)
+
+
+def _pubeval_supports(rules: Any) -> bool:
+    from gammon.agents.pubeval import supports
+
+    return supports(rules)
+
+
+def _gnubg_supports(rules: Any) -> bool:
+    from gammon.agents.gnubg import supports
+
+    return supports(rules)
+
+
+KINDS: dict[str, AgentKind] = {
+    kind.name: kind
+    for kind in (
+        AgentKind("random", "uniform over the legal actions", build=_random),
+        AgentKind("heuristic", "best action by the variant's heuristic evaluator",
+                  build=_heuristic),
+        AgentKind("expectimax", "looks ahead over rolls (exact probabilities) on the "
+                  "heuristic", "depth", "2 (two-player track games), else 1",
+                  build=_expectimax),
+        AgentKind("mcts", "Monte Carlo tree search with chance nodes, max-n values",
+                  "iterations", "400 (Acedrex: 60)", build=_mcts),
+        AgentKind("pubeval", "Tesauro's public evaluation function (1993)",
+                  build=_pubeval, supports=_pubeval_supports),
+        AgentKind("gnubg", "GNU Backgammon through its embedded Python", "plies", "0",
+                  build=_gnubg, supports=_gnubg_supports),
+    )
+}
+
+
+def agent_kinds() -> list[AgentKind]:
+    """Every kind of agent, in the order of :data:`KINDS`."""
+    return list(KINDS.values())
+
+
+def supported(spec: str, variant: Any) -> bool:
+    """Whether the agent ``spec`` plays ``variant``."""
+    kind, _, _ = parse_spec(spec)
+    return kind in KINDS and KINDS[kind].supports(_rules(variant))
+
+
+def make_agent(spec: str, variant: Any, seed: int | str | None = None) -> Any:
+    """The agent named ``spec`` (``kind[:option...]``) for ``variant`` (a rules object
+    or a variant name), seeded with ``seed`` (None: unseeded).
+
+    Raises :class:`InvalidOptionError` for an unknown kind, a bad option, or a variant
+    the kind does not play, with a message that says what is possible.
+    """
+    kind, positional, named = parse_spec(spec)
+    if kind == "human":
+        raise InvalidOptionError("'human' is a seat for a person, not a bot")
+    if kind not in KINDS:
+        raise InvalidOptionError(
+            f"unknown agent {spec!r}; known agents: {', '.join(KINDS)} "
+            "(e.g. expectimax:2, mcts:2000, gnubg:0)"
+        )
+    rules = _rules(variant)
+    entry = KINDS[kind]
+    if not entry.supports(rules):
+        raise InvalidOptionError(f"agent {kind} does not play {rules.name}")
+    assert entry.build is not None
+    return entry.build(spec, rules, seed, positional, named)

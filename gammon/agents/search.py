@@ -1,0 +1,304 @@
+"""Expectimax over plays and rolls, with exact chance probabilities.
+
+``depth`` counts the chance layers looked through after the root decision (gnubg's
+"plies"): depth 0 scores the states right after each candidate action; depth 1 averages,
+over every roll of the next player with its exact probability, the value after that
+player's best reply; depth 2 goes one roll further. A decision inside the tree is made
+by the player to act, each maximising their own value (max-n: with two players that is
+the opponent minimising ours).
+
+Two engines compute the same thing:
+
+- :class:`BoardSearch`, for two-player track games whose turns simply alternate
+  (backgammon, nackgammon, hypergammon, Caucasian, Long Nardy). It works on raw board
+  rows: for every position to expand it asks the move generator for the plays of all
+  21 rolls, stacks every resulting board into one array and scores them with a single
+  evaluator call; best replies per roll are found with numpy reductions. Values of
+  expanded positions are cached, keyed by board and player to roll.
+- :class:`StateSearch`, for everything else (acey-deucey's extra rolls and doubles
+  choice, Multi-Gam's four players, Acedrex): the same recursion over the game protocol
+  (``chance_outcomes``, ``legal_actions``, ``apply``), scoring the children of each
+  decision with one evaluator call.
+
+Inner decisions with search depth left keep the ``inner`` best replies by the
+evaluator (one by default, as gnubg's pruning does) and search those; the root keeps the
+``width`` best candidates.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from gammon.agents import kernels
+from gammon.agents.base import chance_children, child_states, is_track, play_rows
+from gammon.core.dice import two_dice
+from gammon.core.state import GameState, Phase
+from gammon.core.variant import TrackVariant
+
+
+@functools.cache
+def roll_table(sides: int) -> tuple[tuple[tuple[int, int], ...], np.ndarray]:
+    """The distinct rolls of two dice and their exact probabilities (as floats)."""
+    outcomes = two_dice(sides)
+    rolls = tuple((r.dice[0], r.dice[1]) for r, _ in outcomes)
+    probs = np.array([float(p) for _, p in outcomes])
+    return rolls, probs
+
+
+def board_search_applies(variant: Any) -> bool:
+    """Whether ``variant`` is a two-player track game whose turns simply alternate,
+    with two dice each turn: what :class:`BoardSearch` assumes."""
+    if not isinstance(variant, TrackVariant) or variant.players != 2:
+        return False
+    cls = type(variant)
+    same = all(
+        getattr(cls, name) is getattr(TrackVariant, name)
+        for name in ("chance_outcomes", "apply_roll", "legal_plays", "after_play", "returns")
+    )
+    return same and not variant.last_roll
+
+
+class BoardSearch:
+    """Expectimax on board rows for simple two-player track games (see module text).
+
+    Values are kept as player 0's expected return (the games are zero-sum).
+    """
+
+    def __init__(self, variant: TrackVariant, evaluator: Any, cache_size: int = 200_000) -> None:
+        self.variant = variant
+        self.evaluator = evaluator
+        self.kernel = variant.kernel
+        self.slots = variant.slots
+        self.size = 2 * variant.slots
+        self.checkers = variant.checkers
+        self.rolls, self.probs = roll_table(variant.sides)
+        self.roll_array = np.array(self.rolls, np.int64)
+        self._out = np.empty((0, self.size), np.int8)
+        self.cache: dict[tuple[bytes, int, int], float] = {}
+        self.cache_size = cache_size
+
+    # --- leaves ------------------------------------------------------------------------
+
+    def finished(self, boards: np.ndarray, player: int | np.ndarray) -> np.ndarray:
+        """Which boards ``player`` has borne off completely."""
+        if isinstance(player, int | np.integer):
+            return boards[:, int(player) * self.slots] == self.checkers
+        off = boards[np.arange(boards.shape[0]), np.asarray(player) * self.slots]
+        return off == self.checkers
+
+    def leaf(self, boards: np.ndarray, mover: int) -> np.ndarray:
+        """Player 0's value of boards just played by ``mover`` (the other rolls next)."""
+        done = self.finished(boards, mover)
+        if not done.any():
+            return self.evaluator.values(boards, 1 - mover)[:, 0]
+        values = np.empty(boards.shape[0])
+        live = ~done
+        if live.any():
+            values[live] = self.evaluator.values(boards[live], 1 - mover)[:, 0]
+        for i in np.flatnonzero(done):
+            values[i] = self.evaluator.terminal_value(boards[i].tobytes(), mover)[0]
+        return values
+
+    # --- expansion ---------------------------------------------------------------------
+
+    def expand(self, boards: np.ndarray, player: int) -> tuple[np.ndarray, np.ndarray]:
+        """Every play of ``player`` for every roll from each board: the children stacked
+        in one array, and where each (board, roll) group starts. One compiled call
+        (:func:`gammon.agents.kernels.expand`) does the whole batch."""
+        boards = np.ascontiguousarray(boards, dtype=np.int8)
+        starts = np.empty(len(boards) * len(self.rolls), np.int64)
+        plays, words = self.kernel._workspace()
+        v = self.variant
+        mask = sum(1 << d for d in v.head_doubles)
+        while True:
+            if self._out.shape[0] < 64 * len(starts):
+                self._out = np.empty((64 * len(starts), self.size), np.int8)
+            total = kernels.expand(boards, player, self.roll_array, self.kernel.rules, plays,
+                                   words, self._out, starts, v.head, mask,
+                                   int(v.head_doubles_both))
+            if total >= 0:
+                return self._out[:total].copy(), starts
+            self._out = np.empty((2 * self._out.shape[0], self.size), np.int8)
+
+    # --- values ------------------------------------------------------------------------
+
+    def value(self, boards: np.ndarray, to_roll: int, depth: int) -> np.ndarray:
+        """Player 0's value of each board (no one finished) with ``to_roll`` to roll,
+        searched ``depth`` >= 1 chance layers."""
+        n = boards.shape[0]
+        out = np.empty(n)
+        keys = [(boards[i].tobytes(), to_roll, depth) for i in range(n)]
+        todo = []
+        for i, key in enumerate(keys):
+            cached = self.cache.get(key)
+            if cached is None:
+                todo.append(i)
+            else:
+                out[i] = cached
+        if not todo:
+            return out
+        parents = boards[todo]
+        children, starts = self.expand(parents, to_roll)
+        sign = 1.0 if to_roll == 0 else -1.0  # the roller maximises sign * value
+        leaf = self.leaf(children, to_roll)
+        best = np.maximum.reduceat(sign * leaf, starts)
+        if depth >= 2:
+            # The reply each roll gets (best by the evaluator), searched further.
+            groups = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(leaf))))
+            hit = sign * leaf == best[groups]
+            first = np.flatnonzero(hit)
+            _, pos = np.unique(groups[first], return_index=True)
+            chosen = first[pos]
+            replies = children[chosen]
+            done = self.finished(replies, to_roll)
+            deeper = leaf[chosen].copy()
+            if (~done).any():
+                deeper[~done] = self.value(replies[~done], 1 - to_roll, depth - 1)
+            best = sign * deeper
+        per_roll = (sign * best).reshape(len(todo), len(self.rolls))
+        values = per_roll @ self.probs
+        if len(self.cache) > self.cache_size:
+            self.cache.clear()
+        for j, i in enumerate(todo):
+            out[i] = values[j]
+            self.cache[keys[i]] = values[j]
+        return out
+
+    def scores(self, state: GameState, depth: int, width: int, margin: float) -> np.ndarray:
+        """The mover's value of each legal play of ``state`` (-inf for plays not kept)."""
+        mover = state.position.turn
+        legal = state.legal_actions()
+        rows = play_rows(legal)
+        if rows is None:
+            rows = self.kernel.plays(state.position.board, mover, *state.dice,
+                                     self.variant.head_limit(state))
+        boards = np.ascontiguousarray(rows[:, : self.size])
+        sign = 1.0 if mover == 0 else -1.0
+        base = sign * self.leaf(boards, mover)
+        if depth <= 0 or len(boards) == 1:
+            return base
+        keep = _keep(base, width, margin)
+        done = self.finished(boards[keep], mover)
+        out = np.full(len(boards), -np.inf)
+        out[keep] = base[keep]
+        live = keep[~done]
+        if len(live):
+            out[live] = sign * self.value(boards[live], 1 - mover, depth)
+        return out
+
+
+def _keep(base: np.ndarray, width: int, margin: float) -> np.ndarray:
+    """Indices of the candidates to search: the ``width`` best, and any within ``margin``
+    of the best when ``margin`` > 0 (in evaluator units), in index order."""
+    order = np.argsort(-base, kind="stable")
+    keep = order[: max(width, 1)]
+    if margin > 0:
+        near = np.flatnonzero(base >= base[order[0]] - margin)
+        keep = np.union1d(keep, near[: 4 * max(width, 1)])
+    return np.sort(keep)
+
+
+class StateSearch:
+    """Expectimax (max-n) over the game protocol, for any variant (see module text).
+
+    A decision whose actions are few (at most ``follow``, such as acey-deucey's doubles
+    number) and lead to another decision of the same player is looked through even at
+    depth 0: the number is worth the best play it allows.
+    """
+
+    def __init__(self, evaluator: Any, inner: int = 1, follow: int = 8,
+                 cache_size: int = 50_000) -> None:
+        self.evaluator = evaluator
+        self.inner = inner
+        self.follow = follow
+        self.cache: dict[tuple[Any, int], np.ndarray] = {}
+        self.cache_size = cache_size
+
+    def value(self, state: Any, depth: int) -> np.ndarray:
+        """Each player's value of ``state`` searched ``depth`` chance layers."""
+        if state.phase is Phase.TERMINAL:
+            return np.asarray(state.returns(), np.float64)
+        key = (_key(state), depth)
+        cached = self.cache.get(key)
+        if cached is not None:
+            return cached
+        if state.phase is Phase.CHANCE:
+            if depth <= 0:
+                value = self.evaluator.evaluate([state])[0]
+            else:
+                value = np.zeros(self.evaluator.players)
+                for child, p in chance_children(state):
+                    value = value + p * self.value(child, depth - 1)
+        else:
+            value = self.decide(state, depth)[2]
+        if len(self.cache) > self.cache_size:
+            self.cache.clear()
+        self.cache[key] = value
+        return value
+
+    def decide(self, state: Any, depth: int, width: int | None = None,
+               margin: float = 0.0) -> tuple[list[Any], np.ndarray, np.ndarray]:
+        """At a DECIDE state: the candidate actions, the mover's score of each (-inf for
+        those not searched) and the value of the best."""
+        player = state.current_player
+        actions = candidates(state.legal_actions())
+        kids = child_states(state, actions)
+        base_values = self.evaluator.evaluate(kids)
+        if len(actions) <= self.follow:
+            for i, kid in enumerate(kids):
+                if kid.phase is Phase.DECIDE and kid.current_player == player:
+                    base_values[i] = self.value(kid, depth)
+        base = base_values[:, player]
+        if depth <= 0 or len(kids) == 1:
+            best = int(np.argmax(base))
+            return actions, base, base_values[best]
+        keep = _keep(base, self.inner if width is None else width, margin)
+        scores = np.full(len(kids), -np.inf)
+        values = {}
+        for i in keep:
+            values[i] = self.value(kids[i], depth)
+            scores[i] = values[i][player]
+        best = int(np.argmax(scores))
+        return actions, scores, values[best]
+
+
+def candidates(legal: Sequence[Any]) -> list[Any]:
+    """The actions a bot considers: all legal ones but resigning (bots play on), unless
+    resigning is all there is."""
+    kept = [a for a in legal if type(a).__name__ != "Resign"]
+    return kept or list(legal)
+
+
+def _key(state: Any) -> Any:
+    """A hashable key for a state (its own value when it hashes; track states by
+    position, dice, phase and memo)."""
+    if isinstance(state, GameState):
+        return (state.position, state.phase, state.dice, state.opening, state.memo,
+                state.moves < 2)
+    try:
+        hash(state)
+    except TypeError:  # pragma: no cover - states are values
+        return id(state)
+    return state
+
+
+def make_search(variant: Any, evaluator: Any) -> BoardSearch | StateSearch:
+    if board_search_applies(variant) and hasattr(evaluator, "values"):
+        return BoardSearch(variant, evaluator)
+    return StateSearch(evaluator)
+
+
+def best_action(search: BoardSearch | StateSearch, state: Any, depth: int, width: int,
+                margin: float) -> Any:
+    """The action the search prefers at ``state`` (the first of equal scores)."""
+    if isinstance(search, BoardSearch) and is_track(state):
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        return legal[int(np.argmax(search.scores(state, depth, width, margin)))]
+    actions, scores, _ = search.decide(state, depth, width, margin)
+    return actions[int(np.argmax(scores))]
