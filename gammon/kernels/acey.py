@@ -21,6 +21,7 @@ import numpy as np
 from numba import get_thread_id, njit, prange
 
 from gammon.kernels import tracks
+from gammon.kernels.cache import refresh_when_changed
 from gammon.kernels.tracks import (
     MAX_DICE,
     R_CHECKERS,
@@ -374,3 +375,9 @@ def playouts(games, start, rules, acey, max_plays, seed, first, plays, words, tr
                       traces[c], n, rngs[t], out)
         written[c] = n
     return out, written
+
+
+# The kernels above inline the move generator: recompile them when it changes.
+refresh_when_changed(
+    "acey", (_generate, _full_length, _choose_number, _game, playouts), (tracks,)
+)
