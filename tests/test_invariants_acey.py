@@ -34,6 +34,8 @@ from numba import njit
 import gammon
 from gammon import Phase, Position, Roll
 from gammon.kernels import acey as K
+from gammon.kernels import tracks
+from gammon.kernels.cache import refresh_when_changed
 from gammon.variants.acey import DoublesChoice
 
 GAMES = 2_000
@@ -330,3 +332,7 @@ def test_kernel_games_replay_through_the_python_rules(name):
             state = state.apply(legal[index])
         assert state.is_terminal and state.winner == results[g, K.O_WINNER]
         assert state.returns()[state.winner] == results[g, K.O_POINTS]
+
+
+# The checkers above inline the move generator: recompile them when it changes.
+refresh_when_changed("test_invariants_acey", (check_games,), (tracks,))

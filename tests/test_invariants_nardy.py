@@ -30,6 +30,7 @@ from numba import njit
 
 import gammon
 from gammon.kernels import tracks
+from gammon.kernels.cache import refresh_when_changed
 
 NARDY, CAUCASIAN = 0, 1
 #: Counters returned by play_and_check, by name.
@@ -307,3 +308,9 @@ def test_the_checks_catch_broken_rules():
 def test_the_six_block_check_catches_a_missing_rule():
     # Random play rarely builds a six-block with nothing ahead: about one game in 400.
     assert "six-block" in broken("long-nardy", NARDY, 5000, R_SIX_BLOCK=0)
+
+
+# The checkers above inline the move generator: recompile them when it changes.
+refresh_when_changed(
+    "test_invariants_nardy", (_six_block_broken, _points_won, play_and_check), (tracks,)
+)

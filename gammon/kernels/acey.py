@@ -25,8 +25,6 @@ from gammon.kernels.cache import refresh_when_changed
 from gammon.kernels.tracks import (
     MAX_DICE,
     R_CHECKERS,
-    R_HOME,
-    R_HOME_ONLY_BEAR,
     R_POINTS,
     generate_plays,
     winner_points,
@@ -123,8 +121,6 @@ def random_playouts(
     first = _stream["next"]
     _stream["next"] += games
     base = np.uint64(_stream["seed"])
-    rules = np.stack([rules, rules])
-    rules[1, R_HOME_ONLY_BEAR] = 0  # see _generate
     threads = numba.config.NUMBA_NUM_THREADS
     plays, words = _workspaces(players, slots, threads)
     width = T_BOARD + len(board)
@@ -179,27 +175,6 @@ def _seed_game(rng, seed, game):
 
 
 @njit(cache=True)
-def _generate(board, player, a, b, rules, plays, words):
-    """:func:`tracks.generate_plays` of the roll ``a``-``b``, ``rules`` being the rules
-    vector twice, the second time without ``R_HOME_ONLY_BEAR``.
-
-    That rule only acts once the whole side is home. When more checkers are out than the
-    roll has moves, no play can bring them all home, so the plays are the same without
-    it, and without it the generator skips the reorderings of independent moves (it
-    enumerates every order while the rule is on)."""
-    full = rules[0]
-    if full[R_HOME_ONLY_BEAR] == 1:
-        slots = full[R_POINTS] + 2
-        base = player * slots
-        outside = 0
-        for s in range(full[R_HOME] + 1, slots):
-            outside += board[base + s]
-        if outside > (MAX_DICE if a == b else 2):
-            return generate_plays(board, player, a, b, 1, rules[1], plays, words)
-    return generate_plays(board, player, a, b, 1, full, plays, words)
-
-
-@njit(cache=True)
 def _record(trace, n, game, player, kind, die1, die2, plays, k, size, board):
     """Write trace row ``n`` (when there is room) and return ``n + 1``."""
     if n < trace.shape[0]:
@@ -222,11 +197,11 @@ def _full_length(board, player, count, rules, plays):
     """How many moves the doubles just generated play, a play that bears off the last
     checker counting as all four."""
     size = board.shape[0]
-    slots = rules[0, R_POINTS] + 2
+    slots = rules[R_POINTS] + 2
     length = plays[0, size + 3 * MAX_DICE]
     if length < MAX_DICE:
         for k in range(count):
-            if plays[k, player * slots] == rules[0, R_CHECKERS]:
+            if plays[k, player * slots] == rules[R_CHECKERS]:
                 return MAX_DICE
     return length
 
@@ -244,7 +219,7 @@ def _choose_number(board, player, rules, plays, words, rng):
     lengths = np.zeros(7, np.int64)
     for i in range(6):
         n = order[i]
-        count = _generate(board, player, n, n, rules, plays, words)
+        count = generate_plays(board, player, n, n, 1, rules, plays, words)
         lengths[n] = _full_length(board, player, count, rules, plays)
         if lengths[n] == MAX_DICE:
             return n, count
@@ -257,7 +232,7 @@ def _choose_number(board, player, rules, plays, words, rng):
     for n in range(1, 7):
         if lengths[n] == best:
             if pick == 0:
-                return n, _generate(board, player, n, n, rules, plays, words)
+                return n, generate_plays(board, player, n, n, 1, rules, plays, words)
             pick -= 1
     return 0, 0  # not reached
 
@@ -266,8 +241,8 @@ def _choose_number(board, player, rules, plays, words, rng):
 def _game(g, start, board, rules, acey, max_plays, plays, words, trace, n, rng, out):
     """Play game ``g`` into ``out[g]``; returns the trace rows written so far."""
     size = start.shape[0]
-    slots = rules[0, R_POINTS] + 2
-    checkers = rules[0, R_CHECKERS]
+    slots = rules[R_POINTS] + 2
+    checkers = rules[R_CHECKERS]
     length_col = size + 3 * MAX_DICE
     roll_number = acey[F_ROLL_FOR_DOUBLES] == 1
     forfeit = acey[F_FORFEIT] == 1
@@ -300,7 +275,7 @@ def _game(g, start, board, rules, acey, max_plays, plays, words, trace, n, rng, 
             continue
         if acey_deucey:
             aceys += 1
-            count = _generate(board, player, 2, 1, rules, plays, words)
+            count = generate_plays(board, player, 2, 1, 1, rules, plays, words)
             k = _below(rng, count)
             used = plays[k, length_col]
             board[:] = plays[k, :size]
@@ -316,7 +291,7 @@ def _game(g, start, board, rules, acey, max_plays, plays, words, trace, n, rng, 
                 high = _below(rng, 6) + 1
                 n = _record(trace, n, g, player, KIND_NUMBER, high, high, plays, -1, size,
                             board)
-                count = _generate(board, player, high, high, rules, plays, words)
+                count = generate_plays(board, player, high, high, 1, rules, plays, words)
             else:
                 high, count = _choose_number(board, player, rules, plays, words, rng)
                 n = _record(trace, n, g, player, KIND_CHOICE, high, high, plays, -1, size,
@@ -324,7 +299,7 @@ def _game(g, start, board, rules, acey, max_plays, plays, words, trace, n, rng, 
             low = high
             double = True
         else:
-            count = _generate(board, player, high, low, rules, plays, words)
+            count = generate_plays(board, player, high, low, 1, rules, plays, words)
         k = _below(rng, count)
         used = plays[k, length_col]
         board[:] = plays[k, :size]
@@ -338,7 +313,7 @@ def _game(g, start, board, rules, acey, max_plays, plays, words, trace, n, rng, 
         else:
             player = 1 - player
     out[g, O_WINNER] = winner
-    out[g, O_POINTS] = winner_points(board, winner, rules[0]) if winner >= 0 else 0
+    out[g, O_POINTS] = winner_points(board, winner, rules) if winner >= 0 else 0
     out[g, O_PLAYS] = made
     out[g, O_EXTRA] = extra
     out[g, O_ACEY] = aceys
@@ -352,8 +327,8 @@ def playouts(games, start, rules, acey, max_plays, seed, first, plays, words, tr
     Game ``first + g`` of the stream of ``seed`` opens with one die per player (ties
     thrown again); the higher die starts and throws two dice. Every play is drawn
     uniformly among the distinct legal plays, and a 1-2's doubles number uniformly among
-    the legal numbers. ``rules`` is the variant's rules vector twice, the second time
-    without ``R_HOME_ONLY_BEAR`` (see :func:`_generate`); ``acey`` the ``F_*`` flags.
+    the legal numbers. ``rules`` is the variant's rules vector, ``acey`` the ``F_*``
+    flags.
 
     The games are cut into blocks run on numba's threads (one workspace each:
     ``plays[t]``, ``words[t]``): block ``c`` plays games ``bounds[c]`` to
@@ -379,5 +354,5 @@ def playouts(games, start, rules, acey, max_plays, seed, first, plays, words, tr
 
 # The kernels above inline the move generator: recompile them when it changes.
 refresh_when_changed(
-    "acey", (_generate, _full_length, _choose_number, _game, playouts), (tracks,)
+    "acey", (_full_length, _choose_number, _game, playouts), (tracks,)
 )

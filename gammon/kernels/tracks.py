@@ -42,6 +42,9 @@ R_LAST_ROLL = 19  # 1: after the starter finishes the other gets one more turn (
 CROSS = 20  # start of the crossing table
 
 MAX_DICE = 4  # moves in one play (a double)
+# A move refused by a rule that other moves of the same play could lift (six-block, no
+# hit-and-hide, only bear off once home): a double is then searched in every order.
+REFUSED_FOR_NOW = -2
 # What the search found at a depth, when not a row of the work array holding a board:
 NO_LEAF = -1  # nothing to record
 COMPLETING = -2  # a move that completes the play: its board is the parent's plus the move
@@ -132,8 +135,9 @@ def _check_move(
 
     ``outside`` is how many of the mover's checkers are not home yet, ``heads`` how many
     left the head this turn (at most ``head_limit``), ``hitters`` the slots (bits) where
-    a checker that hit this turn stands alone. Returns ``(destination or -1 if illegal,
-    index of a hit checker or -1, hash after the move)`` without writing anything:
+    a checker that hit this turn stands alone. Returns ``(destination, or -1 if illegal,
+    or REFUSED_FOR_NOW, index of a hit checker or -1, hash after the move)`` without
+    writing anything:
     most generated moves end in a leaf whose board is written once, straight into its
     result row.
     """
@@ -165,7 +169,7 @@ def _check_move(
         dst = 0
     else:
         if rules[R_HOME_ONLY_BEAR] == 1 and outside == 0:
-            return -1, -1, h
+            return REFUSED_FOR_NOW, -1, h
         players = rules[R_PLAYERS]
         for q in range(players):
             if q == player:
@@ -188,9 +192,9 @@ def _check_move(
             rules[R_NO_HIT_AND_HIDE] == 1 and (hitters >> src) & 1 and count == 1
             and plays[row, base + dst] > 0
         ):
-            return -2, -1, h  # illegal now, perhaps not after other moves
+            return REFUSED_FOR_NOW, -1, h
         if rules[R_SIX_BLOCK] == 1 and not _six_block_ok(plays, row, player, src, dst, rules):
-            return -2, -1, h
+            return REFUSED_FOR_NOW, -1, h
     zsrc = W_ZOBRIST + (base + src) * MAX_COUNT
     h ^= words[zsrc + count] ^ words[zsrc + count - 1]
     landed = plays[row, base + dst]
@@ -264,7 +268,10 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
     words[outside] = away
     words[heads] = 0
     words[hitters] = 0
-    prune = rules[R_SIX_BLOCK] == 0 and rules[R_HOME_ONLY_BEAR] == 0
+    # Low-then-high plays whose high move was legal from the start are found high-first
+    # too, unless a rule refuses moves by what other moves did: the six-block, and
+    # "only bear off once home" while one move could bring the last checker home.
+    prune = rules[R_SIX_BLOCK] == 0 and (rules[R_HOME_ONLY_BEAR] == 0 or away >= 2)
 
     # A double's moves are tried in non-increasing source order, which reaches every
     # result unless a move was refused for a rule that other moves can lift (six-block,
@@ -302,7 +309,7 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
                         words[hitters + depth], rules, words,
                     )
                     if dst < 0:
-                        if dst == -2:
+                        if dst == REFUSED_FOR_NOW:
                             refused = True
                         continue
                     if order == 0 and depth == 0:
