@@ -53,6 +53,7 @@ CASES = [
     Case("acedrex", target=200),
     Case("acey-deucey", target=1000),
     Case("acey-deucey-restrictive", target=1000),
+    Case("multi-gam", target=1000),
 ]
 
 
