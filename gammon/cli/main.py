@@ -182,7 +182,7 @@ def legal(
                   f"from {result['position_id']}")
     table.add_column("#", justify="right")
     table.add_column("play", style="bold")
-    table.add_column("resulting Position ID")
+    table.add_column("resulting position")
     for index, play in enumerate(result["plays"], 1):
         table.add_row(str(index), play["move"] or "(no move)", play["position_id"])
     console.print(table)
