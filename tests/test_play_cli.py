@@ -158,7 +158,7 @@ def test_help_and_bad_numbers():
 
 def test_seats_are_checked():
     with pytest.raises(InvalidOptionError, match="human, random"):
-        make_agent("gnubg")
+        make_agent("expert")
     with pytest.raises(InvalidOptionError, match="person"):
         make_agent("human")
     assert make_agent("Random").name == "random"

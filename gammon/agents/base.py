@@ -25,7 +25,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from gammon.core.play import Play
-from gammon.core.state import GameState, Phase
+from gammon.core.state import GameState
 from gammon.core.variant import LegalPlays, TrackVariant
 
 
@@ -61,26 +61,9 @@ def seeded_rng(seed: int | str | None, *salt: object) -> random.Random:
     return random.Random(zlib.crc32(text.encode()) * 1_000_003 + len(text))
 
 
-def players_of(state: Any) -> int:
-    """The number of players of a state of any variant."""
-    position = getattr(state, "position", None)
-    if position is not None:
-        return position.players
-    return int(state.players)
-
-
-def rules_of(state: Any) -> Any:
-    """The rules object of a state (``state.variant`` or ``state.rules``)."""
-    return getattr(state, "variant", None) or state.rules
-
-
 def is_track(state: Any) -> bool:
     """Whether ``state`` is a track game's :class:`GameState` (board bytes, kernel)."""
     return isinstance(state, GameState) and isinstance(state.variant, TrackVariant)
-
-
-def terminal_values(state: Any) -> np.ndarray:
-    return np.asarray(state.returns(), dtype=np.float64)
 
 
 def play_rows(legal: Any) -> np.ndarray | None:
@@ -133,20 +116,3 @@ def chance_children(state: Any) -> list[tuple[Any, float]]:
     if abs(total - 1.0) > 1e-12:
         children = [(child, p / total) for child, p in children]
     return children
-
-
-def decider(state: Any) -> int:
-    """The player to act at a DECIDE state."""
-    player = state.current_player
-    if player is None:
-        raise ValueError(f"no decision to make in the {state.phase.value} phase")
-    return int(player)
-
-
-def phase_of(state: Any) -> Phase:
-    return state.phase
-
-
-def argmax_first(values: np.ndarray) -> int:
-    """Index of the largest value (the first of equals: deterministic)."""
-    return int(np.argmax(values))

@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from gammon.kernels import tracks
+from gammon.kernels.cache import refresh_when_changed
 
 
 @njit(cache=True)
@@ -295,3 +296,7 @@ def two_player_chances(boards, to_move, ints, floats, cross01, cross10, shots, p
                     g0, g1 = gl, gw
         gammon0[k] = g0
         gammon1[k] = g1
+
+
+# ``expand`` inlines the move generator: recompile it when the generator changes.
+refresh_when_changed("agents", (expand,), (tracks,))

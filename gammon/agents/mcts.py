@@ -15,14 +15,18 @@ iteration walks down from the root:
   and the rest renormalised), so averages over many visits follow the dice;
 - a **terminal** state gives its returns.
 
+With ``rollouts`` a new decision node's value is instead the result of a game played on
+to the end with random actions from its best action (what an evaluator does not see,
+such as a race to the finish among four, is sampled).
+
 The value vector found below is added to the statistics of every action on the way back
 up. Values are compared after scaling by the range seen so far in the tree, so the
 exploration constant ``c`` means the same whatever the variant's units (points,
 places, money). The move played is the root action visited most (ties: best mean).
 
-``iterations`` counts walks; the default (:data:`DEFAULT_ITERATIONS`) keeps a move
-under a second in every variant (Acedrex, whose decisions have a hundred actions
-scored in Python, gets fewer: :func:`default_iterations`).
+``iterations`` counts walks; the default (:data:`DEFAULT_ITERATIONS`, fewer in the
+variants of :data:`SLOW_VARIANTS`: :func:`default_iterations`) keeps a move under a
+second in every variant.
 """
 
 from __future__ import annotations
@@ -41,8 +45,9 @@ from gammon.agents.stakes import resolve
 from gammon.core.state import Phase
 
 DEFAULT_ITERATIONS = 400
-#: Variants whose evaluation is done in Python per state, and their default walks.
-SLOW_VARIANTS = {"acedrex": 60}
+#: Variants whose walks cost more, and their default number: Acedrex's states are
+#: evaluated in Python one by one, acey-deucey's decisions are wide and its turns long.
+SLOW_VARIANTS = {"acedrex": 40, "acey-deucey": 150}
 
 
 def default_iterations(variant: Any) -> int:
@@ -89,13 +94,15 @@ class MCTSAgent:
 
     def __init__(self, variant: Any, iterations: int | None = None, exploration: float = 1.0,
                  rng: random.Random | None = None, evaluator: Any = None,
-                 name: str = "mcts") -> None:
+                 name: str = "mcts", rollouts: bool = False) -> None:
         self.variant = variant
         self.iterations = iterations or default_iterations(variant)
         self.exploration = exploration
         self.rng = rng or random.Random()
         self.evaluator = evaluator if evaluator is not None else evaluator_for(variant)
         self.name = name
+        #: Value a new leaf by a random playout to the end instead of the evaluator.
+        self.rollouts = rollouts
         self.boards = (BoardSearch(variant, self.evaluator)
                        if board_search_applies(variant) and hasattr(self.evaluator, "values")
                        else None)
@@ -133,7 +140,28 @@ class MCTSAgent:
         node.totals = np.zeros_like(node.prior)
         node.nodes = [None] * n
         self._see(node.prior[:, node.player])
-        return node.prior[int(np.argmax(node.prior[:, node.player]))]
+        best = int(np.argmax(node.prior[:, node.player]))
+        if self.rollouts:
+            kid = node.kids[best]
+            if kid is None:
+                kid = node.kids[best] = state.variant.after_play(state, node.actions[best])
+            return self._rollout(kid)
+        return node.prior[best]
+
+    def _rollout(self, state: Any) -> np.ndarray:
+        """Play on to the end with uniformly random actions; the returns."""
+        rng = self.rng
+        for _ in range(100_000):
+            if state.phase is Phase.TERMINAL:
+                value = np.asarray(state.returns(), np.float64)
+                self._see(value)
+                return value
+            if state.phase is Phase.CHANCE:
+                state = state.apply(state.sample_chance(rng))
+            else:
+                actions = candidates(state.legal_actions())
+                state = state.apply(actions[int(rng.random() * len(actions))])
+        return self.evaluator.evaluate([state])[0]  # pragma: no cover - endless game
 
     def _see(self, values: np.ndarray) -> None:
         low, high = float(values.min()), float(values.max())

@@ -13,9 +13,11 @@ kind               what it is                                              varia
 ``heuristic``      best action by the variant's heuristic evaluator        all
 ``expectimax:D``   looks D rolls ahead (default 2 in the two-player track  all
                    games, 1 elsewhere); ``width=W`` root candidates
-``mcts:N``         Monte Carlo tree search, N iterations (default 400,     all
-                   Acedrex 60), chance nodes, max-n values; ``c=``
-                   exploration
+                   (default 8; 4 in Long Nardy, acey-deucey, Acedrex)
+``mcts:N``         Monte Carlo tree search, N iterations (default 400;     all
+                   acey-deucey 150, Acedrex 40), chance nodes, max-n; ``c=``
+                   exploration, ``rollout=random`` to value new leaves
+                   by random playouts instead of the evaluator
 ``pubeval``        Tesauro's public evaluation function                    backgammon
                                                                            board
 ``gnubg:P``        GNU Backgammon at P plies (default 0); ``noise=X``      backgammon
@@ -112,6 +114,18 @@ def default_depth(rules: Any) -> int:
     return 2 if board_search_applies(rules) else 1
 
 
+#: Variants whose expectimax searches 4 root candidates by default instead of 8: their
+#: decisions are wide (Long Nardy's fifteen checkers that never leave the board, acey-
+#: deucey's entering checkers, Acedrex's parts of a D20), and a move must stay under a
+#: second.
+NARROW = ("long-nardy", "acey-deucey", "acedrex")
+
+
+def default_width(rules: Any) -> int:
+    """Root candidates expectimax searches beyond depth 0: 8, or 4 in :data:`NARROW`."""
+    return 4 if getattr(rules, "name", "") in NARROW else 8
+
+
 def _expectimax(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str]) -> Any:
     from gammon.agents.players import ExpectimaxAgent
 
@@ -120,7 +134,7 @@ def _expectimax(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[st
     depth = default_depth(rules) if depth_text is None else _number(spec, "depth", depth_text)
     if not 0 <= depth <= 3:
         raise InvalidOptionError(f"agent {spec!r}: expectimax depth is 0 to 3")
-    width = _number(spec, "width", named.get("width", "8"))
+    width = _number(spec, "width", named.get("width", str(default_width(rules))))
     if width < 1:
         raise InvalidOptionError(f"agent {spec!r}: width is at least 1")
     name = "expectimax" if not pos and not named else spec.strip().lower()
@@ -130,15 +144,18 @@ def _expectimax(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[st
 def _mcts(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str]) -> Any:
     from gammon.agents.mcts import MCTSAgent, default_iterations
 
-    _only(spec, named, ("c", "iterations"))
+    _only(spec, named, ("c", "iterations", "rollout"))
     text = pos[0] if pos else named.get("iterations")
     iterations = default_iterations(rules) if text is None else _number(spec, "iterations", text)
     if iterations < 1:
         raise InvalidOptionError(f"agent {spec!r}: at least one iteration")
     c = _number(spec, "c", named.get("c", "1.0"), float)
     name = "mcts" if not pos and not named else spec.strip().lower()
+    rollout = named.get("rollout", "no").lower()
+    if rollout not in ("no", "random"):
+        raise InvalidOptionError(f"agent {spec!r}: rollout is 'random' or 'no'")
     return MCTSAgent(rules, iterations=iterations, exploration=c,
-                     rng=seeded_rng(seed, "mcts"), name=name)
+                     rng=seeded_rng(seed, "mcts"), name=name, rollouts=rollout == "random")
 
 
 def _pubeval(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str]) -> Any:
@@ -187,7 +204,7 @@ KINDS: dict[str, AgentKind] = {
                   "heuristic", "depth", "2 (two-player track games), else 1",
                   build=_expectimax),
         AgentKind("mcts", "Monte Carlo tree search with chance nodes, max-n values",
-                  "iterations", "400 (Acedrex: 60)", build=_mcts),
+                  "iterations", "400 (acey-deucey 150, Acedrex 40)", build=_mcts),
         AgentKind("pubeval", "Tesauro's public evaluation function (1993)",
                   build=_pubeval, supports=_pubeval_supports),
         AgentKind("gnubg", "GNU Backgammon through its embedded Python", "plies", "0",

@@ -208,13 +208,19 @@ class StateSearch:
     A decision whose actions are few (at most ``follow``, such as acey-deucey's doubles
     number) and lead to another decision of the same player is looked through even at
     depth 0: the number is worth the best play it allows.
+
+    ``wide``: a decision inside the tree with more actions than this, and no depth left,
+    is scored as it stands instead of by its best action (None: never). Acedrex uses it:
+    each part of its D20 is a decision of up to a hundred or more actions, and a reply
+    to every throw of the die would cost thousands of evaluations per candidate.
     """
 
     def __init__(self, evaluator: Any, inner: int = 1, follow: int = 8,
-                 cache_size: int = 50_000) -> None:
+                 wide: int | None = None, cache_size: int = 50_000) -> None:
         self.evaluator = evaluator
         self.inner = inner
         self.follow = follow
+        self.wide = wide
         self.cache: dict[tuple[Any, int], np.ndarray] = {}
         self.cache_size = cache_size
 
@@ -233,6 +239,8 @@ class StateSearch:
                 value = np.zeros(self.evaluator.players)
                 for child, p in chance_children(state):
                     value = value + p * self.value(child, depth - 1)
+        elif depth <= 0 and self.wide is not None and len(state.legal_actions()) > self.wide:
+            value = self.evaluator.evaluate([state])[0]
         else:
             value = self.decide(state, depth)[2]
         if len(self.cache) > self.cache_size:
@@ -241,17 +249,20 @@ class StateSearch:
         return value
 
     def decide(self, state: Any, depth: int, width: int | None = None,
-               margin: float = 0.0) -> tuple[list[Any], np.ndarray, np.ndarray]:
+               margin: float = 0.0, follow: bool = True
+               ) -> tuple[list[Any], np.ndarray, np.ndarray]:
         """At a DECIDE state: the candidate actions, the mover's score of each (-inf for
-        those not searched) and the value of the best."""
+        those not searched) and the value of the best. ``follow``: look through a small
+        decision into the same player's next one (one level: not into a chain of them,
+        such as the parts of an Acedrex die)."""
         player = state.current_player
         actions = candidates(state.legal_actions())
-        kids = child_states(state, actions)
-        base_values = self.evaluator.evaluate(kids)
-        if len(actions) <= self.follow:
+        kids, base_values = self.children(state, actions)
+        if follow and len(actions) <= self.follow:
             for i, kid in enumerate(kids):
                 if kid.phase is Phase.DECIDE and kid.current_player == player:
-                    base_values[i] = self.value(kid, depth)
+                    base_values[i] = (self.decide(kid, 0, follow=False)[2] if depth <= 0
+                                      else self.value(kid, depth))
         base = base_values[:, player]
         if depth <= 0 or len(kids) == 1:
             best = int(np.argmax(base))
@@ -260,10 +271,43 @@ class StateSearch:
         scores = np.full(len(kids), -np.inf)
         values = {}
         for i in keep:
-            values[i] = self.value(kids[i], depth)
+            kid = kids[i]
+            if kid is None:
+                kid = kids[i] = state.variant.after_play(state, actions[i])
+            values[i] = self.value(kid, depth)
             scores[i] = values[i][player]
         best = int(np.argmax(scores))
         return actions, scores, values[best]
+
+    def children(self, state: Any, actions: list[Any]) -> tuple[list[Any], np.ndarray]:
+        """The states after ``actions`` and every player's value of each (by the
+        evaluator). For the many plays of a two-player track game whose next player is
+        the same after every play (checked on the first and the last), the boards are
+        scored straight from the move generator's rows, and a child state is left None
+        (built when the search goes there); other decisions build every child."""
+        legal = state.legal_actions()
+        rows = play_rows(legal)
+        if (rows is not None and len(legal) > self.follow and len(actions) == len(legal)
+                and state.variant.players == 2 and hasattr(self.evaluator, "values")):
+            variant = state.variant
+            first = variant.after_play(state, legal[0])
+            last = variant.after_play(state, legal[len(legal) - 1])
+            if (first.phase is Phase.CHANCE and last.phase is Phase.CHANCE
+                    and first.position.turn == last.position.turn):
+                size = variant.players * variant.slots
+                boards = np.ascontiguousarray(rows[:, :size])
+                done = boards[:, state.position.turn * variant.slots] == variant.checkers
+                values = np.empty((len(boards), variant.players))
+                kids: list[Any] = [None] * len(boards)
+                kids[0], kids[-1] = first, last
+                if (~done).any():
+                    values[~done] = self.evaluator.values(boards[~done], first.position.turn)
+                for i in np.flatnonzero(done):
+                    kids[i] = variant.after_play(state, legal[int(i)])
+                    values[i] = self.evaluator.evaluate([kids[i]])[0]
+                return kids, values
+        kids = child_states(state, actions)
+        return kids, self.evaluator.evaluate(kids)
 
 
 def candidates(legal: Sequence[Any]) -> list[Any]:
@@ -286,10 +330,16 @@ def _key(state: Any) -> Any:
     return state
 
 
+#: Variants whose decisions are too wide to answer inside the tree (see ``wide``).
+WIDE_DECISIONS = {"acedrex": 12}
+
+
 def make_search(variant: Any, evaluator: Any) -> BoardSearch | StateSearch:
+    """The engine for ``variant``: :class:`BoardSearch` where it applies, else
+    :class:`StateSearch`."""
     if board_search_applies(variant) and hasattr(evaluator, "values"):
         return BoardSearch(variant, evaluator)
-    return StateSearch(evaluator)
+    return StateSearch(evaluator, wide=WIDE_DECISIONS.get(getattr(variant, "name", "")))
 
 
 def best_action(search: BoardSearch | StateSearch, state: Any, depth: int, width: int,

@@ -1,13 +1,14 @@
 """Acedrex Backgammon in the terminal, and its command-line faces (play, legal, selfplay).
 
 :func:`run_acedrex` plays one four-seat game: each seat is ``human`` (a person at this
-keyboard) or ``random``. Every throw is shown as it happens: the movement roll, the
+keyboard) or a bot (any agent of :mod:`gammon.agents`: ``random``, ``heuristic``,
+``expectimax``, ``mcts``...). Every throw is shown as it happens: the movement roll, the
 attacker's and defender's combat throws (and the 1s thrown again), and how each fight
 ends. A person moves by typing slots (``B3+7``, ``B3 7``, ``B3>Y1``, ``hand 4``, several
 on one line), ``?`` lists every legal action by number, ``help`` explains the rest.
 
-The random bots here never resign (a uniform choice would resign at almost every turn);
-they choose uniformly among the other legal actions, as
+The bots never resign (a uniform choice would resign at almost every turn); the random
+bot chooses uniformly among the other legal actions, as
 :func:`gammon.variants.acedrex.random_action` does.
 """
 
@@ -28,7 +29,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from gammon.cli.play import HUMAN, check_seats
+from gammon.cli.play import HUMAN, check_seats, make_agent
 from gammon.core.dice import Roll
 from gammon.core.errors import GammonError, IllegalPlayError, InvalidOptionError
 from gammon.core.state import Phase
@@ -238,8 +239,13 @@ class _Game:
         self.console = console
         self.input = input_func
         self.dice = random.Random(seed)
-        self.bots = {p: random.Random(None if seed is None else f"{seed}:{p}")
-                     for p, kind in enumerate(kinds) if kind != HUMAN}
+        # The random bots keep their own generator (seeded games replay as before);
+        # any other kind is an agent of gammon.agents.
+        self.bots: dict[int, Any] = {
+            p: random.Random(None if seed is None else f"{seed}:{p}") if kind == "random"
+            else make_agent(kind, None if seed is None else f"{seed}:{p}", rules)
+            for p, kind in enumerate(kinds) if kind != HUMAN
+        }
         humans = [p for p, kind in enumerate(kinds) if kind == HUMAN]
         self.names = [
             f"{COLOURS[p]} (you)" if kind == HUMAN and len(humans) == 1
@@ -295,7 +301,9 @@ class _Game:
                     if self.kinds[player] == HUMAN:
                         actions = self.ask(state)
                     else:
-                        actions = [random_action(state, self.bots[player])]
+                        bot = self.bots[player]
+                        actions = [random_action(state, bot) if isinstance(bot, random.Random)
+                                   else bot.choose(state)]
                     after = state
                     for action in actions:
                         before, after = after, after.apply(action)

@@ -29,6 +29,9 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
+from gammon.agents.registry import KINDS as AGENT_REGISTRY
+from gammon.agents.registry import make_agent as build_agent
+from gammon.agents.registry import parse_spec
 from gammon.core.errors import GammonError, InvalidOptionError
 from gammon.core.play import Play
 from gammon.core.state import GameState
@@ -48,8 +51,9 @@ from gammon.render.quarter import place_name, ranking_of, render_quarter
 from gammon.render.terminal import checker, render_board, symbol
 
 HUMAN = "human"
-#: Bot kinds :func:`make_agent` knows.
-AGENT_KINDS = ("random",)
+#: Bot kinds :func:`make_agent` knows (:mod:`gammon.agents.registry`); a seat names one
+#: with its options, ``kind[:option...]``, e.g. ``expectimax:2`` or ``gnubg:0``.
+AGENT_KINDS = tuple(AGENT_REGISTRY)
 #: Everything a seat may be.
 SEAT_KINDS = (HUMAN, *AGENT_KINDS)
 
@@ -157,19 +161,22 @@ class RandomAgent:
         return self.rng.choice(state.legal_actions())
 
 
-def make_agent(name: str, seed: int | str | None = None) -> Agent:
-    """The bot called ``name`` (one of :data:`AGENT_KINDS`), seeded with ``seed``.
+def make_agent(name: str, seed: int | str | None = None, variant: Any = "backgammon") -> Agent:
+    """The bot called ``name`` (``kind[:option...]``, a kind of :data:`AGENT_KINDS`) for
+    ``variant``, seeded with ``seed``: :func:`gammon.agents.make_agent`.
 
     Raises :class:`InvalidOptionError` listing the kinds for an unknown name.
     """
-    kind = name.strip().lower()
-    if kind == "random":
-        return RandomAgent(random.Random(seed))
-    if kind == HUMAN:
+    spec = name.strip().lower()
+    if spec == HUMAN:
         raise InvalidOptionError("'human' is a seat for a person, not a bot: run_game seats one")
-    raise InvalidOptionError(
-        f"unknown player kind {name!r}; choose one of: {', '.join(SEAT_KINDS)}"
-    )
+    if parse_spec(spec)[0] not in AGENT_KINDS:
+        raise InvalidOptionError(
+            f"unknown player kind {name!r}; choose one of: {', '.join(SEAT_KINDS)}"
+        )
+    if spec == "random":  # the terminal's own random bot: seeded games replay as before
+        return RandomAgent(random.Random(seed))
+    return build_agent(spec, variant, seed)
 
 
 def check_seats(seats: Sequence[str], players: int) -> list[str]:
@@ -181,7 +188,7 @@ def check_seats(seats: Sequence[str], players: int) -> list[str]:
             f"this game has {players} players, so give {players} seats, not {len(kinds)}"
         )
     for seat, kind in zip(seats, kinds, strict=True):
-        if kind not in SEAT_KINDS:
+        if parse_spec(kind)[0] not in SEAT_KINDS:
             raise InvalidOptionError(
                 f"unknown player kind {seat!r}; choose one of: {', '.join(SEAT_KINDS)}"
             )
@@ -275,7 +282,7 @@ class _Game:
         self.input = input_func
         self.dice_rng = random.Random(seed)
         self.agents: dict[int, Agent] = {
-            p: make_agent(kind, None if seed is None else f"{seed}:{p}")
+            p: make_agent(kind, None if seed is None else f"{seed}:{p}", rules)
             for p, kind in enumerate(kinds)
             if kind != HUMAN
         }

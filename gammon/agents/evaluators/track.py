@@ -34,6 +34,12 @@ The features, for a player ``p`` against an opponent ``q`` (the columns of
 - **home points**, **blots**, **off**: held home-board points (strength for later
   hits), blots of any kind (exposure counts the direct danger; a blot is also a
   liability later), checkers borne off (progress the pips do not show in a bear-off).
+- **pips**, **pips squared** (per 100): the raw pip count of each side. Next to the
+  race term they let a fitted model learn how much a lead is worth in contact, which
+  is far less than in a race.
+- **points held, one by one**: whether each point 1..N is held. Not every point is worth
+  the same: in backgammon the 5-point, the bar point and the opponent's 5-point anchor
+  are worth most; the fitted weights say how much each is.
 
 The features of ``p`` minus those of ``q``, weighted, make a score ``z``; the chance
 that ``p`` wins is ``logistic(z)``. Gammons (a loser with nothing borne off) are

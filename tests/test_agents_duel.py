@@ -1,0 +1,96 @@
+"""Duels: deterministic under a seed, seats rotated fairly, intervals computed right."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+import gammon
+from gammon.agents import duel
+from gammon.agents.duel import Summary, seat_specs, seating
+from gammon.cli.main import app
+from gammon.core.errors import InvalidOptionError
+
+
+def _key(result):
+    return [(r.index, r.seating, r.returns, r.decisions) for r in result.results]
+
+
+def test_a_duel_repeats_under_its_seed():
+    first = duel("hypergammon-3", ["heuristic", "random"], 8, seed=5)
+    again = duel("hypergammon-3", ["heuristic", "random"], 8, seed=5)
+    assert _key(first) == _key(again)
+    other = duel("hypergammon-3", ["heuristic", "random"], 8, seed=6)
+    assert _key(first) != _key(other)
+
+
+def test_jobs_do_not_change_the_games():
+    one = duel("hypergammon-2", ["heuristic", "random"], 10, seed=2, jobs=1)
+    two = duel("hypergammon-2", ["heuristic", "random"], 10, seed=2, jobs=2)
+    assert _key(one) == _key(two)
+    assert one.agents[0].points == two.agents[0].points
+
+
+def test_seats_rotate_over_each_block():
+    for players in (2, 4):
+        blocks = [seating(g, players) for g in range(players)]
+        for seat in range(players):
+            assert sorted(b[seat] for b in blocks) == list(range(players))
+    assert seat_specs(["a", "b"], 4) == ["a", "b", "a", "b"]
+    with pytest.raises(InvalidOptionError, match="give 4 agents"):
+        seat_specs(["a", "b", "c"], 4)
+
+
+def test_rotated_games_share_their_dice():
+    """Two agents that play alike (the heuristic is expectimax of depth 0) get the same
+    games in both seats of a block: every block is a wash, so the mean is exactly 0."""
+    result = duel("hypergammon-3", ["heuristic", "expectimax:0"], 6, seed=4)
+    for a, b in zip(result.results[::2], result.results[1::2], strict=True):
+        assert a.returns == b.returns
+    assert result.agents[0].points.mean == 0.0
+    assert result.agents[0].points.half_width == 0.0
+
+
+def test_four_player_duel_scores_every_seat():
+    result = duel("multi-gam", ["heuristic", "random"], 4, seed=1)
+    assert [a.seats for a in result.agents] == [2, 2]
+    for game in result.results:
+        assert sorted(game.returns) == [1.0, 2.0, 3.0, 5.0]
+    total = sum(a.points.mean * a.seats for a in result.agents)
+    assert total == pytest.approx(11.0)
+    assert sum(a.wins for a in result.agents) == pytest.approx(4.0)
+
+
+def test_interval_over_blocks():
+    s = Summary.of([1.0, 3.0, 2.0, 2.0], block=2)
+    assert s.mean == 2.0 and s.half_width == 0.0  # both blocks average 2
+    s = Summary.of([1.0, 1.0, 3.0, 3.0], block=2)
+    assert s.mean == 2.0
+    assert s.half_width == pytest.approx(1.959963984540054 * 1.0)  # sd of block means 1.414/1.414
+    assert Summary.of([5.0]).half_width == 0.0
+
+
+def test_duel_command_prints_json():
+    runner = CliRunner()
+    result = runner.invoke(app, ["duel", "hypergammon-1", "--players", "heuristic,random",
+                                 "--games", "6", "--seed", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["games"] == 6 and data["variant"] == "hypergammon"
+    assert [a["agent"] for a in data["agents"]] == ["heuristic", "random"]
+    assert set(data["agents"][0]["points"]) >= {"mean", "ci95", "half_width"}
+    assert data["margin"]["first"] == "heuristic"
+
+
+def test_duel_command_table_and_errors():
+    runner = CliRunner()
+    result = runner.invoke(app, ["duel", "hypergammon-1", "--players", "heuristic,random",
+                                 "--games", "4"])
+    assert result.exit_code == 0, result.output
+    assert "points per game" in result.output and "games/s" in result.output
+    bad = runner.invoke(app, ["duel", "long-nardy", "--players", "pubeval,random", "--games",
+                              "2"])
+    assert bad.exit_code == 2 and "does not play" in bad.output
+    assert gammon.variant("backgammon").players == 2

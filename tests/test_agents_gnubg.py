@@ -1,0 +1,62 @@
+"""GNU Backgammon as an opponent: its plays are legal, its games end with the right score."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import gammon
+from gammon.agents import duel, make_agent
+from gammon.agents.gnubg import gnubg_path
+from gammon.notation.movetext import format_play
+
+pytestmark = [
+    pytest.mark.gnubg,
+    pytest.mark.skipif(gnubg_path() is None, reason="gnubg is not installed"),
+]
+
+BG = gammon.variant("backgammon")
+
+
+def test_gnubg_opening_plays():
+    agent = make_agent("gnubg:0", BG, 1)
+    start = BG.start_position()
+    assert format_play(agent.choose(BG.state(start, (3, 1)))) == "8/5 6/5"
+    assert format_play(agent.choose(BG.state(start, (6, 1)))) == "13/7 8/7"
+
+
+def test_a_gnubg_game_runs_to_the_end_with_the_right_score():
+    agents = [make_agent("gnubg:0", BG, 1), make_agent("random", BG, 2)]
+    rng = random.Random(1)
+    state = BG.initial_state()
+    while not state.is_terminal:
+        if state.is_chance:
+            state = state.apply(state.sample_chance(rng))
+            continue
+        action = agents[state.current_player].choose(state)
+        assert action in state.legal_actions()
+        state = state.apply(action)
+    returns = state.returns()
+    winner = state.winner
+    position = state.position
+    assert position.off(winner) == 15
+    loser = 1 - winner
+    expected = 1
+    if position.off(loser) == 0:
+        expected = 2
+        if position.bar(loser) or any(position.count(loser, s) for s in range(19, 25)):
+            expected = 3
+    assert returns[winner] == expected and returns[loser] == -expected
+
+
+def test_noise_is_deterministic():
+    noisy = make_agent("gnubg:0:noise=0.4", BG, 1)
+    state = BG.state(BG.start_position(), (5, 2))
+    assert len({format_play(noisy.choose(state)) for _ in range(3)}) == 1
+
+
+def test_gnubg_games_in_parallel_processes():
+    result = duel(BG, ["gnubg:0", "random"], 2, seed=3, jobs=2)
+    assert result.unfinished == 0
+    assert result.agents[0].points.mean > 0
