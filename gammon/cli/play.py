@@ -470,11 +470,7 @@ class _Game:
         prompt = f"{self.names[player]} (choose {_span(labels)})> "
         parse = getattr(self.rules, "parse_action", None)
         while True:
-            try:
-                line = self.input(prompt)
-            except (EOFError, KeyboardInterrupt):
-                self.console.print()
-                raise _Quit(resign=False) from None
+            line = self.read(prompt)
             command = line.strip().lower()
             if command in ("?", "hint", "legal", "list", "moves", ""):
                 self.say(f"You may choose {', '.join(labels)}: {question}.")
@@ -508,6 +504,14 @@ class _Game:
 
     # --- a person's turn ---------------------------------------------------------------
 
+    def read(self, prompt: str) -> str:
+        """A line from the person at the keyboard; the end of input abandons the game."""
+        try:
+            return self.input(prompt)
+        except (EOFError, KeyboardInterrupt):
+            self.console.print()
+            raise _Quit(resign=False) from None
+
     def ask(self, state: GameState) -> Play:
         player = state.position.turn
         numbered = self.moves.legal_play_texts(state)
@@ -515,11 +519,7 @@ class _Game:
         pending: Play | None = None  # the play those moves complete
         prompt = f"{self.names[player]} ({_roll(state.dice)})> "
         while True:
-            try:
-                line = self.input(prompt)
-            except (EOFError, KeyboardInterrupt):
-                self.console.print()
-                raise _Quit(resign=False) from None
+            line = self.read(prompt)
             command = line.strip().lower()
             if command == "":
                 if pending is not None:
@@ -627,11 +627,7 @@ class _Game:
         self.say(self.who(player), ": ", question(state, self.names))
         prompt = f"{self.names[player]} ({choices(state)})> "
         while True:
-            try:
-                line = self.input(prompt)
-            except (EOFError, KeyboardInterrupt):
-                self.console.print()
-                raise _Quit(resign=False) from None
+            line = self.read(prompt)
             command = line.strip().lower()
             if command == "?":
                 self.say(question(state, self.names))
