@@ -5,9 +5,8 @@
 
 For each variant the same decision states (reached by seeded games of the heuristic
 against random, only states with more than one legal action) are given to each agent
-that plays the variant, each agent built at its default setting (``expectimax`` is
-depth 2 in the two-player track games, 1 elsewhere; ``mcts`` 400 iterations, 60 in
-Acedrex; ``gnubg`` 0 plies). It prints the mean, median, 90th percentile and largest
+that plays the variant, each agent built at its default setting (``gammon agents``
+lists them). It prints the mean, median, 90th percentile and largest
 time of a move in milliseconds, and the machine's load while it ran: the bots are
 single-threaded, so on a shared machine the times grow with the load.
 """
@@ -30,7 +29,7 @@ from gammon.agents import make_agent, supported  # noqa: E402
 
 VARIANTS = ["backgammon", "nackgammon", "hypergammon-1", "hypergammon-2", "hypergammon-3",
             "caucasian", "long-nardy", "acey-deucey", "multi-gam", "acedrex"]
-AGENTS = ["random", "heuristic", "expectimax", "mcts", "pubeval", "gnubg"]
+AGENTS = ["random", "heuristic", "expectimax", "mcts", "rollout", "pubeval", "gnubg"]
 
 
 def decision_states(rules, count: int, seed: int) -> list:

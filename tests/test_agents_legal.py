@@ -15,7 +15,8 @@ VARIANTS = ["backgammon", "nackgammon", "hypergammon-1", "hypergammon-3", "cauca
             "long-nardy", "acey-deucey", "multi-gam", "acedrex"]
 
 #: Agents and how many of their decisions to check per variant (search is slow).
-AGENTS = {"random": 60, "heuristic": 40, "expectimax:1": 6, "mcts:40": 4, "pubeval": 30}
+AGENTS = {"random": 60, "heuristic": 40, "expectimax:1": 6, "mcts:40": 4, "rollout:100": 6,
+          "pubeval": 30}
 
 
 def _variants() -> list[str]:
@@ -124,7 +125,12 @@ def test_specs_parse_and_fail_helpfully():
     with pytest.raises(InvalidOptionError, match="does not play"):
         make_agent("gnubg", "multi-gam")
     assert [k.name for k in agent_kinds()] == ["random", "heuristic", "expectimax", "mcts",
-                                              "pubeval", "gnubg"]
+                                              "rollout", "pubeval", "gnubg"]
+    assert make_agent("expectimax", rules, 1).cutoff == 0.16
+    assert make_agent("expectimax:2:cutoff=0.3", rules, 1).cutoff == 0.3
+    assert make_agent("expectimax", "multi-gam", 1).cutoff is None
+    with pytest.raises(InvalidOptionError, match="cutoff is 0 or more"):
+        make_agent("expectimax:2:cutoff=-1", rules)
 
 
 def test_seeded_agents_repeat_themselves():

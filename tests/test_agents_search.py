@@ -186,3 +186,20 @@ def test_expectimax_plays_the_standard_openings():
     assert format_play(agent.choose(rules.state(start, (3, 1)))) == "8/5 6/5"
     assert format_play(agent.choose(rules.state(start, (4, 2)))) == "8/4 6/4"
     assert format_play(agent.choose(rules.state(start, (6, 1)))) == "13/7 8/7"
+
+
+def test_cutoff_drops_candidates_far_behind_the_best():
+    """gnubg's move filter: of the ``width`` best, only those within ``cutoff`` of the
+    best by depth 0 are searched further; without a cutoff all ``width`` are."""
+    from gammon.agents.search import _keep
+
+    base = np.array([0.10, 0.50, 0.45, -0.20, 0.30])
+    assert list(_keep(base, 3, 0.0)) == [1, 2, 4]
+    assert list(_keep(base, 3, 0.0, 0.16)) == [1, 2]
+    assert list(_keep(base, 3, 0.0, 0.0)) == [1]
+    state = midgame("backgammon", plays=9)
+    state = state.apply(state.chance_outcomes()[5][0])
+    scores = BoardSearch(state.variant, evaluator_for(state.variant)).scores(
+        state, 1, 8, 0.0, 0.05)
+    searched = np.isfinite(scores)
+    assert 1 <= searched.sum() <= 8

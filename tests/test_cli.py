@@ -122,3 +122,16 @@ def test_play_default_seats_fill_every_seat_with_the_computer():
     result = run("play", "multi-gam", "--seed", "1", input="quit\n")
     assert result.exit_code == 0, result.output
     assert "random 4" in result.output and "Game abandoned" in result.output
+
+
+def test_agents_lists_every_kind_with_its_default_and_variants():
+    result = runner.invoke(app, ["agents"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    from gammon.agents import agent_kinds
+
+    for kind in agent_kinds():
+        assert kind.name in result.output
+    assert "every variant" in result.output
+    assert "cutoff=X" in result.output
+    rollout_row = next(line for line in result.output.splitlines() if "rollout " in line)
+    assert "multi-gam" in rollout_row

@@ -43,13 +43,15 @@ class ExpectimaxAgent:
     """
 
     def __init__(self, variant: Any, depth: int = 1, width: int = 8, margin: float = 0.0,
-                 evaluator: Any = None, name: str | None = None) -> None:
+                 evaluator: Any = None, name: str | None = None,
+                 cutoff: float | None = None) -> None:
         if depth < 0 or depth > 3:
             raise ValueError(f"expectimax depth is 0 to 3, not {depth}")
         self.variant = variant
         self.depth = depth
         self.width = width
         self.margin = margin
+        self.cutoff = cutoff
         self.evaluator = evaluator if evaluator is not None else evaluator_for(variant)
         self.search = make_search(variant, self.evaluator)
         self.name = name or f"expectimax:{depth}"
@@ -61,7 +63,8 @@ class ExpectimaxAgent:
         answer, state = resolve(state, self.evaluator)
         if answer is not None:
             return answer
-        return best_action(self.search, state, self.depth, self.width, self.margin)
+        return best_action(self.search, state, self.depth, self.width, self.margin,
+                           self.cutoff)
 
 
 class HeuristicAgent(ExpectimaxAgent):

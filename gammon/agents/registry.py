@@ -13,7 +13,9 @@ kind               what it is                                              varia
 ``heuristic``      best action by the variant's heuristic evaluator        all
 ``expectimax:D``   looks D rolls ahead (default 2 in the two-player track  all
                    games, 1 elsewhere); ``width=W`` root candidates
-                   (default 8; 4 in Long Nardy, acey-deucey, Acedrex)
+                   (default 8; 4 in Long Nardy, acey-deucey, Acedrex);
+                   ``cutoff=X`` skips candidates X points behind the best
+                   (default 0.16 in the two-player track games)
 ``mcts:N``         Monte Carlo tree search, N iterations (default 400;     all
                    acey-deucey 150, Acedrex 40), chance nodes, max-n; ``c=``
                    exploration, ``rollout=random`` to value new leaves
@@ -44,6 +46,8 @@ class AgentKind:
     default: str = ""
     build: Callable[..., Any] | None = None
     supports: Callable[[Any], bool] = lambda variant: True
+    #: The ``name=value`` options it takes besides the main setting.
+    options: str = ""
 
 
 def _rules(variant: Any) -> Any:
@@ -126,10 +130,19 @@ def default_width(rules: Any) -> int:
     return 4 if getattr(rules, "name", "") in NARROW else 8
 
 
+def default_cutoff(rules: Any) -> float | None:
+    """How far behind the best (in points) a root candidate may be and still be searched:
+    0.16 where values are equities of a two-player track game, as gnubg's default move
+    filter; None (every one of the ``width`` best) elsewhere."""
+    from gammon.agents.search import board_search_applies
+
+    return 0.16 if board_search_applies(rules) else None
+
+
 def _expectimax(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str]) -> Any:
     from gammon.agents.players import ExpectimaxAgent
 
-    _only(spec, named, ("width", "depth"))
+    _only(spec, named, ("width", "depth", "cutoff"))
     depth_text = pos[0] if pos else named.get("depth")
     depth = default_depth(rules) if depth_text is None else _number(spec, "depth", depth_text)
     if not 0 <= depth <= 3:
@@ -137,8 +150,13 @@ def _expectimax(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[st
     width = _number(spec, "width", named.get("width", str(default_width(rules))))
     if width < 1:
         raise InvalidOptionError(f"agent {spec!r}: width is at least 1")
+    cutoff = default_cutoff(rules)
+    if "cutoff" in named:
+        cutoff = _number(spec, "cutoff", named["cutoff"], float)
+        if cutoff < 0:
+            raise InvalidOptionError(f"agent {spec!r}: cutoff is 0 or more")
     name = "expectimax" if not pos and not named else spec.strip().lower()
-    return ExpectimaxAgent(rules, depth=depth, width=width, name=name)
+    return ExpectimaxAgent(rules, depth=depth, width=width, name=name, cutoff=cutoff)
 
 
 def _mcts(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str]) -> Any:
@@ -156,6 +174,26 @@ def _mcts(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str
         raise InvalidOptionError(f"agent {spec!r}: rollout is 'random' or 'no'")
     return MCTSAgent(rules, iterations=iterations, exploration=c,
                      rng=seeded_rng(seed, "mcts"), name=name, rollouts=rollout == "random")
+
+
+def _rollout(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str]) -> Any:
+    from gammon.agents.rollout import DEFAULT_GAMES, RolloutAgent
+
+    _only(spec, named, ("games", "width"))
+    text = pos[0] if pos else named.get("games")
+    games = DEFAULT_GAMES if text is None else _number(spec, "games", text)
+    width = _number(spec, "width", named.get("width", "8"))
+    if games < 1 or width < 1:
+        raise InvalidOptionError(f"agent {spec!r}: games and width are at least 1")
+    name = "rollout" if not pos and not named else spec.strip().lower()
+    return RolloutAgent(rules, games=games, width=width, rng=seeded_rng(seed, "rollout"),
+                        name=name)
+
+
+def _rollout_supports(rules: Any) -> bool:
+    from gammon.agents.rollout import supports
+
+    return supports(rules)
 
 
 def _pubeval(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str]) -> Any:
@@ -202,13 +240,23 @@ KINDS: dict[str, AgentKind] = {
                   build=_heuristic),
         AgentKind("expectimax", "looks ahead over rolls (exact probabilities) on the "
                   "heuristic", "depth", "2 (two-player track games), else 1",
-                  build=_expectimax),
+                  build=_expectimax,
+                  options="width=W root candidates (8; 4 in long-nardy, acey-deucey, "
+                  "acedrex), cutoff=X points behind the best not searched (0.16 in "
+                  "two-player track games)"),
         AgentKind("mcts", "Monte Carlo tree search with chance nodes, max-n values",
-                  "iterations", "400 (acey-deucey 150, Acedrex 40)", build=_mcts),
+                  "iterations", "400 (acey-deucey 150, Acedrex 40)", build=_mcts,
+                  options="c=exploration (1.0), rollout=random to value new leaves by "
+                  "random games"),
+        AgentKind("rollout", "compiled random games from each candidate, successive "
+                  "halving", "games per candidate", "4000", build=_rollout,
+                  supports=_rollout_supports,
+                  options="width=W candidates by the heuristic (8)"),
         AgentKind("pubeval", "Tesauro's public evaluation function (1993)",
                   build=_pubeval, supports=_pubeval_supports),
         AgentKind("gnubg", "GNU Backgammon through its embedded Python", "plies", "0",
-                  build=_gnubg, supports=_gnubg_supports),
+                  build=_gnubg, supports=_gnubg_supports,
+                  options="noise=X evaluation noise (0)"),
     )
 }
 

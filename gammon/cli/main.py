@@ -97,6 +97,27 @@ def variants() -> None:
     console.print(table)
 
 
+@app.command()
+def agents() -> None:
+    """List the bots: what each is, its main setting and default, the variants it plays."""
+    from gammon.agents import agent_kinds
+
+    rules = [cls() for cls in gammon.variant_classes()]
+    table = Table(title="gammon agents (kind[:setting][:name=value])", show_lines=True)
+    table.add_column("agent", style="bold", no_wrap=True)
+    table.add_column("what it is", overflow="fold")
+    table.add_column("setting (default)", overflow="fold")
+    table.add_column("plays", overflow="fold")
+    for kind in agent_kinds():
+        plays = [r.name for r in rules if kind.supports(r)]
+        setting = f"{kind.option} ({kind.default})" if kind.option else ""
+        if kind.options:
+            setting += f"\n[dim]options:[/] {kind.options}"
+        table.add_row(kind.name, kind.summary, setting,
+                      "every variant" if len(plays) == len(rules) else ", ".join(plays))
+    console.print(table)
+
+
 def _read_position(variant: TrackVariant, text: str) -> gammon.Position:
     from gammon.notation import parse_position
 
@@ -475,7 +496,8 @@ def duel(
     variant_name: VariantArg = "backgammon",
     players: Annotated[str, typer.Option(
         help="Agents, comma-separated, one per seat (or fewer, repeated): random, "
-             "heuristic, expectimax[:DEPTH], mcts[:ITERATIONS], pubeval, gnubg[:PLIES]."
+             "heuristic, expectimax[:DEPTH], mcts[:ITERATIONS], rollout[:GAMES], pubeval, "
+             "gnubg[:PLIES] ('gammon agents' lists them)."
     )] = "heuristic,random",
     games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed for dice and agents.")] = 0,

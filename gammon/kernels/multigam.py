@@ -63,14 +63,23 @@ def _game(board, rules, max_turns, plays, words, table, place, trace, traced):
     play as (mover, die, die, board after the play...) while rows last. Returns
     ``(starter, plays made, players placed)``.
     """
+    place[:] = 0
+    player, a, b = opening(rules[tracks.R_PLAYERS], 6, table)
+    turns, finished = _play_on(board, player, a, b, 0, rules, max_turns, plays, words,
+                               place, trace, traced)
+    return player, turns, finished
+
+
+@njit(cache=True)
+def _play_on(board, player, a, b, finished, rules, max_turns, plays, words, place, trace,
+             traced):
+    """Random plays from ``board`` (changed in place), ``player`` to play ``a``-``b``,
+    ``finished`` players already placed in ``place``; returns (plays made, players
+    placed), and ``place`` is cleared when ``max_turns`` ran out first."""
     size = board.shape[0]
     players = rules[tracks.R_PLAYERS]
     slots = rules[tracks.R_POINTS] + 2
     checkers = rules[tracks.R_CHECKERS]
-    place[:] = 0
-    player, a, b = opening(players, 6, table)
-    starter = player
-    finished = 0
     turns = 0
     while turns < max_turns:
         count = tracks.generate_plays(board, player, a, b, 1, rules, plays, words)
@@ -100,7 +109,30 @@ def _game(board, rules, max_turns, plays, words, table, place, trace, traced):
         b = np.random.randint(1, 7)
     if finished < players:
         place[:] = 0  # cut off: nobody is ranked
-    return starter, turns, finished
+    return turns, finished
+
+
+@njit(cache=True)
+def mean_scores(games, start, to_roll, ranked, rules, scores, max_turns, plays, words):
+    """Each seat's mean score over ``games`` random continuations of ``start``, where
+    ``to_roll`` rolls next and ``ranked`` lists the players already finished, in order
+    (games cut off by ``max_turns`` count as every seat scoring 0)."""
+    players = rules[tracks.R_PLAYERS]
+    total = np.zeros(players)
+    board = np.empty_like(start)
+    place = np.zeros(players, np.int64)
+    trace = np.zeros((0, 3 + start.shape[0]), np.int8)
+    for _ in range(games):
+        board[:] = start
+        place[:] = 0
+        for k in range(ranked.shape[0]):
+            place[ranked[k]] = k + 1
+        _play_on(board, to_roll, np.random.randint(1, 7), np.random.randint(1, 7),
+                 ranked.shape[0], rules, max_turns, plays, words, place, trace, 0)
+        for p in range(players):
+            if place[p] > 0:
+                total[p] += scores[place[p] - 1]
+    return total / games
 
 
 @njit(cache=True)
@@ -152,7 +184,9 @@ def traced_playouts(games, start, rules, scores, max_turns, plays, words, trace)
 
 # The kernels above inline the move generator: recompile them when it changes.
 refresh_when_changed(
-    "multigam", (opening, _game, _playouts, random_playouts, traced_playouts), (tracks,)
+    "multigam",
+    (opening, _game, _play_on, mean_scores, _playouts, random_playouts, traced_playouts),
+    (tracks,),
 )
 _local = threading.local()
 

@@ -261,6 +261,25 @@ class MultiGam(TrackVariant):
             scores[player] = float(SCORES[place])
         return tuple(scores)
 
+    def rollout_values(self, state: GameState, games: int, seed: int | None = None,
+                       max_turns: int = 10000) -> np.ndarray:
+        """Each player's mean score over ``games`` compiled random continuations of a
+        CHANCE ``state`` (the player to move rolls next). ``seed`` reseeds the compiled
+        generator; None continues its stream."""
+        from gammon.kernels import multigam, tracks
+
+        if state.phase is not Phase.CHANCE or state.opening:
+            raise ValueError("rollouts start from a roll of a game under way, not "
+                             f"from a {state.phase.name} state or the opening")
+        if seed is not None:
+            tracks.seed_kernels(seed)
+        plays, words = multigam.workspace(self.players, self.slots)
+        board = np.frombuffer(state.position.board, np.int8).copy()
+        ranked = np.array(self.memo_of(state).ranking, np.int64)
+        return multigam.mean_scores(games, board, state.position.turn, ranked,
+                                    self.kernel.rules, np.asarray(SCORES, np.int64),
+                                    max_turns, plays, words)
+
     def random_playouts(
         self, games: int, seed: int | None, max_turns: int = 10000
     ) -> np.ndarray:

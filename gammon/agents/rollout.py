@@ -1,0 +1,84 @@
+"""Monte Carlo rollouts: each candidate judged by how random games from it end.
+
+Where a game is short and its luck large (Multi-Gam: four players, five checkers on six
+points, a game over in four or five turns each), a heuristic's few features miss what
+decides it: which hits and primes the coming rolls make possible for each of three
+opponents. A rollout answers that question directly. For each candidate action the
+agent plays many games on to the end in compiled code (every player choosing uniformly
+among their plays, the dice random) and takes the action whose games score the mover
+best on average. Random continuations are a biased judge of any one position, but the
+bias is much the same for the candidates of one decision, and the comparison is what
+counts.
+
+The playouts go where they tell most (successive halving): every candidate among the
+``width`` best by the heuristic gets an equal share of the first round, the better half
+goes on to the next round with twice the share, and so on until one is left.
+
+A variant offers rollouts with ``rollout_values(state, games, seed)`` (Multi-Gam does);
+:func:`supports` says which.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+import numpy as np
+
+from gammon.agents.base import child_states
+from gammon.agents.evaluators import evaluator_for
+from gammon.agents.search import candidates
+from gammon.core.state import Phase
+
+#: Random games per candidate on average, the default of ``rollout:N``.
+DEFAULT_GAMES = 4000
+
+
+def supports(variant: Any) -> bool:
+    """Whether ``variant`` can play compiled random games from a state."""
+    return callable(getattr(variant, "rollout_values", None))
+
+
+class RolloutAgent:
+    """Chooses by compiled random rollouts (see the module text)."""
+
+    def __init__(self, variant: Any, games: int = DEFAULT_GAMES, width: int = 8,
+                 rng: random.Random | None = None, name: str = "rollout") -> None:
+        if not supports(variant):
+            raise ValueError(f"{variant.name} has no compiled rollouts")
+        self.variant = variant
+        self.games = games
+        self.width = width
+        self.rng = rng or random.Random()
+        self.evaluator = evaluator_for(variant)
+        self.name = name
+
+    def choose(self, state: Any) -> Any:
+        actions = candidates(state.legal_actions())
+        if len(actions) == 1:
+            return actions[0]
+        mover = state.current_player
+        kids = child_states(state, actions)
+        guess = self.evaluator.evaluate(kids)[:, mover]
+        alive = [int(i) for i in np.argsort(-guess, kind="stable")[: self.width]]
+        value = dict.fromkeys(alive, 0.0)
+        played = dict.fromkeys(alive, 0)
+        for i in alive:
+            if kids[i].phase is Phase.TERMINAL:  # known exactly: no games needed
+                value[i] = float(kids[i].returns()[mover])
+                played[i] = -1
+        budget = self.games * len(alive)
+        rounds = max(1, math.ceil(math.log2(len(alive))))
+        while len(alive) > 1:
+            share = max(1, budget // (rounds * len(alive)))
+            for i in alive:
+                if played[i] < 0:
+                    continue
+                seed = self.rng.getrandbits(32)
+                mean = float(self.variant.rollout_values(kids[i], share, seed)[mover])
+                value[i] = (value[i] * played[i] + mean * share) / (played[i] + share)
+                played[i] += share
+            alive.sort(key=lambda i: -value[i])
+            alive = alive[: math.ceil(len(alive) / 2)]
+        return actions[alive[0]]
