@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 GNUBG := /usr/games/gnubg
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-SEATS ?= human,random
+SEATS ?= human,expectimax
 
 .PHONY: play test bench lint gnubg clean
 

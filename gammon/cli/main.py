@@ -30,6 +30,10 @@ app = typer.Typer(
 console = Console()
 errors = Console(stderr=True)
 
+#: The opponent in every seat but yours when `gammon play` is given no --seats: the
+#: search bot at its default setting (a move well under a second in every variant).
+DEFAULT_BOT = "expectimax"
+
 VariantArg = Annotated[str, typer.Argument(help="Variant name (see `gammon variants`).")]
 OptionOpt = Annotated[
     list[str] | None,
@@ -299,7 +303,7 @@ def play(
 
     rules = _variant(variant_name, option)
     if seats is None:
-        seats = ",".join(["human"] + ["random"] * (rules.players - 1))
+        seats = ",".join(["human"] + [DEFAULT_BOT] * (rules.players - 1))
     if (face := _own_face(rules)) is not None:
         try:
             face.cli_play(rules, seats, seed, console)
