@@ -135,3 +135,14 @@ def test_agents_lists_every_kind_with_its_default_and_variants():
     assert "cutoff=X" in result.output
     rollout_row = next(line for line in result.output.splitlines() if "rollout " in line)
     assert "multi-gam" in rollout_row
+
+
+def test_long_nardy_results_are_called_oin_mars_and_koks():
+    nardy = gammon.variant("long-nardy")
+    assert [nardy.result_name(level) for level in (1, 2, 3)] == ["an oin", "a mars", "a koks"]
+    assert gammon.variant("backgammon").result_name(2) == "a gammon"
+    result = runner.invoke(app, ["selfplay", "long-nardy", "--games", "50", "--seed", "1"],
+                           env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "mars" in result.output and "koks" in result.output
+    assert "gammon" not in result.output.replace("long-nardy", "")

@@ -379,9 +379,8 @@ def selfplay(
     table = Table(title=f"{rules.name}: {games} random games, seed {seed}")
     table.add_column("player", justify="right")
     table.add_column("wins", justify="right")
-    table.add_column("single", justify="right")
-    table.add_column("gammons", justify="right")
-    table.add_column("backgammons", justify="right")
+    for name in rules.result_names:
+        table.add_column(name, justify="right")
     table.add_column("mean points", justify="right")
     for row in stats["players"]:
         table.add_row(

@@ -57,8 +57,6 @@ AGENT_KINDS = tuple(AGENT_REGISTRY)
 #: Everything a seat may be.
 SEAT_KINDS = (HUMAN, *AGENT_KINDS)
 
-RESULT_NAMES = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
-
 #: What ``help`` shows: move examples, then commands.
 HELP_MOVES = (
     ("24/18 13/11", "two checkers, one die each"),
@@ -715,7 +713,7 @@ class _Game:
             self.record()
             return GameResult(state, self.turns)
         points = int(state.returns()[winner])
-        kind = RESULT_NAMES.get(points, f"{points} points")
+        kind = self.rules.result_name(points)
         plural = "s" if points != 1 else ""
         self.say(self.who(winner), f" wins {kind}: {points} point{plural}.")
         self.record()

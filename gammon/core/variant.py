@@ -78,6 +78,17 @@ class TrackVariant:
     home_only_bear_off: ClassVar[bool] = False
     gammons: ClassVar[bool] = True
     backgammons: ClassVar[bool] = True
+    #: What this game calls a win worth one, two and three times the stake.
+    result_names: ClassVar[tuple[str, str, str]] = ("single game", "gammon", "backgammon")
+
+    def result_name(self, level: int, article: bool = True) -> str:
+        """``"a gammon"``: what a win of ``level`` (1-3) is called in this game."""
+        if not 1 <= level <= len(self.result_names):
+            return f"{level} points"
+        name = self.result_names[level - 1]
+        if not article:
+            return name
+        return ("an " if name[0] in "aeiou" else "a ") + name
 
     def start_layout(self) -> dict[int, int]:
         """Each player's starting checkers as ``{own slot: count}``."""

@@ -475,9 +475,11 @@ class CubeState:
             elif self.base.position.players != 2:
                 why = "resignations are for two-player games"
             elif resign.level <= self.declined:
-                why = f"a {RESIGN_NAMES[self.declined]} was just declined; offer more"
+                why = (f"{self.variant.result_name(self.declined)} was just declined; "
+                       "offer more")
             else:
-                why = f"{self.base.variant.name} does not score a {resign.name}"
+                why = (f"{self.base.variant.name} does not score "
+                       f"{self.variant.result_name(resign.level)}")
             raise IllegalPlayError(f"{_name(player)} cannot {resign}: {why}")
         return replace(self, resignation=(player, resign.level), _legal=[])
 
@@ -490,8 +492,8 @@ class CubeState:
         if answer is ResignAnswer.REJECT:
             return replace(self, resignation=None, declined=level, _legal=[])
         raise IllegalPlayError(
-            f"{_name(1 - offerer)} must accept or reject the offer to resign a "
-            f"{RESIGN_NAMES[level]}, not {_show(answer)}"
+            f"{_name(1 - offerer)} must accept or reject the offer to resign "
+            f"{self.variant.result_name(level)}, not {_show(answer)}"
         )
 
     # --- IDs -----------------------------------------------------------------------------

@@ -18,7 +18,6 @@ from gammon.stakes.cube import (
     Resign,
     ResignAnswer,
 )
-from gammon.stakes.record import RESULT_NAMES
 
 _DOUBLE = {"double", "d", "dbl", "dave", "redouble"}
 _ROLL = {"roll", "r", "no double", "nodouble"}
@@ -114,7 +113,7 @@ def question(state: CubeState, names: Sequence[str] | None = None) -> str:
     if state.resignation is not None:
         offerer, level = state.resignation
         points = _points(state.points_for(level))
-        return (f"{names[offerer]} offers to resign {RESULT_NAMES[level]} ({points}): "
+        return (f"{names[offerer]} offers to resign {state.variant.result_name(level)} ({points}): "
                 "accept or reject?")
     if state.offer is not None:
         offer = state.offer
@@ -172,8 +171,9 @@ def result_text(state: CubeState, names: Sequence[str] | None = None) -> str:
     if ending is not None and ending.how == "drop":
         return f"{names[winner]} wins {points} (the cube was dropped)"
     if ending is not None:
-        return f"{names[winner]} wins {RESULT_NAMES[ending.level]} by resignation: {points}"
-    kind = RESULT_NAMES.get(state.result_level, "the game")
+        given = state.variant.result_name(ending.level)
+        return f"{names[winner]} wins {given} by resignation: {points}"
+    kind = state.variant.result_name(state.result_level)
     counted = ""
     if state.result_level > 1 and state.returns()[winner] == state.cube_value:
         counted = " (counted single: " + (

@@ -17,15 +17,11 @@ from gammon.core.dice import Roll
 from gammon.core.play import Play
 from gammon.stakes.cube import (
     DROP,
-    RESIGN_NAMES,
     CubeAction,
     CubeState,
     Resign,
     ResignAnswer,
 )
-
-#: How a result is called, by level.
-RESULT_NAMES = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
 
 
 @dataclass(frozen=True)
@@ -130,10 +126,12 @@ def describe(before: Any, x: Any, after: Any) -> list[Event]:
             elif x is CubeAction.RACCOON:
                 events.append(Event(player, "raccoon", f"raccoons to {after.offer.value}"))  # type: ignore[union-attr]
         elif isinstance(x, Resign):
-            events.append(Event(player, "resign", f"offers to resign {RESULT_NAMES[x.level]}"))
+            given = before.variant.result_name(x.level)
+            events.append(Event(player, "resign", f"offers to resign {given}"))
         elif isinstance(x, ResignAnswer):
             level = before.resignation[1] if before.resignation else 1
-            events.append(Event(player, x.value, f"{x.value}s the {RESIGN_NAMES[level]}"))
+            given = before.variant.result_name(level, article=False)
+            events.append(Event(player, x.value, f"{x.value}s the {given}"))
         elif isinstance(x, Play):
             from gammon.notation.movetext import format_play
 
@@ -176,9 +174,9 @@ def result_event(state: CubeState) -> Event:
     if ending is not None and ending.how == DROP:
         how = "wins: the cube was dropped"
     elif ending is not None:
-        how = f"wins {RESULT_NAMES[ending.level]} by resignation"
+        how = f"wins {state.variant.result_name(ending.level)} by resignation"
     elif state.base.position.players == 2:
-        how = f"wins {RESULT_NAMES.get(state.result_level, 'the game')}"
+        how = f"wins {state.variant.result_name(state.result_level)}"
     else:
         how = "comes first"
     return Event(winner, "result", f"{how}: {_points(points)}")

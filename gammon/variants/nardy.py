@@ -62,6 +62,8 @@ class LongNardy(TrackVariant):
                 "koks is a kind of mars: it needs mars=True (the oin game has neither)"
             )
 
+    result_names = ("oin", "mars", "koks")
+
     @property
     def gammons(self) -> bool:  # type: ignore[override]
         return self.mars
