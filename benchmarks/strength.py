@@ -1,0 +1,138 @@
+"""The strength table of docs/strength.md: runs its duels and writes the table.
+
+    python benchmarks/strength.py --out results/         # every cell, seed 2026, 2 jobs
+    python benchmarks/strength.py --out results/ --seed 7 --only backgammon
+    python benchmarks/strength.py --out results/ --table  # the table from saved results
+
+Each cell is one ``gammon duel``; its JSON (what ``gammon duel --json`` prints) is saved
+as ``OUT/NAME.json``, and a cell whose file exists is not played again, so an interrupted
+run picks up where it stopped. ``--table`` prints the Markdown table from the files in
+``OUT`` (missing cells are left out). Running everything takes about three hours on two
+cores: the expectimax:2 cells of the backgammon family are most of it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import NamedTuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from gammon.agents import duel  # noqa: E402
+
+
+class Cell(NamedTuple):
+    name: str
+    variant: str
+    players: str
+    games: int
+    why: str  # which target the cell measures
+
+
+#: Each variant's short name in the cells' file names, and its best search agent.
+BEST_SEARCH = {
+    "backgammon": ("bg", "expectimax:2"),
+    "nackgammon": ("nack", "expectimax:2"),
+    "hypergammon-1": ("hyp1", "expectimax:2"),
+    "hypergammon-2": ("hyp2", "expectimax:2"),
+    "hypergammon-3": ("hyp3", "expectimax:2"),
+    "caucasian": ("cauc", "expectimax:2"),
+    "long-nardy": ("nardy", "expectimax:2"),
+    "acey-deucey": ("acey", "expectimax:1"),
+    "multi-gam": ("mg", "rollout"),
+    "acedrex": ("ace", "expectimax:1"),
+}
+FOUR_PLAYERS = ("multi-gam", "acedrex")
+
+
+def _cells() -> list[Cell]:
+    cells = []
+    for variant, (short, search) in BEST_SEARCH.items():
+        four = variant in FOUR_PLAYERS
+        games = 400 if four else 1000
+        rest = ",heuristic,heuristic,heuristic" if four else ",heuristic"
+        cells.append(Cell(f"{short}_h_r", variant,
+                          "heuristic" + rest.replace("heuristic", "random"), games,
+                          "heuristic beats random"))
+        label = search.replace("expectimax:", "x").replace("rollout", "ro")
+        # Multi-Gam is mostly luck: the search's edge needs more games to show.
+        cells.append(Cell(f"{short}_{label}_h", variant, search + rest,
+                          3000 if variant == "multi-gam" else games,
+                          "search beats heuristic"))
+    return cells + [
+        Cell("bg_h_pub", "backgammon", "heuristic,pubeval", 1000, "against the yardstick"),
+        Cell("bg_x2_pub", "backgammon", "expectimax:2,pubeval", 1000,
+             "best agent at least even with pubeval"),
+        Cell("pub_gnubg", "backgammon", "pubeval,gnubg:0", 1000,
+             "the yardstick against gnubg"),
+    ]
+
+
+CELLS = _cells()
+
+
+def run(out: Path, seed: int, jobs: int, only: str | None) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for cell in CELLS:
+        path = out / f"{cell.name}.json"
+        if path.exists() or (only and cell.variant != only):
+            continue
+        print(f"{cell.name}: {cell.variant} {cell.players}, {cell.games} games", flush=True)
+        result = duel(cell.variant, cell.players.split(","), cell.games, seed=seed, jobs=jobs)
+        path.write_text(json.dumps(result.as_dict(), indent=2))
+
+
+def _interval(summary: dict) -> str:
+    low, high = summary["ci95"]
+    return f"{summary['mean']:+.3f} [{low:+.3f}, {high:+.3f}]"
+
+
+def table(out: Path) -> str:
+    """The Markdown table of the saved cells, in the order of :data:`CELLS`."""
+    lines = [
+        "| variant | A vs B | games | A − B per game, 95% interval | A's points per game "
+        "| A's win rate | target | met |",
+        "|---|---|---:|---|---|---:|---|:---:|",
+    ]
+    for cell in CELLS:
+        path = out / f"{cell.name}.json"
+        if not path.exists():
+            continue
+        data = json.loads(path.read_text())
+        first, second = data["agents"][0], data["agents"][1]
+        margin = data["margin"]
+        low = margin["ci95"][0]
+        target = cell.why
+        met = "yes" if low > 0 else "no"
+        if "at least even" in target:
+            met = "yes" if margin["mean"] >= 0 else "no"
+        elif "yardstick" in target:
+            met = "–"
+        versus = f"{first['agent']} vs {second['agent']}"
+        if len(data["players"]) > 2:
+            versus += " ×3"
+        lines.append(
+            f"| {cell.variant} | {versus} | {data['games']} | {_interval(margin)} "
+            f"| {_interval(first['points'])} | {first['win_rate']:.1%} | {target} | {met} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, required=True, help="folder of the cells' JSON")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--only", help="only the cells of this variant")
+    parser.add_argument("--table", action="store_true", help="print the table and stop")
+    args = parser.parse_args(argv)
+    if not args.table:
+        run(args.out, args.seed, args.jobs, args.only)
+    print(table(args.out))
+
+
+if __name__ == "__main__":
+    main()
