@@ -179,15 +179,18 @@ def _mcts(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str
 def _rollout(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str]) -> Any:
     from gammon.agents.rollout import DEFAULT_GAMES, RolloutAgent
 
-    _only(spec, named, ("games", "width"))
+    _only(spec, named, ("games", "width", "policy"))
     text = pos[0] if pos else named.get("games")
     games = DEFAULT_GAMES if text is None else _number(spec, "games", text)
     width = _number(spec, "width", named.get("width", "8"))
     if games < 1 or width < 1:
         raise InvalidOptionError(f"agent {spec!r}: games and width are at least 1")
+    policy = named.get("policy", "random").lower()
+    if policy not in ("random", "greedy"):
+        raise InvalidOptionError(f"agent {spec!r}: policy is 'random' or 'greedy'")
     name = "rollout" if not pos and not named else spec.strip().lower()
     return RolloutAgent(rules, games=games, width=width, rng=seeded_rng(seed, "rollout"),
-                        name=name)
+                        name=name, greedy=policy == "greedy")
 
 
 def _rollout_supports(rules: Any) -> bool:

@@ -44,7 +44,8 @@ class RolloutAgent:
     """Chooses by compiled random rollouts (see the module text)."""
 
     def __init__(self, variant: Any, games: int = DEFAULT_GAMES, width: int = 8,
-                 rng: random.Random | None = None, name: str = "rollout") -> None:
+                 rng: random.Random | None = None, name: str = "rollout",
+                 greedy: bool = False) -> None:
         if not supports(variant):
             raise ValueError(f"{variant.name} has no compiled rollouts")
         self.variant = variant
@@ -53,6 +54,7 @@ class RolloutAgent:
         self.rng = rng or random.Random()
         self.evaluator = evaluator_for(variant)
         self.name = name
+        self.greedy = greedy
 
     def choose(self, state: Any) -> Any:
         actions = candidates(state.legal_actions())
@@ -76,7 +78,8 @@ class RolloutAgent:
                 if played[i] < 0:
                     continue
                 seed = self.rng.getrandbits(32)
-                mean = float(self.variant.rollout_values(kids[i], share, seed)[mover])
+                mean = float(self.variant.rollout_values(kids[i], share, seed,
+                                                         greedy=self.greedy)[mover])
                 value[i] = (value[i] * played[i] + mean * share) / (played[i] + share)
                 played[i] += share
             alive.sort(key=lambda i: -value[i])

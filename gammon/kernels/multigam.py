@@ -71,11 +71,49 @@ def _game(board, rules, max_turns, plays, words, table, place, trace, traced):
 
 
 @njit(cache=True)
+def _greedy(plays, count, player, players, slots):
+    """The play a simple greedy player makes: most opponents' checkers sent to the bar,
+    then fewest of its own blots within reach of an opponent behind them, then most
+    points made; ties broken at random."""
+    best = 0
+    best_score = -1e9
+    bar = slots - 1
+    for i in range(count):
+        row = plays[i]
+        score = np.random.random() * 0.01
+        for q in range(players):
+            if q != player:
+                score += 3.0 * row[q * slots + bar]
+        # Slot s is the same point for everyone; a checker behind it is at a higher slot.
+        for s in range(1, bar):
+            mine = row[player * slots + s]
+            if mine >= 2:
+                score += 0.5
+            elif mine == 1:
+                for q in range(players):
+                    if q == player:
+                        continue
+                    threat = False
+                    for t in range(s + 1, min(s + 7, slots)):
+                        if row[q * slots + t] > 0:
+                            threat = True
+                            break
+                    if threat:
+                        score -= 1.0
+                        break
+        if score > best_score:
+            best_score = score
+            best = i
+    return best
+
+
+@njit(cache=True)
 def _play_on(board, player, a, b, finished, rules, max_turns, plays, words, place, trace,
-             traced):
-    """Random plays from ``board`` (changed in place), ``player`` to play ``a``-``b``,
-    ``finished`` players already placed in ``place``; returns (plays made, players
-    placed), and ``place`` is cleared when ``max_turns`` ran out first."""
+             traced, greedy=False):
+    """Random plays (or :func:`_greedy` ones) from ``board`` (changed in place),
+    ``player`` to play ``a``-``b``, ``finished`` players already placed in ``place``;
+    returns (plays made, players placed), and ``place`` is cleared when ``max_turns``
+    ran out first."""
     size = board.shape[0]
     players = rules[tracks.R_PLAYERS]
     slots = rules[tracks.R_POINTS] + 2
@@ -83,7 +121,12 @@ def _play_on(board, player, a, b, finished, rules, max_turns, plays, words, plac
     turns = 0
     while turns < max_turns:
         count = tracks.generate_plays(board, player, a, b, 1, rules, plays, words)
-        choice = np.random.randint(0, count) if count > 1 else 0
+        if count <= 1:
+            choice = 0
+        elif greedy:
+            choice = _greedy(plays, count, player, players, slots)
+        else:
+            choice = np.random.randint(0, count)
         board[:] = plays[choice, :size]
         row = traced + turns
         if row < trace.shape[0]:
@@ -113,7 +156,8 @@ def _play_on(board, player, a, b, finished, rules, max_turns, plays, words, plac
 
 
 @njit(cache=True)
-def mean_scores(games, start, to_roll, ranked, rules, scores, max_turns, plays, words):
+def mean_scores(games, start, to_roll, ranked, rules, scores, max_turns, plays, words,
+                greedy=False):
     """Each seat's mean score over ``games`` random continuations of ``start``, where
     ``to_roll`` rolls next and ``ranked`` lists the players already finished, in order
     (games cut off by ``max_turns`` count as every seat scoring 0)."""
@@ -128,7 +172,7 @@ def mean_scores(games, start, to_roll, ranked, rules, scores, max_turns, plays, 
         for k in range(ranked.shape[0]):
             place[ranked[k]] = k + 1
         _play_on(board, to_roll, np.random.randint(1, 7), np.random.randint(1, 7),
-                 ranked.shape[0], rules, max_turns, plays, words, place, trace, 0)
+                 ranked.shape[0], rules, max_turns, plays, words, place, trace, 0, greedy)
         for p in range(players):
             if place[p] > 0:
                 total[p] += scores[place[p] - 1]
@@ -185,7 +229,7 @@ def traced_playouts(games, start, rules, scores, max_turns, plays, words, trace)
 # The kernels above inline the move generator: recompile them when it changes.
 refresh_when_changed(
     "multigam",
-    (opening, _game, _play_on, mean_scores, _playouts, random_playouts, traced_playouts),
+    (opening, _game, _greedy, _play_on, mean_scores, _playouts, random_playouts, traced_playouts),
     (tracks,),
 )
 _local = threading.local()

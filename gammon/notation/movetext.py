@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from gammon.core.errors import IllegalPlayError, InvalidNotationError
@@ -111,12 +111,13 @@ def format_moves(moves: Iterable[Pair], hits: Iterable[int] = (), points: int = 
 
 
 @dataclass(frozen=True, slots=True)
-class _Parsed:
-    """Text read into checker movements: one tuple of pairs per written checker path."""
+class ParsedMoves:
+    """Text read into checker movements in the mover's own slots: one tuple of steps per
+    written checker path, the slots marked with a hit, and the text as written."""
 
     paths: tuple[tuple[Pair, ...], ...]
-    starred: frozenset[int]
-    text: str
+    starred: frozenset[int] = frozenset()
+    text: str = ""
 
     @property
     def pairs(self) -> list[Pair]:
@@ -146,12 +147,28 @@ def _point(word: str, points: int, token: str) -> int:
     return value
 
 
-def _parse(text: str, points: int = 24) -> _Parsed:
+@dataclass(frozen=True)
+class Numbering:
+    """How move text names the places of a checker's track: ``read`` turns a word into
+    the mover's own slot (raising :class:`InvalidNotationError` for a word that names
+    none), ``write`` a slot into its word; ``direction`` says which way checkers go and
+    ``example`` shows moves, both for error messages."""
+
+    read: Callable[[str, int, str], int]
+    write: Callable[[int, int], str]
+    direction: str
+    example: str
+
+
+def parse_text(text: str, points: int = 24, numbering: Numbering | None = None) -> ParsedMoves:
+    """Read move text into own-slot steps, the words read by ``numbering`` (gnubg's own
+    numbering when None). Raises :class:`InvalidNotationError` saying what is wrong."""
+    numbering = numbering or OWN_NUMBERING
     if not isinstance(text, str):
         raise InvalidNotationError(f"move text must be a string, not {type(text).__name__}")
     clean = " ".join(text.lower().replace(",", " ").split())
     if clean in _NO_MOVE_WORDS:
-        return _Parsed((), frozenset(), clean)
+        return ParsedMoves((), frozenset(), clean)
     # Glue the parts of one move written with spaces: "bar / 22", "8/5 (2)", "13/11 *".
     clean = re.sub(r"\s*/\s*", "/", clean)
     clean = re.sub(r"\s+(?=[*()])|(?<=\()\s+", "", clean)
@@ -160,42 +177,42 @@ def _parse(text: str, points: int = 24) -> _Parsed:
     starred: set[int] = set()
     for token in clean.split():
         match = _TOKEN.match(token)
-        if match is None:
-            raise InvalidNotationError(f"{token!r} is not a move; write moves like 24/18 or 8/5(2)")
-        words = match.group("body").split("/")
-        if len(words) < 2 or any(not w for w in words):
+        words = match.group("body").split("/") if match else []
+        if match is None or len(words) < 2 or not all(words):
             raise InvalidNotationError(
-                f"{token!r} is not a move; write source/destination, like 24/18 or bar/22"
+                f"{token!r} is not a move; write source/destination, like {numbering.example}"
             )
         route: list[int] = []
         for word in words:
-            hit = word.endswith("*")
-            word = word.rstrip("*")
-            point = _point(word, points, token)
-            if hit:
-                if point in (0, points + 1):
+            slot = numbering.read(word.rstrip("*"), points, token)
+            if word.endswith("*"):
+                if slot in (0, points + 1):
                     raise InvalidNotationError(f"{token!r}: nothing can be hit on the bar or off")
-                starred.add(point)
-            route.append(point)
+                starred.add(slot)
+            route.append(slot)
         if route[0] == 0:
             raise InvalidNotationError(f"{token!r}: a move cannot start from off")
-        for point in route[1:]:
-            if point == points + 1:
-                raise InvalidNotationError(f"{token!r}: a checker cannot move to the bar")
         for a, b in itertools.pairwise(route):
+            if b == points + 1:
+                raise InvalidNotationError(f"{token!r}: a checker cannot move to the bar")
             if a == 0:
                 raise InvalidNotationError(f"{token!r}: nothing moves on after bearing off")
             if b >= a:
                 raise InvalidNotationError(
-                    f"{token!r}: checkers move toward home, so {format_point(b, points)} "
-                    f"must be lower than {format_point(a, points)}"
+                    f"{token!r}: {numbering.direction}, so {numbering.write(b, points)} "
+                    f"cannot follow {numbering.write(a, points)}"
                 )
         count = int(match.group("count") or 1)
         if not 1 <= count <= 4:
             raise InvalidNotationError(f"{token!r}: a move is repeated 1 to 4 times, not {count}")
-        path = tuple(itertools.pairwise(route))
-        paths.extend([path] * count)
-    return _Parsed(tuple(paths), frozenset(starred), text)
+        paths.extend([tuple(itertools.pairwise(route))] * count)
+    return ParsedMoves(tuple(paths), frozenset(starred), text)
+
+
+#: gnubg's numbering: each player counts their own points, 1 nearest home.
+OWN_NUMBERING = Numbering(
+    _point, format_point, "checkers move toward home, from the bar down to 1 and off",
+    "24/18, bar/22 or 8/5(2)")
 
 
 def parse_moves(text: str, points: int = 24) -> list[Pair]:
@@ -209,14 +226,14 @@ def parse_moves(text: str, points: int = 24) -> list[Pair]:
 
     Raises :class:`InvalidNotationError` saying what is wrong.
     """
-    return _parse(text, points).pairs
+    return parse_text(text, points).pairs
 
 
 def parse_paths(text: str, points: int = 24) -> list[list[Pair]]:
     """Like :func:`parse_moves`, but one list of steps per checker move written:
     ``24/23/22 8/5(2)`` gives ``[[(24, 23), (23, 22)], [(8, 5)], [(8, 5)]]``.
     """
-    return [list(path) for path in _parse(text, points).paths]
+    return [list(path) for path in parse_text(text, points).paths]
 
 
 # --- following checkers ------------------------------------------------------------------
@@ -360,15 +377,15 @@ def _check_state(state: GameState) -> None:
         raise IllegalPlayError(f"there is no play to make in the {state.phase.value} phase")
 
 
-def _parsed(state: GameState, text: str | Sequence[Pair]) -> _Parsed:
+def _parsed(state: GameState, text: str | Sequence[Pair]) -> ParsedMoves:
     points = state.variant.points
     if isinstance(text, str):
-        return _parse(text, points)
+        return parse_text(text, points)
     pairs = tuple((int(s), int(d)) for s, d in text)
     for s, d in pairs:
         if not (0 < s <= points + 1 and 0 <= d <= points and d < s):
             raise InvalidNotationError(f"({s}, {d}) is not a move on a {points}-point track")
-    return _Parsed(tuple((p,) for p in pairs), frozenset(), format_moves(pairs, (), points))
+    return ParsedMoves(tuple((p,) for p in pairs), frozenset(), format_moves(pairs, (), points))
 
 
 def _dice_text(dice: tuple[int, ...]) -> str:
@@ -401,7 +418,7 @@ def _occupied(state: GameState, point: int) -> int:
     )
 
 
-def _check_stars(state: GameState, parsed: _Parsed) -> None:
+def _check_stars(state: GameState, parsed: ParsedMoves) -> None:
     for point in sorted(parsed.starred):
         if _occupied(state, point) == 0:
             raise IllegalPlayError(
@@ -413,7 +430,7 @@ def _text_key(text: str, points: int) -> tuple[tuple[int, ...], ...]:
     """Order move texts as a list of plays reads best: highest checkers moved first."""
     return tuple(
         (-path[0][0], -path[-1][1], *(-s for s, _ in path[1:]))
-        for path in _parse(text, points).paths
+        for path in parse_text(text, points).paths
     )
 
 
@@ -501,7 +518,7 @@ def partial_play(
     parsed = _parsed(state, text)
     _check_stars(state, parsed)
     earlier = _parsed(state, done)
-    parsed = _Parsed(earlier.paths + parsed.paths, parsed.starred, parsed.text)
+    parsed = ParsedMoves(earlier.paths + parsed.paths, parsed.starred, parsed.text)
     player = state.position.turn
     legal = state.legal_actions()
     pairs = parsed.pairs
@@ -536,7 +553,7 @@ def partial_play(
 # bar), to say *why*; whether a play is legal was already decided by the legal plays.
 
 
-def _explain(state: GameState, parsed: _Parsed, after: str = "") -> str:
+def _explain(state: GameState, parsed: ParsedMoves, after: str = "") -> str:
     """The reason no legal play matches ``parsed``, and some of the legal plays.
     ``after`` names moves already made, when ``parsed.text`` comes after them."""
     legal = state.legal_actions()
@@ -555,7 +572,7 @@ def _held(state: GameState, point: int) -> bool:
     return bool(count) and (not state.variant.hitting or count >= state.variant.block)
 
 
-def _reason(state: GameState, parsed: _Parsed) -> str:
+def _reason(state: GameState, parsed: ParsedMoves) -> str:
     variant, position = state.variant, state.position
     player = position.turn
     points = variant.points
@@ -657,7 +674,7 @@ def _blocked_route(state: GameState, pair: Pair) -> str:
     )
 
 
-def _listing(state: GameState, parsed: _Parsed, limit: int = 6) -> str:
+def _listing(state: GameState, parsed: ParsedMoves, limit: int = 6) -> str:
     """A few legal plays, those most like the text first."""
     legal = list(state.legal_actions())
     points = state.variant.points

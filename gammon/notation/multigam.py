@@ -30,7 +30,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from gammon.core.errors import IllegalPlayError, InvalidNotationError
 from gammon.core.play import Play
@@ -39,7 +39,7 @@ from gammon.core.state import GameState, Phase
 from gammon.core.variant import TrackVariant
 from gammon.notation import movetext
 from gammon.notation.codecs import PositionCodec, register_codec
-from gammon.notation.movetext import NO_MOVE, PartialPlay
+from gammon.notation.movetext import NO_MOVE, ParsedMoves, PartialPlay
 
 Pair = tuple[int, int]
 
@@ -140,21 +140,6 @@ def format_play(play: Play, points: int = 6) -> str:
     return _translate(movetext.format_play(play, points), points)
 
 
-@dataclass(frozen=True, slots=True)
-class ParsedMoves:
-    """Typed moves: one tuple of own-slot steps per checker path, and the starred slots."""
-
-    paths: tuple[tuple[Pair, ...], ...]
-    starred: frozenset[int] = field(default_factory=frozenset)
-
-    @property
-    def pairs(self) -> list[Pair]:
-        return [pair for path in self.paths for pair in path]
-
-
-_TOKEN = re.compile(r"^(?P<body>[^()]+)(?:\((?P<count>\d+)\))?$")
-
-
 def _word_slot(word: str, points: int, token: str) -> int:
     if word in ("bar", "b", "ba", "0"):
         return points + 1
@@ -168,55 +153,19 @@ def _word_slot(word: str, points: int, token: str) -> int:
     )
 
 
+#: The board's numbers: BAR 0, points 1 to 6, OFF 7, the same for every player.
+BOARD_NUMBERING = movetext.Numbering(
+    _word_slot, point_name, "checkers move up, from the BAR through 1 to 6 and OFF",
+    "bar/3, 2/5 or 4/off")
+
+
 def parse(text: str, points: int = 6) -> ParsedMoves:
     """Read move text on the board's numbers into own-slot steps.
 
     Accepts ``bar/3 2/5*``, ``b/3``, ``0/3``, ``4/off``, ``4/7``, ``bar/6/off``,
     ``3/5(2)``, commas, extra spaces and any case; ``no move`` (or nothing) is no move.
     """
-    if not isinstance(text, str):
-        raise InvalidNotationError(f"move text must be a string, not {type(text).__name__}")
-    clean = " ".join(text.lower().replace(",", " ").split())
-    if clean in ("", "no move", "nomove", "none", "pass", "-"):
-        return ParsedMoves(())
-    clean = re.sub(r"\s*/\s*", "/", clean)
-    clean = re.sub(r"\s+(?=[*()])|(?<=\()\s+", "", clean)
-    clean = re.sub(r"(?<=[\dr])-(?=\d|bar|b|off|o)|(?<=\bb)-", "/", clean)
-    paths: list[tuple[Pair, ...]] = []
-    starred: set[int] = set()
-    for token in clean.split():
-        match = _TOKEN.match(token)
-        words = match.group("body").split("/") if match else []
-        if match is None or len(words) < 2 or not all(words):
-            raise InvalidNotationError(
-                f"{token!r} is not a move; write from/to on the board's numbers, like "
-                "bar/3, 2/5 or 4/off"
-            )
-        route = []
-        for word in words:
-            slot = _word_slot(word.rstrip("*"), points, token)
-            if word.endswith("*"):
-                if slot in (0, points + 1):
-                    raise InvalidNotationError(f"{token!r}: nothing is hit on the BAR or OFF")
-                starred.add(slot)
-            route.append(slot)
-        if route[0] == 0:
-            raise InvalidNotationError(f"{token!r}: a checker borne off does not move again")
-        for a, b in itertools.pairwise(route):
-            if b == points + 1:
-                raise InvalidNotationError(f"{token!r}: a checker does not move to the BAR")
-            if a == 0:
-                raise InvalidNotationError(f"{token!r}: nothing moves on after OFF")
-            if b >= a:
-                raise InvalidNotationError(
-                    f"{token!r}: checkers move up, from the BAR through 1 to 6 and OFF, so "
-                    f"{point_name(b, points)} must come after {point_name(a, points)}"
-                )
-        count = int(match.group("count") or 1)
-        if not 1 <= count <= 4:
-            raise InvalidNotationError(f"{token!r}: a move is repeated 1 to 4 times, not {count}")
-        paths.extend([tuple(itertools.pairwise(route))] * count)
-    return ParsedMoves(tuple(paths), frozenset(starred))
+    return movetext.parse_text(text, points, BOARD_NUMBERING)
 
 
 def parse_moves(text: str, points: int = 6) -> list[Pair]:

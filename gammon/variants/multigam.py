@@ -262,7 +262,7 @@ class MultiGam(TrackVariant):
         return tuple(scores)
 
     def rollout_values(self, state: GameState, games: int, seed: int | None = None,
-                       max_turns: int = 10000) -> np.ndarray:
+                       max_turns: int = 10000, greedy: bool = False) -> np.ndarray:
         """Each player's mean score over ``games`` compiled random continuations of a
         CHANCE ``state`` (the player to move rolls next). ``seed`` reseeds the compiled
         generator; None continues its stream."""
@@ -278,7 +278,7 @@ class MultiGam(TrackVariant):
         ranked = np.array(self.memo_of(state).ranking, np.int64)
         return multigam.mean_scores(games, board, state.position.turn, ranked,
                                     self.kernel.rules, np.asarray(SCORES, np.int64),
-                                    max_turns, plays, words)
+                                    max_turns, plays, words, greedy)
 
     def random_playouts(
         self, games: int, seed: int | None, max_turns: int = 10000
