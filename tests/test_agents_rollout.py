@@ -61,3 +61,26 @@ def test_rollout_agent_is_seeded_and_multi_gam_only():
         make_agent("rollout", "backgammon")
     with pytest.raises(InvalidOptionError, match="at least 1"):
         make_agent("rollout:0", MG)
+
+
+def test_greedy_rollout_player_hits_when_it_can():
+    """1/4*/5 or 1/2/5 with 3-1: the greedy player of the rollouts takes the hit."""
+    from gammon.kernels import multigam, tracks
+
+    state = MG.state(parse_position(MG, "17777/47777/00000/00000:0"), (3, 1))
+    plays, words = multigam.workspace(MG.players, MG.slots)
+    board = np.frombuffer(state.position.board, np.int8).copy()
+    count = tracks.generate_plays(board, 0, 3, 1, 1, MG.kernel.rules, plays, words)
+    assert count == 2
+    for _ in range(5):
+        chosen = plays[multigam._greedy(plays, count, 0, MG.players, MG.slots)]
+        assert chosen[1 * MG.slots + MG.slots - 1] == 1  # player 1's checker on the BAR
+
+
+def test_greedy_rollouts_share_out_the_places():
+    values = MG.rollout_values(rolled("00000/00000/00000/00000:1"), 2000, seed=3, greedy=True)
+    assert values.sum() == pytest.approx(sum(SCORES))
+    with pytest.raises(InvalidOptionError, match="policy is 'random' or 'greedy'"):
+        make_agent("rollout:10:policy=smart", MG)
+    assert make_agent("rollout", MG, 1).greedy
+    assert not make_agent("rollout:10:policy=random", MG, 1).greedy

@@ -185,7 +185,7 @@ def _rollout(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, 
     width = _number(spec, "width", named.get("width", "8"))
     if games < 1 or width < 1:
         raise InvalidOptionError(f"agent {spec!r}: games and width are at least 1")
-    policy = named.get("policy", "random").lower()
+    policy = named.get("policy", "greedy").lower()
     if policy not in ("random", "greedy"):
         raise InvalidOptionError(f"agent {spec!r}: policy is 'random' or 'greedy'")
     name = "rollout" if not pos and not named else spec.strip().lower()
@@ -251,10 +251,11 @@ KINDS: dict[str, AgentKind] = {
                   "iterations", "400 (acey-deucey 150, Acedrex 40)", build=_mcts,
                   options="c=exploration (1.0), rollout=random to value new leaves by "
                   "random games"),
-        AgentKind("rollout", "compiled random games from each candidate, successive "
+        AgentKind("rollout", "compiled games played on from each candidate, successive "
                   "halving", "games per candidate", "4000", build=_rollout,
                   supports=_rollout_supports,
-                  options="width=W candidates by the heuristic (8)"),
+                  options="width=W candidates by the heuristic (8), policy=greedy|random "
+                  "who plays the games (greedy)"),
         AgentKind("pubeval", "Tesauro's public evaluation function (1993)",
                   build=_pubeval, supports=_pubeval_supports),
         AgentKind("gnubg", "GNU Backgammon through its embedded Python", "plies", "0",
