@@ -46,6 +46,9 @@ BEST_SEARCH = {
     "acedrex": ("ace", "expectimax:1"),
 }
 FOUR_PLAYERS = ("multi-gam", "acedrex")
+#: Games of the search cell where the game is mostly luck and the search's edge is small:
+#: hypergammon with one checker a side is a pure race, a Multi-Gam game lasts four turns.
+MORE_GAMES = {"hypergammon-1": 40_000, "multi-gam": 3000}
 
 
 def _cells() -> list[Cell]:
@@ -58,10 +61,8 @@ def _cells() -> list[Cell]:
                           "heuristic" + rest.replace("heuristic", "random"), games,
                           "heuristic beats random"))
         label = search.replace("expectimax:", "x").replace("rollout", "ro")
-        # Multi-Gam is mostly luck: the search's edge needs more games to show.
         cells.append(Cell(f"{short}_{label}_h", variant, search + rest,
-                          3000 if variant == "multi-gam" else games,
-                          "search beats heuristic"))
+                          MORE_GAMES.get(variant, games), "search beats heuristic"))
     return cells + [
         Cell("bg_h_pub", "backgammon", "heuristic,pubeval", 1000, "against the yardstick"),
         Cell("bg_x2_pub", "backgammon", "expectimax:2,pubeval", 1000,

@@ -129,6 +129,7 @@ def test_specs_parse_and_fail_helpfully():
     assert make_agent("expectimax", rules, 1).cutoff == 0.16
     assert make_agent("expectimax:2:cutoff=0.3", rules, 1).cutoff == 0.3
     assert make_agent("expectimax", "multi-gam", 1).cutoff is None
+    assert make_agent("expectimax", "hypergammon-3", 1).cutoff is None
     with pytest.raises(InvalidOptionError, match="cutoff is 0 or more"):
         make_agent("expectimax:2:cutoff=-1", rules)
 
