@@ -194,12 +194,12 @@ def test_cutoff_drops_candidates_far_behind_the_best():
     from gammon.agents.search import _keep
 
     base = np.array([0.10, 0.50, 0.45, -0.20, 0.30])
-    assert list(_keep(base, 3, 0.0)) == [1, 2, 4]
-    assert list(_keep(base, 3, 0.0, 0.16)) == [1, 2]
-    assert list(_keep(base, 3, 0.0, 0.0)) == [1]
+    assert list(_keep(base, 3)) == [1, 2, 4]
+    assert list(_keep(base, 3, 0.16)) == [1, 2]
+    assert list(_keep(base, 3, 0.0)) == [1]
     state = midgame("backgammon", plays=9)
     state = state.apply(state.chance_outcomes()[5][0])
     scores = BoardSearch(state.variant, evaluator_for(state.variant)).scores(
-        state, 1, 8, 0.0, 0.05)
+        state, 1, 8, 0.05)
     searched = np.isfinite(scores)
     assert 1 <= searched.sum() <= 8

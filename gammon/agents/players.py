@@ -38,19 +38,18 @@ class RandomAgent:
 class ExpectimaxAgent:
     """Expectimax to ``depth`` chance layers on the variant's evaluator.
 
-    ``width``: root candidates searched beyond depth 0 (the best by the evaluator), plus
-    any within ``margin`` of the best. ``depth=0`` is the heuristic agent.
+    ``width``: root candidates searched beyond depth 0 (the best by the evaluator), less
+    those more than ``cutoff`` below the best. ``depth=0`` is the heuristic agent.
     """
 
-    def __init__(self, variant: Any, depth: int = 1, width: int = 8, margin: float = 0.0,
-                 evaluator: Any = None, name: str | None = None,
-                 cutoff: float | None = None) -> None:
+    def __init__(self, variant: Any, depth: int = 1, width: int = 8,
+                 cutoff: float | None = None, evaluator: Any = None,
+                 name: str | None = None) -> None:
         if depth < 0 or depth > 3:
             raise ValueError(f"expectimax depth is 0 to 3, not {depth}")
         self.variant = variant
         self.depth = depth
         self.width = width
-        self.margin = margin
         self.cutoff = cutoff
         self.evaluator = evaluator if evaluator is not None else evaluator_for(variant)
         self.search = make_search(variant, self.evaluator)
@@ -63,8 +62,7 @@ class ExpectimaxAgent:
         answer, state = resolve(state, self.evaluator)
         if answer is not None:
             return answer
-        return best_action(self.search, state, self.depth, self.width, self.margin,
-                           self.cutoff)
+        return best_action(self.search, state, self.depth, self.width, self.cutoff)
 
 
 class HeuristicAgent(ExpectimaxAgent):

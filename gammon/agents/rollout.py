@@ -11,9 +11,10 @@ Who plays those games matters. By default every player is a simple greedy one (i
 when it can, leaves few blots within reach of an opponent behind them and makes points:
 ``gammon.kernels.multigam._greedy``), which plays much like the opponents the agent
 meets; ``greedy=False`` has them choose uniformly at random instead, which judges blots
-too kindly, since random opponents hit only by chance. In 1,000 games against three
-heuristic players (seed 11), greedy rollouts scored +0.067 points a game over the
-heuristic [+0.005, +0.129]; random ones +0.023 [-0.081, +0.127] in 400 (seed 7).
+too kindly, since random opponents hit only by chance. Against three heuristic players,
+greedy rollouts scored +0.067 points a game over the heuristic [+0.005, +0.129] in 1,000
+games (seed 11) and +0.057 [+0.022, +0.092] in 3,000 (seed 2026, docs/strength.md);
+random ones +0.023 [-0.081, +0.127] in 400 (seed 7).
 
 The playouts go where they tell most (successive halving): every candidate among the
 ``width`` best by the heuristic gets an equal share of the first round, the better half
@@ -36,17 +37,17 @@ from gammon.agents.evaluators import evaluator_for
 from gammon.agents.search import candidates
 from gammon.core.state import Phase
 
-#: Random games per candidate on average, the default of ``rollout:N``.
+#: Games per candidate on average, the default of ``rollout:N``.
 DEFAULT_GAMES = 4000
 
 
 def supports(variant: Any) -> bool:
-    """Whether ``variant`` can play compiled random games from a state."""
+    """Whether ``variant`` can play compiled games on from a state."""
     return callable(getattr(variant, "rollout_values", None))
 
 
 class RolloutAgent:
-    """Chooses by compiled random rollouts (see the module text)."""
+    """Chooses by compiled rollouts (see the module text)."""
 
     def __init__(self, variant: Any, games: int = DEFAULT_GAMES, width: int = 8,
                  rng: random.Random | None = None, name: str = "rollout",

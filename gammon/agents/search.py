@@ -168,7 +168,7 @@ class BoardSearch:
             self.cache[keys[i]] = values[j]
         return out
 
-    def scores(self, state: GameState, depth: int, width: int, margin: float,
+    def scores(self, state: GameState, depth: int, width: int,
                cutoff: float | None = None) -> np.ndarray:
         """The mover's value of each legal play of ``state`` (-inf for plays not kept)."""
         mover = state.position.turn
@@ -182,7 +182,7 @@ class BoardSearch:
         base = sign * self.leaf(boards, mover)
         if depth <= 0 or len(boards) == 1:
             return base
-        keep = _keep(base, width, margin, cutoff)
+        keep = _keep(base, width, cutoff)
         done = self.finished(boards[keep], mover)
         out = np.full(len(boards), -np.inf)
         out[keep] = base[keep]
@@ -192,19 +192,14 @@ class BoardSearch:
         return out
 
 
-def _keep(base: np.ndarray, width: int, margin: float, cutoff: float | None = None
-          ) -> np.ndarray:
-    """Indices of the candidates to search: the ``width`` best, less those more than
-    ``cutoff`` below the best (gnubg's move filter: a play that far behind at depth 0
-    is almost never best after a search), and any within ``margin`` of the best when
-    ``margin`` > 0 (in evaluator units), in index order."""
+def _keep(base: np.ndarray, width: int, cutoff: float | None = None) -> np.ndarray:
+    """Indices of the candidates to search, in index order: the ``width`` best, less
+    those more than ``cutoff`` (evaluator units) below the best. That is gnubg's move
+    filter: a play so far behind at depth 0 is almost never best after a search."""
     order = np.argsort(-base, kind="stable")
     keep = order[: max(width, 1)]
     if cutoff is not None:
         keep = keep[base[keep] >= base[order[0]] - cutoff]
-    if margin > 0:
-        near = np.flatnonzero(base >= base[order[0]] - margin)
-        keep = np.union1d(keep, near[: 4 * max(width, 1)])
     return np.sort(keep)
 
 
@@ -255,7 +250,7 @@ class StateSearch:
         return value
 
     def decide(self, state: Any, depth: int, width: int | None = None,
-               margin: float = 0.0, follow: bool = True, cutoff: float | None = None
+               cutoff: float | None = None, follow: bool = True
                ) -> tuple[list[Any], np.ndarray, np.ndarray]:
         """At a DECIDE state: the candidate actions, the mover's score of each (-inf for
         those not searched) and the value of the best. ``follow``: look through a small
@@ -273,7 +268,7 @@ class StateSearch:
         if depth <= 0 or len(kids) == 1:
             best = int(np.argmax(base))
             return actions, base, base_values[best]
-        keep = _keep(base, self.inner if width is None else width, margin, cutoff)
+        keep = _keep(base, self.inner if width is None else width, cutoff)
         scores = np.full(len(kids), -np.inf)
         values = {}
         for i in keep:
@@ -349,12 +344,12 @@ def make_search(variant: Any, evaluator: Any) -> BoardSearch | StateSearch:
 
 
 def best_action(search: BoardSearch | StateSearch, state: Any, depth: int, width: int,
-                margin: float, cutoff: float | None = None) -> Any:
+                cutoff: float | None = None) -> Any:
     """The action the search prefers at ``state`` (the first of equal scores)."""
     if isinstance(search, BoardSearch) and is_track(state):
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        return legal[int(np.argmax(search.scores(state, depth, width, margin, cutoff)))]
-    actions, scores, _ = search.decide(state, depth, width, margin, cutoff=cutoff)
+        return legal[int(np.argmax(search.scores(state, depth, width, cutoff)))]
+    actions, scores, _ = search.decide(state, depth, width, cutoff)
     return actions[int(np.argmax(scores))]

@@ -72,9 +72,10 @@ def _game(board, rules, max_turns, plays, words, table, place, trace, traced):
 
 @njit(cache=True)
 def _greedy(plays, count, player, players, slots):
-    """The play a simple greedy player makes: most opponents' checkers sent to the bar,
-    then fewest of its own blots within reach of an opponent behind them, then most
-    points made; ties broken at random."""
+    """The play a simple greedy player makes among the first ``count`` rows of
+    ``plays``: each scores 3 for every opponent's checker on the bar, -1 for every blot
+    of its own that an opponent's checker behind it could reach with one die, and 0.5
+    for every point it holds with two or more; the best score wins, ties at random."""
     best = 0
     best_score = -1e9
     bar = slots - 1
