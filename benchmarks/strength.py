@@ -35,8 +35,7 @@ class Cell(NamedTuple):
 #: Each variant's short name in the cells' file names, and its best search agent.
 BEST_SEARCH = {
     "backgammon": ("bg", "expectimax:2"),
-    # Same rules and evaluator as backgammon; depth 1 keeps the full run in its hours.
-    "nackgammon": ("nack", "expectimax:1"),
+    "nackgammon": ("nack", "expectimax:2"),
     "hypergammon-1": ("hyp1", "expectimax:2"),
     "hypergammon-2": ("hyp2", "expectimax:2"),
     "hypergammon-3": ("hyp3", "expectimax:2"),
