@@ -40,12 +40,8 @@ from gammon.core.variant import variant as get_variant
 from gammon.notation.codecs import codec_for
 from gammon.notation.movetext import (
     NO_MOVE,
+    MoveText,
     Pair,
-    find_play,
-    format_play,
-    legal_play_texts,
-    parse_paths,
-    partial_play,
 )
 from gammon.render.quarter import place_name, ranking_of, render_quarter
 from gammon.render.terminal import checker, render_board, symbol
@@ -99,32 +95,13 @@ def help_text(home: int = 6, moves: Any = None,
     )
 
 
-class GnubgMoves:
+class GnubgMoves(MoveText):
     """gnubg's move text, in the mover's own point numbers: the default move text."""
 
     intro = ("Moves are written from your side of the board (your home board is 1-{home}), "
              "as gnubg writes them:")
     examples = HELP_MOVES
     example = "13/11 6/5"
-
-    def __init__(self, points: int = 24) -> None:
-        self.points = points
-
-    def format_play(self, play: Play) -> str:
-        return format_play(play, self.points)
-
-    def parse_paths(self, text: str) -> list[list[Pair]]:
-        return parse_paths(text, self.points)
-
-    def find_play(self, state: GameState, text: str) -> Play:
-        return find_play(state, text)
-
-    def partial_play(self, state: GameState, text: str | Sequence[Pair],
-                     done: Sequence[Pair] = ()) -> Any:
-        return partial_play(state, text, done)
-
-    def legal_play_texts(self, state: GameState) -> list[tuple[str, Play]]:
-        return legal_play_texts(state)
 
 
 def move_text_for(rules: TrackVariant) -> Any:

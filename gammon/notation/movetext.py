@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import itertools
 import re
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from gammon.core.errors import IllegalPlayError, InvalidNotationError
 from gammon.core.play import Play
@@ -699,3 +701,34 @@ def legal_play_texts(state: GameState) -> list[tuple[str, Play]]:
     points = state.variant.points
     listed = [(format_play(p, points), p) for p in state.legal_actions()]
     return sorted(listed, key=lambda item: _text_key(item[0], points))
+
+
+class MoveText:
+    """Move text as the terminal reads and writes it: the functions of a notation module
+    (this one, gnubg's numbering, by default) on a track of ``points`` points. A
+    notation on other numbers subclasses it with its own module and the words that
+    teach it (``intro``, ``examples``, ``example``)."""
+
+    intro = ""
+    examples: tuple[tuple[str, str], ...] = ()
+    example = ""
+
+    def __init__(self, points: int = 24, notation: Any = None) -> None:
+        self.points = points
+        self.notation = notation if notation is not None else sys.modules[__name__]
+
+    def format_play(self, play: Play) -> str:
+        return self.notation.format_play(play, self.points)
+
+    def parse_paths(self, text: str) -> list[list[Pair]]:
+        return self.notation.parse_paths(text, self.points)
+
+    def find_play(self, state: GameState, text: str) -> Play:
+        return self.notation.find_play(state, text)
+
+    def partial_play(self, state: GameState, text: str | Sequence[Pair],
+                     done: Sequence[Pair] = ()) -> PartialPlay:
+        return self.notation.partial_play(state, text, done)
+
+    def legal_play_texts(self, state: GameState) -> list[tuple[str, Play]]:
+        return self.notation.legal_play_texts(state)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -368,10 +369,9 @@ def _dice_needed(distance: int, dice: list[int]) -> int:
 # --- the notation as a whole -----------------------------------------------------------------
 
 
-class MultiGamMoves:
+class MultiGamMoves(movetext.MoveText):
     """Move text on the quarter board's numbers, for faces that read and write plays."""
 
-    points = 6
     example = "bar/3 2/6"
     intro = ("Moves use the board's numbers: the BAR is 0, the points 1 to 6, OFF is 7; "
              "every checker moves up, BAR -> 1 -> ... -> 6 -> OFF:")
@@ -383,24 +383,8 @@ class MultiGamMoves:
         ("1/4*", "hit a lone checker on 4 (the * is optional)"),
     )
 
-    def format_play(self, play: Play) -> str:
-        return format_play(play, self.points)
 
-    def parse_paths(self, text: str) -> list[list[Pair]]:
-        return parse_paths(text, self.points)
-
-    def find_play(self, state: GameState, text: str) -> Play:
-        return find_play(state, text)
-
-    def partial_play(self, state: GameState, text: str | Sequence[Pair],
-                     done: Sequence[Pair] = ()) -> PartialPlay:
-        return partial_play(state, text, done)
-
-    def legal_play_texts(self, state: GameState) -> list[tuple[str, Play]]:
-        return legal_play_texts(state)
-
-
-MOVES = MultiGamMoves()
+MOVES = MultiGamMoves(6, sys.modules[__name__])
 
 
 @dataclass(frozen=True)
