@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import io
 import json
-from collections.abc import Callable, Iterable
 
 import pytest
-from rich.console import Console
+from scripted import console, script
 from typer.testing import CliRunner
 
 import gammon
@@ -22,28 +20,8 @@ ACE: Acedrex = gammon.variant("acedrex")  # type: ignore[assignment]
 runner = CliRunner()
 
 
-def console() -> Console:
-    return Console(file=io.StringIO(), width=120, record=True, color_system=None)
-
-
-def script(lines: Iterable[str], then: str | None = "1") -> tuple[Callable[[str], str], list]:
-    """Answer ``lines`` in turn, then ``then`` for ever (None: end of input)."""
-    queue = list(lines)
-    prompts: list[str] = []
-
-    def answer(prompt: str) -> str:
-        prompts.append(prompt)
-        if queue:
-            return queue.pop(0)
-        if then is None:
-            raise EOFError
-        return then
-
-    return answer, prompts
-
-
 def test_four_bots_play_a_whole_game_showing_every_throw():
-    out = console()
+    out = console(120)
     result = run_acedrex(ACE, ["random"] * 4, seed=3, console=out)
     assert result.finished and result.state.is_terminal
     assert sum(result.money) == 0
@@ -55,14 +33,14 @@ def test_four_bots_play_a_whole_game_showing_every_throw():
 
 
 def test_same_seed_same_game():
-    a = run_acedrex(ACE, ["random"] * 4, seed=5, console=console())
-    b = run_acedrex(ACE, ["random"] * 4, seed=5, console=console())
+    a = run_acedrex(ACE, ["random"] * 4, seed=5, console=console(120))
+    b = run_acedrex(ACE, ["random"] * 4, seed=5, console=console(120))
     assert a.log == b.log and a.state == b.state
 
 
 def test_a_person_plays_by_numbers_to_the_end():
     answer, prompts = script([], then="1")
-    out = console()
+    out = console(120)
     result = run_acedrex(ACE, ["human", "random", "random", "random"], seed=1,
                          console=out, input_func=answer)
     assert result.finished and prompts
@@ -73,7 +51,7 @@ def test_a_person_plays_by_numbers_to_the_end():
 
 def test_a_person_types_moves_lists_and_gets_reasons():
     answer, prompts = script(["help", "?", "board", "", "Z9 3", "B1+99", "quit"])
-    out = console()
+    out = console(120)
     result = run_acedrex(ACE, ["human", "random", "random", "random"], seed=1,
                          console=out, input_func=answer)
     assert not result.finished
@@ -86,13 +64,13 @@ def test_a_person_types_moves_lists_and_gets_reasons():
 
 def test_end_of_input_abandons():
     answer, _ = script([], then=None)
-    result = run_acedrex(ACE, ["human"] * 4, seed=2, console=console(), input_func=answer)
+    result = run_acedrex(ACE, ["human"] * 4, seed=2, console=console(120), input_func=answer)
     assert not result.finished
 
 
 def test_resigning_settles_and_the_others_play_on():
     answer, prompts = script(["resign", "n", "resign", "y"], then="1")
-    out = console()
+    out = console(120)
     result = run_acedrex(ACE, ["human", "random", "random", "random"], seed=4,
                          console=out, input_func=answer)
     assert result.finished and result.state.out[0]
@@ -175,4 +153,4 @@ def test_options_from_the_command_line():
     result = runner.invoke(app, ["selfplay", "acedrex", "--games", "20", "-o", "ties=maybe"])
     assert result.exit_code == 2 and "ties" in result.output
     with pytest.raises(InvalidOptionError):
-        run_acedrex(ACE, ["human", "random"], console=console())
+        run_acedrex(ACE, ["human", "random"], console=console(120))

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-import io
 import json
 import re
 from collections.abc import Callable
 
 import pytest
-from rich.console import Console
+from scripted import console
 from typer.testing import CliRunner
 
 import gammon
@@ -20,10 +19,6 @@ from gammon.variants.acey import CHOOSE, AceyMemo, DoublesChoice
 
 AD = gammon.variant("acey-deucey")
 RESTRICTIVE = gammon.variant("acey-deucey-restrictive")
-
-
-def console() -> Console:
-    return Console(file=io.StringIO(), width=110, record=True, color_system=None)
 
 
 def answers(at_choice: list[str]) -> tuple[Callable[[str], str], list[str]]:

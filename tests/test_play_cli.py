@@ -2,40 +2,17 @@
 
 from __future__ import annotations
 
-import io
 import random
 import re
-from collections.abc import Callable, Iterable
 
 import pytest
-from rich.console import Console
+from scripted import console, script
 
 import gammon
 from gammon.cli.play import check_seats, make_agent, run_game
 from gammon.core.errors import InvalidOptionError
 
 BG = gammon.variant("backgammon")
-
-
-def console() -> Console:
-    return Console(file=io.StringIO(), width=110, record=True, color_system=None)
-
-
-def script(lines: Iterable[str], then: str | None = "1") -> tuple[Callable[[str], str], list[str]]:
-    """An input function answering ``lines`` in turn, then ``then`` for ever
-    (or end of input when ``then`` is None). Also returns the prompts it was shown."""
-    queue = list(lines)
-    prompts: list[str] = []
-
-    def answer(prompt: str) -> str:
-        prompts.append(prompt)
-        if queue:
-            return queue.pop(0)
-        if then is None:
-            raise EOFError
-        return then
-
-    return answer, prompts
 
 
 def opening(seed: int):

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import random
 import re
 import subprocess
 import sys
-from collections.abc import Callable, Iterable
 
 import pytest
-from rich.console import Console
+from scripted import console, script
 from typer.testing import CliRunner
 
 import gammon
@@ -24,25 +22,6 @@ from gammon.render.quarter import quarter_text
 
 MG = gammon.variant("multi-gam")
 runner = CliRunner()
-
-
-def console() -> Console:
-    return Console(file=io.StringIO(), width=110, record=True, color_system=None)
-
-
-def script(lines: Iterable[str], then: str | None = "1") -> tuple[Callable[[str], str], list[str]]:
-    queue = list(lines)
-    prompts: list[str] = []
-
-    def answer(prompt: str) -> str:
-        prompts.append(prompt)
-        if queue:
-            return queue.pop(0)
-        if then is None:
-            raise EOFError
-        return then
-
-    return answer, prompts
 
 
 def opening(seed: int):

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import io
 import re
 
-from rich.console import Console
+from scripted import console
 from typer.testing import CliRunner
 
 from gammon.cli.main import app
@@ -13,10 +12,6 @@ from gammon.cli.play import run_match, run_session
 from gammon.stakes import CubeAction, StakeRules
 
 runner = CliRunner()
-
-
-def console() -> Console:
-    return Console(file=io.StringIO(), width=110, record=True, color_system=None)
 
 
 class Player:
