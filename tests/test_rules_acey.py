@@ -12,6 +12,7 @@ import random
 from fractions import Fraction
 
 import pytest
+from layouts import position
 
 import gammon
 from gammon import IllegalPlayError, InvalidOptionError, Phase, Play, Position, Roll
@@ -28,18 +29,6 @@ AD = gammon.variant("acey-deucey")
 RESTRICTIVE = gammon.variant("acey-deucey-restrictive")
 FLAGS = ("start_on_doubles", "enter_all_first", "roll_for_doubles", "forfeit_unplayed",
          "home_freeze", "exact_bear_off")
-
-
-def position(mover: dict[int, int], other: dict[int, int], turn: int = 0) -> Position:
-    """Player ``turn`` has ``mover``, the other player ``other``; the rest is off."""
-    rows = []
-    for layout in (mover, other) if turn == 0 else (other, mover):
-        row = [0] * 26
-        for slot, count in layout.items():
-            row[slot] += count
-        row[0] = 15 - sum(row)
-        rows.append(row)
-    return Position.from_checkers(rows, turn)
 
 
 def layouts(variant, pos: Position, dice: tuple[int, int]) -> set[tuple]:

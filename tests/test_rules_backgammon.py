@@ -6,26 +6,12 @@ import random
 from fractions import Fraction
 
 import pytest
+from layouts import position
 
 import gammon
 from gammon import Phase, Play, Position, Roll
 
 BG = gammon.variant("backgammon")
-
-
-def position(mover: dict[int, int], other: dict[int, int], turn: int = 0) -> Position:
-    """Player ``turn`` has ``mover``, the other player ``other`` (each in own numbering).
-
-    Checkers not placed are borne off, so the layouts need not hold 15.
-    """
-    rows = []
-    for layout in (mover, other) if turn == 0 else (other, mover):
-        row = [0] * 26
-        for slot, count in layout.items():
-            row[slot] += count
-        row[0] = BG.checkers - sum(row)
-        rows.append(row)
-    return Position.from_checkers(rows, turn)
 
 
 def outcomes(pos: Position, dice: tuple[int, int]) -> set[tuple]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import oracle
 import pytest
+from layouts import position
 
 import gammon
 from gammon import Position
@@ -19,17 +20,6 @@ from gammon.notation.movetext import format_play
 CAU = gammon.variant("caucasian")
 BG = gammon.variant("backgammon")
 ROLLS = [roll.dice for roll, _ in two_dice()]
-
-
-def position(mover: dict[int, int], other: dict[int, int], turn: int = 0) -> Position:
-    rows = []
-    for layout in (mover, other) if turn == 0 else (other, mover):
-        row = [0] * 26
-        for slot, count in layout.items():
-            row[slot] += count
-        row[0] = 15 - sum(row)
-        rows.append(row)
-    return Position.from_checkers(rows, turn)
 
 
 def plays(pos: Position, dice: tuple[int, int], rules=CAU) -> set[str]:

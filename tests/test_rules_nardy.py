@@ -12,6 +12,7 @@ import random
 from fractions import Fraction
 
 import pytest
+from layouts import position
 
 import gammon
 from gammon import GameState, Phase, Position, Roll
@@ -20,18 +21,6 @@ from gammon.notation.movetext import format_play
 
 LN = gammon.variant("long-nardy")
 ROLLS = [roll.dice for roll, _ in two_dice()]
-
-
-def position(mover: dict[int, int], other: dict[int, int], turn: int = 0) -> Position:
-    """Player ``turn`` has ``mover``, the other player ``other``, each in own numbering."""
-    rows = []
-    for layout in (mover, other) if turn == 0 else (other, mover):
-        row = [0] * 26
-        for slot, count in layout.items():
-            row[slot] += count
-        row[0] = 15 - sum(row)
-        rows.append(row)
-    return Position.from_checkers(rows, turn)
 
 
 def plays(pos: Position, dice: tuple[int, int], rules=LN) -> set[str]:
