@@ -87,7 +87,7 @@ def locations(state: AcedrexState) -> list[tuple[str, int]]:
 
 def check_state(state: AcedrexState) -> dict[int, tuple[str, int]]:
     where = locations(state)
-    rules = state.rules
+    rules = state.variant
     assert sum(state.money) == 0
     on_ring = sum(1 << x for stack in state.ring for x in stack)
     assert state.tapped & ~on_ring == 0, "a tapped piece off the ring"
@@ -121,7 +121,7 @@ def check_state(state: AcedrexState) -> dict[int, tuple[str, int]]:
 def check_fight(state: AcedrexState) -> None:
     """Combat only between neighbouring untapped opposing pieces, nothing tapped above,
     on a stop the mover's turn solves."""
-    assert state.fight in combat_stops(state.rules, state.turn, state.out)
+    assert state.fight in combat_stops(state.variant, state.turn, state.out)
     stack = state.ring[state.fight]
     attacker, defender = state.fighters()
     i = stack.index(attacker)

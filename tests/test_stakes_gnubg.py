@@ -219,7 +219,7 @@ def test_record_match_id_match_flow_equals_gnubg(gnubg_results, index):
     if length:
         match: Match | Session = Match(BG, length)
     else:
-        match = Session(BG, rules=StakeRules(jacoby=True, beaver=True, auto_doubles=3))
+        match = Session(BG, stakes=StakeRules(jacoby=True, beaver=True, auto_doubles=3))
     state = opening(match, results[0])
     compare(state.gnubg_id(), results[0], f"{name}: game 1")
     games = 1

@@ -48,7 +48,7 @@ def test_before_rolling_double_or_roll():
 
 
 def test_answers_to_a_double_and_a_beaver():
-    state = at(rules=StakeRules(beaver=True)).apply(CubeAction.DOUBLE)
+    state = at(stakes=StakeRules(beaver=True)).apply(CubeAction.DOUBLE)
     assert parse_command(state, "take") is CubeAction.TAKE
     assert parse_command(state, "pass") is CubeAction.DROP
     assert parse_command(state, "drop") is CubeAction.DROP
@@ -101,6 +101,6 @@ def test_score_and_result_texts():
     resigned = at(cube_value=2, cube_owner=0).apply(Resign(2)).apply(ResignAnswer.ACCEPT)
     assert result_text(resigned, NAMES) == "O wins a gammon by resignation: 4 points"
     end = Position.from_points([{0: 14, 1: 1}, {12: 15}])
-    state = CubeState.midgame(BG, end, (2, 1), rules=StakeRules(jacoby=True))
+    state = CubeState.midgame(BG, end, (2, 1), stakes=StakeRules(jacoby=True))
     state = state.apply(state.legal_actions()[0])
     assert result_text(state, NAMES) == "X wins a gammon: 1 point (counted single: Jacoby rule)"

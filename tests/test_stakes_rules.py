@@ -152,7 +152,7 @@ def test_cube_drop_ends_the_game_at_the_old_value():
 
 def test_cube_beaver_keeps_cube_with_beaverer():
     rules = StakeRules(beaver=True)
-    doubled = at(rules=rules).apply(DOUBLE)
+    doubled = at(stakes=rules).apply(DOUBLE)
     assert doubled.legal_actions() == (TAKE, DROP, BEAVER)
     beavered = doubled.apply(BEAVER)
     # Player 1 took the 2 and raised to 4, keeping the cube; player 0 must answer.
@@ -170,12 +170,12 @@ def test_cube_beaver_keeps_cube_with_beaverer():
     with pytest.raises(IllegalPlayError):
         at().apply(DOUBLE).apply(BEAVER)
     with pytest.raises(InvalidOptionError):
-        at(rules=rules, score=MatchScore.match(7))
+        at(stakes=rules, score=MatchScore.match(7))
 
 
 def test_cube_raccoon_answers_a_beaver():
     rules = StakeRules(beaver=True, raccoon=True)
-    beavered = at(rules=rules).apply(DOUBLE).apply(BEAVER)
+    beavered = at(stakes=rules).apply(DOUBLE).apply(BEAVER)
     assert beavered.legal_actions() == (TAKE, DROP, RACCOON)
     raccooned = beavered.apply(RACCOON)
     assert raccooned.current_player == 1
@@ -200,10 +200,10 @@ def test_cube_max_limits_every_raise():
         top.apply(DOUBLE)
     # A beaver may not pass the limit either.
     rules = StakeRules(beaver=True, raccoon=True, max_cube=8)
-    doubled = at(rules=rules, cube_value=2, cube_owner=0).apply(DOUBLE)
+    doubled = at(stakes=rules, cube_value=2, cube_owner=0).apply(DOUBLE)
     assert doubled.legal_actions() == (TAKE, DROP, BEAVER)
     assert doubled.apply(BEAVER).legal_actions() == (TAKE, DROP)
-    assert at(rules=rules, cube_value=4, cube_owner=0).apply(DOUBLE).legal_actions() == (
+    assert at(stakes=rules, cube_value=4, cube_owner=0).apply(DOUBLE).legal_actions() == (
         TAKE, DROP)
     # ... nor an automatic double.
     state = cube_game(BG, StakeRules(auto_doubles=5, max_cube=4))
@@ -218,18 +218,18 @@ def test_cube_arithmetic_progression():
     rules = StakeRules(progression="arithmetic", beaver=True, raccoon=True)
     values, value, owner = [], 1, None
     for _ in range(4):
-        taken = at(rules=rules, cube_value=value, cube_owner=owner).apply(DOUBLE).apply(TAKE)
+        taken = at(stakes=rules, cube_value=value, cube_owner=owner).apply(DOUBLE).apply(TAKE)
         value, owner = taken.cube_value, 0
         values.append(value)
     assert values == [2, 3, 4, 5]
     # A drop loses the value before the raise; a beaver adds one more step.
-    assert at(rules=rules, cube_value=3, cube_owner=0).apply(DOUBLE).apply(DROP).returns() \
+    assert at(stakes=rules, cube_value=3, cube_owner=0).apply(DOUBLE).apply(DROP).returns() \
         == (3.0, -3.0)
-    beavered = at(rules=rules).apply(DOUBLE).apply(BEAVER)
+    beavered = at(stakes=rules).apply(DOUBLE).apply(BEAVER)
     assert (beavered.cube_value, beavered.offer.value) == (2, 3)
     assert beavered.apply(RACCOON).offer.value == 4
     # A gammon at cube 3 is 6 points; the GNU Match ID cannot hold a 3.
-    won = finish(CubeState.midgame(BG, race(GAMMON), rules=rules, cube_value=3, cube_owner=0))
+    won = finish(CubeState.midgame(BG, race(GAMMON), stakes=rules, cube_value=3, cube_owner=0))
     assert won.returns() == (6.0, -6.0)
     with pytest.raises(InvalidOptionError, match="powers? of two|1, 2, 4"):
         won.match_id()
@@ -253,18 +253,18 @@ def test_cube_score_gammon_and_backgammon_times_cube():
 
 def test_cube_jacoby_gammons_single_while_centred():
     jacoby = StakeRules(jacoby=True)
-    assert finish(at(race(GAMMON), rules=jacoby)).returns() == (1.0, -1.0)
-    assert finish(at(race(BACKGAMMON), rules=jacoby)).returns() == (1.0, -1.0)
+    assert finish(at(race(GAMMON), stakes=jacoby)).returns() == (1.0, -1.0)
+    assert finish(at(race(BACKGAMMON), stakes=jacoby)).returns() == (1.0, -1.0)
     # Once a double was taken the gammon counts.
-    assert finish(at(race(GAMMON), rules=jacoby, cube_value=2, cube_owner=1)).returns() == (
+    assert finish(at(race(GAMMON), stakes=jacoby, cube_value=2, cube_owner=1)).returns() == (
         4.0, -4.0)
     # Off: the gammon counts with a centred cube.
     assert finish(at(race(GAMMON))).returns() == (2.0, -2.0)
     # An automatic double leaves the cube centred: still single (times 2).
-    assert finish(at(race(GAMMON), rules=jacoby, cube_value=2)).returns() == (2.0, -2.0)
+    assert finish(at(race(GAMMON), stakes=jacoby, cube_value=2)).returns() == (2.0, -2.0)
     # Without the cube the cube stays centred: every game is single.
     nocube = StakeRules(jacoby=True, cube=False)
-    assert finish(at(race(BACKGAMMON), rules=nocube)).returns() == (1.0, -1.0)
+    assert finish(at(race(BACKGAMMON), stakes=nocube)).returns() == (1.0, -1.0)
     # Money play only.
     with pytest.raises(InvalidOptionError, match="money"):
         Match(BG, 5, jacoby)
@@ -296,16 +296,16 @@ def test_cube_auto_doubles_on_equal_opening_throws():
 
 def test_cube_no_mars_with_cube_every_win_single():
     rules = StakeRules(no_mars_with_cube=True)
-    assert finish(at(race(GAMMON), rules=rules)).returns() == (1.0, -1.0)
-    assert finish(at(race(BACKGAMMON), rules=rules, cube_value=4, cube_owner=1)).returns() \
+    assert finish(at(race(GAMMON), stakes=rules)).returns() == (1.0, -1.0)
+    assert finish(at(race(BACKGAMMON), stakes=rules, cube_value=4, cube_owner=1)).returns() \
         == (4.0, -4.0)
     # Without the cube, mars counts again.
     off = StakeRules(no_mars_with_cube=True, cube=False)
-    assert finish(at(race(GAMMON), rules=off)).returns() == (2.0, -2.0)
+    assert finish(at(race(GAMMON), stakes=off)).returns() == (2.0, -2.0)
     nardy = gammon.variant("long-nardy")
     rows = [list(r) for r in nardy.start_position().checkers]
     rows[0] = [14, 1] + [0] * (len(rows[0]) - 2)
-    state = CubeState.midgame(nardy, Position.from_checkers(rows), rules=rules)
+    state = CubeState.midgame(nardy, Position.from_checkers(rows), stakes=rules)
     assert finish(state).returns() == (1.0, -1.0)
 
 
@@ -361,7 +361,7 @@ def test_resign_offer_by_the_player_to_act():
     state = at()
     assert state.resign_offers() == (Resign(1), Resign(2), Resign(3))
     assert Resign(2) not in state.legal_actions()  # not listed by default
-    listed = at(rules=StakeRules(list_resignations=True))
+    listed = at(stakes=StakeRules(list_resignations=True))
     assert listed.legal_actions() == (ROLL, DOUBLE, Resign(1), Resign(2), Resign(3))
     offered = state.apply(Resign(2))
     assert offered.current_player == 1 and offered.legal_actions() == (ACCEPT, REJECT)
@@ -388,9 +388,9 @@ def test_resign_accept_scores_the_level_times_cube():
     assert state.apply(Resign(3)).apply(ACCEPT).returns() == (-6.0, 6.0)
     assert state.apply(Resign(1)).apply(ACCEPT).returns() == (-2.0, 2.0)
     # The Jacoby rule and "no mars" score a resigned gammon as they score a gammon.
-    jacoby = at(rules=StakeRules(jacoby=True))
+    jacoby = at(stakes=StakeRules(jacoby=True))
     assert jacoby.apply(Resign(2)).apply(ACCEPT).returns() == (-1.0, 1.0)
-    nomars = at(rules=StakeRules(no_mars_with_cube=True), cube_value=2, cube_owner=0)
+    nomars = at(stakes=StakeRules(no_mars_with_cube=True), cube_value=2, cube_owner=0)
     assert nomars.apply(Resign(3)).apply(ACCEPT).returns() == (-2.0, 2.0)
     # Answering a double, a player may resign instead (gnubg allows it).
     doubled = at(cube_value=4, cube_owner=0).apply(DOUBLE)

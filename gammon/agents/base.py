@@ -49,6 +49,30 @@ class Evaluator(Protocol):
     def evaluate(self, states: Sequence[Any]) -> np.ndarray: ...
 
 
+@runtime_checkable
+class ChanceEvaluator(Protocol):
+    """An evaluator that also gives two-player winning chances, for cube decisions."""
+
+    def chances(self, boards: np.ndarray, to_move: int) -> tuple[np.ndarray, ...]:
+        """Player 0's chance to win and each player's gammon rate, for boards (rows of
+        board bytes) with ``to_move`` to roll."""
+        ...
+
+
+@runtime_checkable
+class BoardEvaluator(ChanceEvaluator, Evaluator, Protocol):
+    """An evaluator of raw board rows of a two-player track game, which the compiled
+    board search (:class:`gammon.agents.search.BoardSearch`) scores in batches."""
+
+    def values(self, boards: np.ndarray, to_roll: int) -> np.ndarray:
+        """Each player's value (columns) of each board (rows), ``to_roll`` to roll."""
+        ...
+
+    def terminal_value(self, board: bytes, winner: int) -> np.ndarray:
+        """Each player's result of a finished board that ``winner`` has borne off."""
+        ...
+
+
 def seeded_rng(seed: int | str | None, *salt: object) -> random.Random:
     """A ``random.Random`` from a seed and any salt, the same on every platform and run.
 

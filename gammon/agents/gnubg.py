@@ -25,14 +25,13 @@ from typing import Any
 
 import numpy as np
 
-from gammon.agents.base import play_rows
+from gammon.agents.stakes import resolve
 from gammon.core.errors import GammonError, InvalidOptionError
 from gammon.core.position import Position
 from gammon.core.variant import TrackVariant
 
 DRIVER = Path(__file__).resolve().parent / "gnubg_driver.py"
 #: Our variants gnubg plays, and gnubg's name for each.
-VARIATIONS = {"backgammon": "standard"}
 
 
 class GnubgError(GammonError):
@@ -49,8 +48,8 @@ def gnubg_path() -> str | None:
 
 
 def supports(variant: Any) -> bool:
-    return (isinstance(variant, TrackVariant) and variant.name in VARIATIONS
-            and variant.checkers == 15)
+    """gnubg plays the standard game: the variants that list it among their bots."""
+    return isinstance(variant, TrackVariant) and "gnubg" in variant.bots
 
 
 class GnubgBridge:
@@ -155,8 +154,7 @@ class GnubgAgent:
                  name: str = "gnubg") -> None:
         if not supports(variant):
             raise InvalidOptionError(
-                f"the gnubg opponent plays {', '.join(VARIATIONS)}, not "
-                f"{getattr(variant, 'name', variant)}"
+                f"the gnubg opponent plays standard backgammon, not {variant.name}"
             )
         if gnubg_path() is None:
             raise InvalidOptionError("gnubg is not installed (apt-get install gnubg)")
@@ -169,27 +167,17 @@ class GnubgAgent:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        if hasattr(state, "cube_value"):  # stakes: cube decisions by gnubg's chances
-            from gammon.agents.stakes import resolve
-
-            answer, state = resolve(state, self)
-            if answer is not None:
-                return answer
-            legal = state.legal_actions()
+        answer, state = resolve(state, self)  # cube decisions by gnubg's chances
+        if answer is not None:
+            return answer
+        legal = state.legal_actions()
         position = state.position
         answer = bridge().ask({
             "op": "move", "board": to_gnubg(position), "dice": list(state.dice),
             "plies": self.plies, "noise": self.noise,
         })
         board = apply_gnubg_move(position, answer["move"])
-        index = legal.index_of(Position(board, 2, position.turn)) if hasattr(
-            legal, "index_of") else None
-        if index is None:
-            rows = play_rows(legal)
-            if rows is not None:
-                target = np.frombuffer(board, np.int8)
-                hits = np.flatnonzero((rows[:, : len(board)] == target).all(axis=1))
-                index = int(hits[0]) if len(hits) else None
+        index = legal.index_of(Position(board, 2, position.turn))
         if index is None:
             raise GnubgError(f"gnubg's move {answer['move']} is not one of our legal plays")
         return legal[index]

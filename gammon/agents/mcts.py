@@ -24,9 +24,8 @@ up. Values are compared after scaling by the range seen so far in the tree, so t
 exploration constant ``c`` means the same whatever the variant's units (points,
 places, money). The move played is the root action visited most (ties: best mean).
 
-``iterations`` counts walks; the default (:data:`DEFAULT_ITERATIONS`, fewer in the
-variants of :data:`SLOW_VARIANTS`: :func:`default_iterations`) keeps a move under a
-second in every variant.
+``iterations`` counts walks; the default (:data:`DEFAULT_ITERATIONS`, fewer where a
+variant's ``bot_options`` say so) keeps a move under a second in every variant.
 """
 
 from __future__ import annotations
@@ -38,20 +37,16 @@ from typing import Any
 
 import numpy as np
 
-from gammon.agents.base import child_states, is_track, play_rows
+from gammon.agents.base import BoardEvaluator, child_states, is_track, play_rows
 from gammon.agents.evaluators import evaluator_for
 from gammon.agents.search import BoardSearch, board_search_applies, candidates
 from gammon.agents.stakes import resolve
 from gammon.core.state import Phase
 
+#: Walks per decision unless the variant's ``bot_options`` say fewer (where walks cost
+#: more: Acedrex's states are evaluated in Python one by one, acey-deucey's decisions
+#: are wide and its turns long).
 DEFAULT_ITERATIONS = 400
-#: Variants whose walks cost more, and their default number: Acedrex's states are
-#: evaluated in Python one by one, acey-deucey's decisions are wide and its turns long.
-SLOW_VARIANTS = {"acedrex": 40, "acey-deucey": 150}
-
-
-def default_iterations(variant: Any) -> int:
-    return SLOW_VARIANTS.get(getattr(variant, "name", ""), DEFAULT_ITERATIONS)
 
 
 class _Decision:
@@ -96,7 +91,7 @@ class MCTSAgent:
                  rng: random.Random | None = None, evaluator: Any = None,
                  name: str = "mcts", rollouts: bool = False) -> None:
         self.variant = variant
-        self.iterations = iterations or default_iterations(variant)
+        self.iterations = iterations or DEFAULT_ITERATIONS
         self.exploration = exploration
         self.rng = rng or random.Random()
         self.evaluator = evaluator if evaluator is not None else evaluator_for(variant)
@@ -104,7 +99,7 @@ class MCTSAgent:
         #: Value a new leaf by a random playout to the end instead of the evaluator.
         self.rollouts = rollouts
         self.boards = (BoardSearch(variant, self.evaluator)
-                       if board_search_applies(variant) and hasattr(self.evaluator, "values")
+                       if board_search_applies(variant) and isinstance(self.evaluator, BoardEvaluator)
                        else None)
         self._low = 0.0
         self._high = 0.0

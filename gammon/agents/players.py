@@ -44,7 +44,7 @@ class ExpectimaxAgent:
 
     def __init__(self, variant: Any, depth: int = 1, width: int = 8,
                  cutoff: float | None = None, evaluator: Any = None,
-                 name: str | None = None) -> None:
+                 name: str | None = None, wide: int | None = None) -> None:
         if depth < 0 or depth > 3:
             raise ValueError(f"expectimax depth is 0 to 3, not {depth}")
         self.variant = variant
@@ -52,7 +52,7 @@ class ExpectimaxAgent:
         self.width = width
         self.cutoff = cutoff
         self.evaluator = evaluator if evaluator is not None else evaluator_for(variant)
-        self.search = make_search(variant, self.evaluator)
+        self.search = make_search(variant, self.evaluator, wide)
         self.name = name or f"expectimax:{depth}"
 
     def choose(self, state: Any) -> Any:

@@ -34,6 +34,8 @@ from typing import Any
 import numpy as np
 
 from gammon.agents.base import play_rows
+from gammon.agents.evaluators import evaluator_for
+from gammon.agents.stakes import resolve
 from gammon.core.errors import InvalidOptionError
 from gammon.core.variant import TrackVariant
 
@@ -82,11 +84,9 @@ CONTACT = np.array([
 WINS = 99999999.0
 #: Variants on backgammon's board that pubeval can play: 24 points, 15 checkers each,
 #: the two sides moving in opposite directions, hitting.
-VARIANTS = ("backgammon", "nackgammon", "caucasian")
-
-
 def supports(variant: Any) -> bool:
-    return isinstance(variant, TrackVariant) and variant.name in VARIANTS
+    """pubeval reads backgammon's board: the variants that list it among their bots."""
+    return isinstance(variant, TrackVariant) and "pubeval" in variant.bots
 
 
 def encode(boards: np.ndarray, player: int) -> np.ndarray:
@@ -134,27 +134,21 @@ class PubevalAgent:
     def __init__(self, variant: Any, name: str = "pubeval") -> None:
         if not supports(variant):
             raise InvalidOptionError(
-                f"pubeval plays {', '.join(VARIANTS)} (backgammon's board, 15 checkers), "
-                f"not {getattr(variant, 'name', variant)}"
+                f"pubeval plays backgammon's board with 15 checkers a side, "
+                f"not {variant.name}"
             )
         self.name = name
         self.variant = variant
-        self._evaluator: Any = None
+        self._evaluator = evaluator_for(variant)
 
     def choose(self, state: Any) -> Any:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        if hasattr(state, "cube_value"):  # stakes: cube decisions by the heuristic's chances
-            from gammon.agents.evaluators import evaluator_for
-            from gammon.agents.stakes import resolve
-
-            if self._evaluator is None:
-                self._evaluator = evaluator_for(self.variant)
-            answer, state = resolve(state, self._evaluator)
-            if answer is not None:
-                return answer
-            legal = state.legal_actions()
+        answer, state = resolve(state, self._evaluator)  # cube decisions: the heuristic's
+        if answer is not None:
+            return answer
+        legal = state.legal_actions()
         rows = play_rows(legal)
         player = state.position.turn
         if rows is None:

@@ -35,6 +35,7 @@ from typing import Any
 
 from gammon.agents.base import seeded_rng
 from gammon.core.errors import InvalidOptionError
+from gammon.core.protocol import Rules
 
 
 @dataclass(frozen=True)
@@ -46,12 +47,17 @@ class AgentKind:
     option: str = ""
     default: str = ""
     build: Callable[..., Any] | None = None
-    supports: Callable[[Any], bool] = lambda variant: True
-    #: The ``name=value`` options it takes besides the main setting.
+    #: The ``name=value`` options it takes besides the main setting, in words.
     options: str = ""
+    #: ... and their names.
+    option_names: tuple[str, ...] = ()
+
+    def supports(self, rules: Rules) -> bool:
+        """Whether it plays ``rules``: the variant lists the kinds it is played by."""
+        return self.name in rules.bots
 
 
-def _rules(variant: Any) -> Any:
+def _rules(variant: Rules | str) -> Rules:
     if isinstance(variant, str):
         from gammon.core.variant import variant as get_variant
 
@@ -93,22 +99,34 @@ def _only(spec: str, named: dict[str, str], allowed: tuple[str, ...]) -> None:
             raise InvalidOptionError(f"agent {spec!r} has no option {key!r}; its options: {known}")
 
 
-def _random(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str]) -> Any:
+def _random(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str],
+        name: str) -> Any:
     from gammon.agents.players import RandomAgent
 
-    _only(spec, named, ())
     if pos:
         raise InvalidOptionError(f"agent {spec!r}: random takes no setting")
-    return RandomAgent(seeded_rng(seed, "random"), name="random")
+    return RandomAgent(seeded_rng(seed, "random"), name=name)
 
 
-def _heuristic(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str]) -> Any:
+def _heuristic(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str],
+        name: str) -> Any:
     from gammon.agents.players import HeuristicAgent
 
-    _only(spec, named, ())
     if pos:
         raise InvalidOptionError(f"agent {spec!r}: heuristic takes no setting")
-    return HeuristicAgent(rules)
+    return HeuristicAgent(rules, name=name)
+
+
+def with_defaults(rules: Rules, kind: str, positional: list[str],
+                  named: dict[str, str]) -> tuple[list[str], dict[str, str]]:
+    """A bot's settings with the variant's defaults for its kind (``rules.bot_options``)
+    under the ones given: the main setting given wins, and each ``name=value`` given
+    replaces the variant's."""
+    default = rules.bot_options.get(kind)
+    if default is None:
+        return positional, named
+    _, base_positional, base_named = parse_spec(f"{kind}:{default}")
+    return positional or base_positional, {**base_named, **named}
 
 
 def default_depth(rules: Any) -> int:
@@ -119,16 +137,11 @@ def default_depth(rules: Any) -> int:
     return 2 if board_search_applies(rules) else 1
 
 
-#: Variants whose expectimax searches 4 root candidates by default instead of 8: their
-#: decisions are wide (Long Nardy's fifteen checkers that never leave the board, acey-
-#: deucey's entering checkers, Acedrex's parts of a D20), and a move must stay under a
-#: second.
-NARROW = ("long-nardy", "acey-deucey", "acedrex")
-
-
-def default_width(rules: Any) -> int:
-    """Root candidates expectimax searches beyond depth 0: 8, or 4 in :data:`NARROW`."""
-    return 4 if getattr(rules, "name", "") in NARROW else 8
+#: Root candidates expectimax searches beyond depth 0, unless the variant says fewer
+#: (its decisions are wide: Long Nardy's fifteen checkers that never leave the board,
+#: acey-deucey's entering checkers, Acedrex's parts of a D20, and a move must stay
+#: under a second).
+DEFAULT_WIDTH = 8
 
 
 def default_cutoff(rules: Any) -> float | None:
@@ -146,36 +159,38 @@ def default_cutoff(rules: Any) -> float | None:
     return None
 
 
-def _expectimax(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str]) -> Any:
+def _expectimax(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str],
+        name: str) -> Any:
     from gammon.agents.players import ExpectimaxAgent
 
-    _only(spec, named, ("width", "depth", "cutoff"))
     depth_text = pos[0] if pos else named.get("depth")
     depth = default_depth(rules) if depth_text is None else _number(spec, "depth", depth_text)
     if not 0 <= depth <= 3:
         raise InvalidOptionError(f"agent {spec!r}: expectimax depth is 0 to 3")
-    width = _number(spec, "width", named.get("width", str(default_width(rules))))
+    width = _number(spec, "width", named.get("width", str(DEFAULT_WIDTH)))
     if width < 1:
         raise InvalidOptionError(f"agent {spec!r}: width is at least 1")
+    wide = _number(spec, "wide", named["wide"]) if "wide" in named else None
+    if wide is not None and wide < 1:
+        raise InvalidOptionError(f"agent {spec!r}: wide is at least 1")
     cutoff = default_cutoff(rules)
     if "cutoff" in named:
         cutoff = _number(spec, "cutoff", named["cutoff"], float)
         if cutoff < 0:
             raise InvalidOptionError(f"agent {spec!r}: cutoff is 0 or more")
-    name = "expectimax" if not pos and not named else spec.strip().lower()
-    return ExpectimaxAgent(rules, depth=depth, width=width, name=name, cutoff=cutoff)
+    return ExpectimaxAgent(rules, depth=depth, width=width, name=name, cutoff=cutoff,
+                           wide=wide)
 
 
-def _mcts(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str]) -> Any:
-    from gammon.agents.mcts import MCTSAgent, default_iterations
+def _mcts(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str],
+        name: str) -> Any:
+    from gammon.agents.mcts import DEFAULT_ITERATIONS, MCTSAgent
 
-    _only(spec, named, ("c", "iterations", "rollout"))
     text = pos[0] if pos else named.get("iterations")
-    iterations = default_iterations(rules) if text is None else _number(spec, "iterations", text)
+    iterations = DEFAULT_ITERATIONS if text is None else _number(spec, "iterations", text)
     if iterations < 1:
         raise InvalidOptionError(f"agent {spec!r}: at least one iteration")
     c = _number(spec, "c", named.get("c", "1.0"), float)
-    name = "mcts" if not pos and not named else spec.strip().lower()
     rollout = named.get("rollout", "no").lower()
     if rollout not in ("no", "random"):
         raise InvalidOptionError(f"agent {spec!r}: rollout is 'random' or 'no'")
@@ -183,10 +198,10 @@ def _mcts(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str
                      rng=seeded_rng(seed, "mcts"), name=name, rollouts=rollout == "random")
 
 
-def _rollout(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str]) -> Any:
+def _rollout(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str],
+        name: str) -> Any:
     from gammon.agents.rollout import DEFAULT_GAMES, RolloutAgent
 
-    _only(spec, named, ("games", "width", "policy"))
     text = pos[0] if pos else named.get("games")
     games = DEFAULT_GAMES if text is None else _number(spec, "games", text)
     width = _number(spec, "width", named.get("width", "8"))
@@ -195,30 +210,23 @@ def _rollout(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, 
     policy = named.get("policy", "greedy").lower()
     if policy not in ("random", "greedy"):
         raise InvalidOptionError(f"agent {spec!r}: policy is 'random' or 'greedy'")
-    name = "rollout" if not pos and not named else spec.strip().lower()
     return RolloutAgent(rules, games=games, width=width, rng=seeded_rng(seed, "rollout"),
                         name=name, greedy=policy == "greedy")
 
 
-def _rollout_supports(rules: Any) -> bool:
-    from gammon.agents.rollout import supports
-
-    return supports(rules)
-
-
-def _pubeval(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str]) -> Any:
+def _pubeval(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str],
+        name: str) -> Any:
     from gammon.agents.pubeval import PubevalAgent
 
-    _only(spec, named, ())
     if pos:
         raise InvalidOptionError(f"agent {spec!r}: pubeval takes no setting")
-    return PubevalAgent(rules)
+    return PubevalAgent(rules, name=name)
 
 
-def _gnubg(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str]) -> Any:
+def _gnubg(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str],
+        name: str) -> Any:
     from gammon.agents.gnubg import GnubgAgent
 
-    _only(spec, named, ("noise", "plies"))
     text = pos[0] if pos else named.get("plies", "0")
     plies = _number(spec, "plies", text)
     noise = _number(spec, "noise", named.get("noise", "0"), float)
@@ -226,20 +234,7 @@ def _gnubg(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, st
         raise InvalidOptionError(f"agent {spec!r}: gnubg plies are 0 to 4")
     if noise < 0:
         raise InvalidOptionError(f"agent {spec!r}: noise is 0 or more")
-    name = "gnubg" if not pos and not named else spec.strip().lower()
     return GnubgAgent(rules, plies=plies, noise=noise, name=name)
-
-
-def _pubeval_supports(rules: Any) -> bool:
-    from gammon.agents.pubeval import supports
-
-    return supports(rules)
-
-
-def _gnubg_supports(rules: Any) -> bool:
-    from gammon.agents.gnubg import supports
-
-    return supports(rules)
 
 
 KINDS: dict[str, AgentKind] = {
@@ -250,23 +245,25 @@ KINDS: dict[str, AgentKind] = {
                   build=_heuristic),
         AgentKind("expectimax", "looks ahead over rolls (exact probabilities) on the "
                   "heuristic", "depth", "2 (two-player track games), else 1",
-                  build=_expectimax,
+                  build=_expectimax, option_names=("width", "depth", "cutoff", "wide"),
                   options="width=W root candidates (8; 4 in long-nardy, acey-deucey, "
                   "acedrex), cutoff=X points behind the best not searched (0.16 in "
-                  "two-player track games of 15 checkers)"),
+                  "two-player track games of 15 checkers), wide=N decisions of more "
+                  "than N actions inside the tree scored as they stand (12 in acedrex)"),
         AgentKind("mcts", "Monte Carlo tree search with chance nodes, max-n values",
                   "iterations", "400 (acey-deucey 150, Acedrex 40)", build=_mcts,
+                  option_names=("c", "iterations", "rollout"),
                   options="c=exploration (1.0), rollout=random to value new leaves by "
                   "random games"),
         AgentKind("rollout", "compiled games played on from each candidate, successive "
                   "halving", "games per candidate", "4000", build=_rollout,
-                  supports=_rollout_supports,
+                  option_names=("games", "width", "policy"),
                   options="width=W candidates by the heuristic (8), policy=greedy|random "
                   "who plays the games (greedy)"),
         AgentKind("pubeval", "Tesauro's public evaluation function (1993)",
-                  build=_pubeval, supports=_pubeval_supports),
+                  build=_pubeval),
         AgentKind("gnubg", "GNU Backgammon through its embedded Python", "plies", "0",
-                  build=_gnubg, supports=_gnubg_supports,
+                  build=_gnubg, option_names=("noise", "plies"),
                   options="noise=X evaluation noise (0)"),
     )
 }
@@ -303,4 +300,8 @@ def make_agent(spec: str, variant: Any, seed: int | str | None = None) -> Any:
     if not entry.supports(rules):
         raise InvalidOptionError(f"agent {kind} does not play {rules.name}")
     assert entry.build is not None
-    return entry.build(spec, rules, seed, positional, named)
+    # Named by what was asked for: the kind alone when no setting was given.
+    name = kind if not positional and not named else spec.strip().lower()
+    _only(spec, named, entry.option_names)  # before the variant's defaults join them
+    positional, named = with_defaults(rules, kind, positional, named)
+    return entry.build(spec, rules, seed, positional, named, name)

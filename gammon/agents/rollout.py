@@ -42,8 +42,9 @@ DEFAULT_GAMES = 4000
 
 
 def supports(variant: Any) -> bool:
-    """Whether ``variant`` can play compiled games on from a state."""
-    return callable(getattr(variant, "rollout_values", None))
+    """Whether ``variant`` plays compiled games on from a state (``rollout_values``):
+    the variants that list the rollout bot among theirs."""
+    return "rollout" in variant.bots
 
 
 class RolloutAgent:

@@ -34,7 +34,13 @@ from typing import Any
 import numpy as np
 
 from gammon.agents import kernels
-from gammon.agents.base import chance_children, child_states, is_track, play_rows
+from gammon.agents.base import (
+    BoardEvaluator,
+    chance_children,
+    child_states,
+    is_track,
+    play_rows,
+)
 from gammon.core.dice import two_dice
 from gammon.core.state import GameState, Phase
 from gammon.core.variant import TrackVariant
@@ -289,7 +295,8 @@ class StateSearch:
         legal = state.legal_actions()
         rows = play_rows(legal)
         if (rows is not None and len(legal) > self.follow and len(actions) == len(legal)
-                and state.variant.players == 2 and hasattr(self.evaluator, "values")):
+                and state.variant.players == 2
+                and isinstance(self.evaluator, BoardEvaluator)):
             variant = state.variant
             first = variant.after_play(state, legal[0])
             last = variant.after_play(state, legal[len(legal) - 1])
@@ -331,16 +338,13 @@ def _key(state: Any) -> Any:
     return state
 
 
-#: Variants whose decisions are too wide to answer inside the tree (see ``wide``).
-WIDE_DECISIONS = {"acedrex": 12}
-
-
-def make_search(variant: Any, evaluator: Any) -> BoardSearch | StateSearch:
+def make_search(variant: Any, evaluator: Any, wide: int | None = None
+                ) -> BoardSearch | StateSearch:
     """The engine for ``variant``: :class:`BoardSearch` where it applies, else
-    :class:`StateSearch`."""
-    if board_search_applies(variant) and hasattr(evaluator, "values"):
+    :class:`StateSearch` (``wide``: see there)."""
+    if board_search_applies(variant) and isinstance(evaluator, BoardEvaluator):
         return BoardSearch(variant, evaluator)
-    return StateSearch(evaluator, wide=WIDE_DECISIONS.get(getattr(variant, "name", "")))
+    return StateSearch(evaluator, wide=wide)
 
 
 def best_action(search: BoardSearch | StateSearch, state: Any, depth: int, width: int,

@@ -15,28 +15,29 @@ from typing import Any
 
 import numpy as np
 
+from gammon.agents.base import ChanceEvaluator
 from gammon.agents.cube import CubePolicy, action_kind, cube_choice
+from gammon.stakes.cube import CubeState
 
 
 def wrapped(state: Any) -> Any | None:
     """The wrapped game state when ``state`` is a stakes state whose decision is a play
     of the wrapped game, else None."""
-    base = getattr(state, "base", None)
-    if base is None or not hasattr(state, "cube_value"):
+    if not isinstance(state, CubeState):
         return None
     if state.offer is not None or state.preroll or state.resignation is not None:
         return None
-    return base
+    return state.base
 
 
-def chances(evaluator: Any, state: Any, player: int) -> tuple[float, float]:
+def chances(evaluator: Any, state: CubeState, player: int) -> tuple[float, float]:
     """``player``'s cubeless chance to win and equity (points per cube value) at a
     stakes state, from the evaluator (gammons count single under the Jacoby rule or
     "no mars with the cube")."""
     base = state.base
     position = base.position
     to_move = position.turn
-    if hasattr(evaluator, "chances"):
+    if isinstance(evaluator, ChanceEvaluator):
         board = np.frombuffer(position.board, np.int8)[None, :]
         win0, g0, g1 = (float(x[0]) for x in evaluator.chances(board, to_move))
     else:  # any evaluator: expected points only
@@ -44,7 +45,7 @@ def chances(evaluator: Any, state: Any, player: int) -> tuple[float, float]:
         win0, g0, g1 = min(max((value + 1.0) / 2.0, 0.0), 1.0), 0.0, 0.0
     win = win0 if player == 0 else 1.0 - win0
     mine, theirs = (g0, g1) if player == 0 else (g1, g0)
-    if getattr(state, "jacoby_applies", False) or getattr(state, "no_mars_applies", False):
+    if state.jacoby_applies or state.no_mars_applies:
         mine = theirs = 0.0
     equity = win * (1.0 + mine) - (1.0 - win) * (1.0 + theirs)
     return win, equity
@@ -52,7 +53,7 @@ def chances(evaluator: Any, state: Any, player: int) -> tuple[float, float]:
 
 def stakes_decision(state: Any, evaluator: Any, policy: CubePolicy | None = None) -> Any | None:
     """The bot's answer at a cube or resignation decision of a stakes state, else None."""
-    if not hasattr(state, "cube_value") or getattr(state, "base", None) is None:
+    if not isinstance(state, CubeState):
         return None
     player = state.current_player
     legal = list(state.legal_actions())

@@ -60,6 +60,10 @@ class GameState:
         return self.position.turn if self.phase is Phase.DECIDE else None
 
     @property
+    def players(self) -> int:
+        return self.position.players
+
+    @property
     def is_chance(self) -> bool:
         return self.phase is Phase.CHANCE
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 import dataclasses
 import functools
 import typing
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar, overload
+from typing import Any, ClassVar, Protocol, overload
 
 import numpy as np
 
@@ -23,6 +23,7 @@ from gammon.core.dice import Roll, one_die_each, two_dice
 from gammon.core.errors import IllegalPlayError, InvalidOptionError
 from gammon.core.play import Move, Play
 from gammon.core.position import Position
+from gammon.core.protocol import Rules
 from gammon.core.state import GameState, Phase
 from gammon.kernels import TrackKernel, tracks
 
@@ -81,6 +82,15 @@ class TrackVariant:
     #: What this game calls a win worth one, two and three times the stake.
     result_names: ClassVar[tuple[str, str, str]] = ("single game", "gammon", "backgammon")
 
+    # What the variant is, for the layers above (:class:`gammon.core.protocol.Rules`).
+    board: ClassVar[str] = "track"
+    notation: ClassVar[str] = "gnu"
+    move_text: ClassVar[str] = "gnubg"
+    evaluator: ClassVar[str] = "track"
+    bots: ClassVar[tuple[str, ...]] = ("expectimax", "mcts", "heuristic", "random")
+    bot_options: ClassVar[Mapping[str, str]] = {}
+    cube: ClassVar[bool] = True
+
     def result_name(self, level: int, article: bool = True) -> str:
         """``"a gammon"``: what a win of ``level`` (1-3) is called in this game."""
         if not 1 <= level <= len(self.result_names):
@@ -93,6 +103,20 @@ class TrackVariant:
     def start_layout(self) -> dict[int, int]:
         """Each player's starting checkers as ``{own slot: count}``."""
         raise NotImplementedError
+
+    # --- what people are told (gammon.core.protocol.Rules); variants add to it ---------
+
+    def decision_prompt(self, state: GameState) -> str | None:
+        """What a person is asked at a decision that is not a play: nothing here."""
+        return None
+
+    def announce(self, before: GameState, after: GameState) -> str | None:
+        """What the rules made of a step that a player should be told: nothing here."""
+        return None
+
+    def no_move_reason(self, state: GameState) -> str | None:
+        """Why the player to move cannot move when a rule, not the board, stops them."""
+        return None
 
     def shared_slot(self, player: int, slot: int, other: int) -> int:
         """``other``'s slot number for ``player``'s point ``slot``.
@@ -367,24 +391,52 @@ class LegalPlays(Sequence[Play]):
         return isinstance(play, Play) and self.find(play) is not None
 
 
-_REGISTRY: dict[str, tuple[type[TrackVariant], dict[str, Any]]] = {}
+class Named(Protocol):
+    """What the registry reads of a variant class: the names it is known by."""
+
+    name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]]
+    presets: ClassVar[dict[str, dict[str, Any]]]
 
 
-def register(cls: type[TrackVariant]) -> type[TrackVariant]:
-    """Class decorator: make a variant available to :func:`variant` under its names."""
-    for key in (cls.name, *cls.aliases):
+_V = typing.TypeVar("_V")
+
+#: Every name a variant is known by: its class (a dataclass of :class:`Rules` whose
+#: fields are its options) and the options the name sets.
+_REGISTRY: dict[str, tuple[type[Any], dict[str, Any]]] = {}
+
+
+def register(cls: type[_V]) -> type[_V]:
+    """Class decorator: make a variant available to :func:`variant` under its names
+    (its ``name``, ``aliases`` and ``presets``, which also set options)."""
+    # A subclass's own ``aliases = (...)`` narrows the declared type, which no
+    # protocol bound accepts; the attributes are read as the Named protocol says.
+    named = typing.cast(Named, cls)
+    for key in (named.name, *named.aliases):
         _REGISTRY[key] = (cls, {})
-    for key, preset in cls.presets.items():
+    for key, preset in named.presets.items():
         _REGISTRY[key] = (cls, preset)
     return cls
 
 
-def variant_classes() -> list[type[TrackVariant]]:
+def variant_classes() -> list[type[Any]]:
     """Every registered variant class, once each, in registration order."""
     return list(dict.fromkeys(cls for cls, _ in _REGISTRY.values()))
 
 
-def variant(name: str, **options: Any) -> TrackVariant:
+def track_variant(name: str, **options: Any) -> TrackVariant:
+    """:func:`variant`, for callers that need a game on a track (the stakes layer, move
+    text): raises :class:`InvalidOptionError` for a game that is not one."""
+    rules = variant(name, **options)
+    if not isinstance(rules, TrackVariant):
+        raise InvalidOptionError(
+            f"{rules.name} is not played with checkers on a track; this needs one of: "
+            + ", ".join(cls.name for cls in variant_classes() if issubclass(cls, TrackVariant))
+        )
+    return rules
+
+
+def variant(name: str, **options: Any) -> Rules:
     """The rules object of the variant ``name`` with the given options."""
     key = name.strip().lower().replace("_", "-")
     if key not in _REGISTRY:
@@ -405,4 +457,5 @@ def variant(name: str, **options: Any) -> TrackVariant:
             raise InvalidOptionError(
                 f"option {option} of {cls.name} takes a {expected.__name__}, not {value!r}"
             )
-    return cls(**options)
+    rules: Rules = cls(**options)
+    return rules

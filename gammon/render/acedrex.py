@@ -170,7 +170,7 @@ def _middle(state: AcedrexState, names: Sequence[str]) -> list[Text]:
 def status_text(state: AcedrexState, names: Sequence[str]) -> Text:
     """Whose turn it is and what they are to do."""
     if state.phase is Phase.TERMINAL:
-        reasons = {"captures": f"{state.rules.captures_to_end} captures",
+        reasons = {"captures": f"{state.variant.captures_to_end} captures",
                    "resignations": "resignations", "stalled": "nothing left to capture",
                    "cap": "the turn cap"}
         return Text(f"game over ({reasons.get(state.ended, state.ended)})", style="bold")

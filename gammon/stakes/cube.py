@@ -126,7 +126,7 @@ RESIGNED = "resign"
 class CubeState:
     """A game state with the cube, the score around it, and resignations.
 
-    Fields: ``base`` (the wrapped game state), ``rules`` (:class:`StakeRules`), ``score``
+    Fields: ``base`` (the wrapped game state), ``stakes`` (:class:`StakeRules`), ``score``
     (:class:`MatchScore`, match or money), ``cube_value``, ``cube_owner`` (None =
     centred), ``offer`` (a raise waiting for an answer), ``preroll`` (the player on
     roll decides whether to double), ``resignation`` ((player, level) on offer),
@@ -140,7 +140,7 @@ class CubeState:
     """
 
     base: GameState
-    rules: StakeRules = StakeRules()
+    stakes: StakeRules = StakeRules()
     score: MatchScore = MatchScore()
     cube_value: int = 1
     cube_owner: int | None = None
@@ -163,6 +163,10 @@ class CubeState:
     @property
     def position(self) -> Position:
         return self.base.position
+
+    @property
+    def players(self) -> int:
+        return self.base.position.players
 
     @property
     def dice(self) -> tuple[int, ...]:
@@ -225,7 +229,7 @@ class CubeState:
 
         Answers to a resignation or a cube offer, ROLL/DOUBLE before a roll, else the
         wrapped game's actions. Resignation offers are added only with
-        ``rules.list_resignations`` (see :meth:`resign_offers`).
+        ``stakes.list_resignations`` (see :meth:`resign_offers`).
         """
         phase = self.phase
         if phase is not Phase.DECIDE:
@@ -241,7 +245,7 @@ class CubeState:
             actions = (CubeAction.ROLL, CubeAction.DOUBLE)
         else:
             actions = self.base.legal_actions()
-        if self.rules.list_resignations and self.resignation is None:
+        if self.stakes.list_resignations and self.resignation is None:
             actions = (*actions, *self.resign_offers())
         self._legal.append(actions)
         return actions
@@ -274,7 +278,7 @@ class CubeState:
             if x is CubeAction.ROLL:
                 return replace(self, preroll=False, declined=0, _legal=[])
             if x is CubeAction.DOUBLE:
-                offer = Offer(CubeAction.DOUBLE, player, self.rules.next_value(self.cube_value),
+                offer = Offer(CubeAction.DOUBLE, player, self.stakes.next_value(self.cube_value),
                               self.cube_value)
                 return replace(self, preroll=False, offer=offer, declined=0, _legal=[])
             raise IllegalPlayError(
@@ -335,11 +339,11 @@ class CubeState:
 
     @property
     def jacoby_applies(self) -> bool:
-        return self.rules.jacoby and self.money and self.cube_owner is None
+        return self.stakes.jacoby and self.money and self.cube_owner is None
 
     @property
     def no_mars_applies(self) -> bool:
-        return self.rules.no_mars_with_cube and self.cube_in_play
+        return self.stakes.no_mars_with_cube and self.cube_in_play
 
     def may_double(self, player: int) -> bool:
         """Whether ``player`` may offer the cube when next about to roll."""
@@ -356,8 +360,8 @@ class CubeState:
                     f"{_name(player)} the match")
         if self.cube_owner is not None and self.cube_owner != player:
             return f"the cube belongs to {_name(self.cube_owner)}"
-        if self.rules.next_value(self.cube_value) > self.rules.max_cube:
-            return f"the cube is at its limit ({self.rules.max_cube})"
+        if self.stakes.next_value(self.cube_value) > self.stakes.max_cube:
+            return f"the cube is at its limit ({self.stakes.max_cube})"
         if self.ending is not None or self.base.phase is not Phase.CHANCE or self.base.opening:
             return "a double is offered before rolling, at the start of a turn"
         return ""
@@ -385,7 +389,7 @@ class CubeState:
     @property
     def next_cube(self) -> int:
         """The value a double would offer now."""
-        return self.rules.next_value(self.cube_value)
+        return self.stakes.next_value(self.cube_value)
 
     @property
     def result_score(self) -> MatchScore:
@@ -424,9 +428,9 @@ class CubeState:
         changes: dict[str, Any] = {}
         if base.opening and after.phase is Phase.CHANCE and after.opening:
             # An equal opening throw: throw again, perhaps doubling the cube.
-            value = self.rules.next_value(self.cube_value)
-            if (self.cube_in_play and self.money and self.auto_doubles < self.rules.auto_doubles
-                    and value <= self.rules.max_cube):
+            value = self.stakes.next_value(self.cube_value)
+            if (self.cube_in_play and self.money and self.auto_doubles < self.stakes.auto_doubles
+                    and value <= self.stakes.max_cube):
                 changes = {"cube_value": value, "auto_doubles": self.auto_doubles + 1}
         # The player who rolls has acted in this turn (a later roll of theirs without a
         # decision in between is an extra roll, not a new turn).
@@ -437,10 +441,10 @@ class CubeState:
         offer = self.offer
         assert offer is not None
         answers = [CubeAction.TAKE, CubeAction.DROP]
-        further = self.rules.next_value(offer.value) <= self.rules.max_cube and self.money
-        if offer.kind is CubeAction.DOUBLE and self.rules.beaver and further:
+        further = self.stakes.next_value(offer.value) <= self.stakes.max_cube and self.money
+        if offer.kind is CubeAction.DOUBLE and self.stakes.beaver and further:
             answers.append(CubeAction.BEAVER)
-        if offer.kind is CubeAction.BEAVER and self.rules.raccoon and further:
+        if offer.kind is CubeAction.BEAVER and self.stakes.raccoon and further:
             answers.append(CubeAction.RACCOON)
         return tuple(answers)
 
@@ -463,7 +467,7 @@ class CubeState:
             return replace(self, cube_value=offer.value, cube_owner=owner, offer=None,
                            _legal=[])
         # BEAVER / RACCOON: accept the value on offer and raise again at once.
-        raised = Offer(action, player, self.rules.next_value(offer.value), offer.value)
+        raised = Offer(action, player, self.stakes.next_value(offer.value), offer.value)
         owner = player if action is CubeAction.BEAVER else self.cube_owner
         return replace(self, cube_value=offer.value, cube_owner=owner, offer=raised,
                        _legal=[])
@@ -508,7 +512,7 @@ class CubeState:
         if value & (value - 1) or value > 1 << MAX_CUBE_LOG2:
             raise InvalidOptionError(
                 f"a GNU Match ID holds a cube of 1, 2, 4, ... {1 << MAX_CUBE_LOG2}, not {value}"
-                + (" (arithmetic stakes)" if self.rules.progression != GEOMETRIC else "")
+                + (" (arithmetic stakes)" if self.stakes.progression != GEOMETRIC else "")
             )
         base = self.base
         on_roll = base.position.turn
@@ -536,7 +540,7 @@ class CubeState:
         return MatchInfo(
             on_roll=on_roll, dice=dice, cube_value=value, cube_owner=self.cube_owner,
             score=score.score, match_length=score.length, crawford=score.crawford,
-            jacoby=self.rules.jacoby and score.money, game_state=status,
+            jacoby=self.stakes.jacoby and score.money, game_state=status,
             double_offered=self.offer is not None, resigned=resigned, turn=turn,
         )
 
@@ -554,7 +558,7 @@ class CubeState:
 
     @classmethod
     def midgame(cls, variant: TrackVariant | str, position: Position,
-                dice: tuple[int, int] | None = None, *, rules: StakeRules | None = None,
+                dice: tuple[int, int] | None = None, *, stakes: StakeRules | None = None,
                 score: MatchScore | None = None, cube_value: int = 1,
                 cube_owner: int | None = None) -> CubeState:
         """A game in progress: ``position.turn`` to roll (``dice`` None; they may first
@@ -562,21 +566,21 @@ class CubeState:
         import gammon
 
         variant = gammon.variant(variant) if isinstance(variant, str) else variant
-        rules = rules if rules is not None else StakeRules()
+        stakes = stakes if stakes is not None else StakeRules()
         score = score if score is not None else MatchScore(score=(0,) * variant.players)
-        rules.check_match(score.length)
+        stakes.check_match(score.length)
         if cube_owner is not None and cube_owner not in range(variant.players):
             raise InvalidOptionError(f"the cube owner is a player or None, not {cube_owner!r}")
         if not isinstance(cube_value, int) or cube_value < 1:
             raise InvalidOptionError(f"the cube value is 1 or more, not {cube_value!r}")
         base = variant.state(position, dice)
-        state = cls(base, rules, score, cube_value, cube_owner,
-                    cube_in_play=rules.cube_for(variant))
+        state = cls(base, stakes, score, cube_value, cube_owner,
+                    cube_in_play=stakes.cube_for(variant))
         return state._enter(base, None)
 
     @classmethod
     def from_situation(cls, situation: Any, variant: TrackVariant | None = None,
-                       rules: StakeRules | None = None, *,
+                       stakes: StakeRules | None = None, *,
                        crawford_rule: bool = True) -> CubeState:
         """The state a :class:`~gammon.notation.Situation` (a GNU ID or XGID) describes:
         the position and dice, the cube, the score and the match; a double or a
@@ -585,15 +589,16 @@ class CubeState:
 
         variant = variant if variant is not None else gammon.variant("backgammon")
         s = situation
-        if rules is None:
-            rules = StakeRules(jacoby=bool(s.jacoby and s.money), beaver=bool(s.beaver and s.money))
+        if stakes is None:
+            stakes = StakeRules(jacoby=bool(s.jacoby and s.money),
+                                beaver=bool(s.beaver and s.money))
         score = MatchScore(
             s.match_length, s.score, bool(s.crawford),
             bool(s.match_length and not s.crawford and s.match_length - 1 in s.score
                  and crawford_rule and s.match_length > 1),
             crawford_rule,
         )
-        state = cls.midgame(variant, s.position, s.dice, rules=rules, score=score,
+        state = cls.midgame(variant, s.position, s.dice, stakes=stakes, score=score,
                             cube_value=s.cube_value, cube_owner=s.cube_owner)
         if s.double_offered:
             state = state.apply(CubeAction.DOUBLE) if state.preroll else state
@@ -619,24 +624,24 @@ class CubeState:
         return f"{cube}; score {self.score.text()}"
 
 
-def cube_game(variant: TrackVariant | str, rules: StakeRules | None = None,
+def cube_game(variant: TrackVariant | str, stakes: StakeRules | None = None,
               score: MatchScore | None = None, **options: Any) -> CubeState:
-    """A new game of ``variant`` with the stakes: ``rules`` (or the options of
+    """A new game of ``variant`` with the stakes: ``stakes`` (or the options of
     :class:`StakeRules` as keywords) and the ``score`` before it (money by default)."""
     import gammon
 
     if isinstance(variant, str):
         variant = gammon.variant(variant)
-    if rules is None:
-        rules = StakeRules(**options)
+    if stakes is None:
+        stakes = StakeRules(**options)
     elif options:
-        rules = rules.replace(**options)
+        stakes = stakes.replace(**options)
     score = score if score is not None else MatchScore(score=(0,) * variant.players)
-    rules.check_match(score.length)
+    stakes.check_match(score.length)
     if score.length and variant.players != 2:
         raise InvalidOptionError("match play is for two-player variants")
     base = variant.initial_state()
-    return CubeState(base, rules, score, cube_in_play=rules.cube_for(variant))._enter(base, None)
+    return CubeState(base, stakes, score, cube_in_play=stakes.cube_for(variant))._enter(base, None)
 
 
 def _name(player: int) -> str:

@@ -27,7 +27,7 @@ Chooser = Callable[[CubeState], Any]
 class Match:
     """A match to ``length`` points between two players.
 
-    ``rules`` are the stake options (money-only options are refused). ``score`` starts
+    ``stakes`` are the stake options (money-only options are refused). ``score`` starts
     the match at another score; ``crawford`` switches the Crawford rule. Play a game
     with :meth:`new_game`, then :meth:`apply` each roll and action; a finished game's
     points go to the score at once.
@@ -37,7 +37,7 @@ class Match:
         self,
         variant: TrackVariant | str,
         length: int,
-        rules: StakeRules | None = None,
+        stakes: StakeRules | None = None,
         *,
         score: tuple[int, int] = (0, 0),
         crawford: bool = True,
@@ -51,8 +51,8 @@ class Match:
             )
         if not isinstance(length, int) or isinstance(length, bool) or length < 1:
             raise InvalidOptionError(f"a match is played to 1 point or more, not {length!r}")
-        self.rules = rules if rules is not None else StakeRules()
-        self.rules.check_match(length)
+        self.stakes = stakes if stakes is not None else StakeRules()
+        self.stakes.check_match(length)
         self.length = length
         self.score = MatchScore.match(length, score, crawford_rule=crawford)
         self.start_score = self.score
@@ -85,7 +85,7 @@ class Match:
             raise InvalidOptionError(f"the match is over: {self.score.text()}")
         if self.in_game:
             raise InvalidOptionError("finish the game in progress first")
-        record = GameRecord(cube_game(self.variant, self.rules, self.score))
+        record = GameRecord(cube_game(self.variant, self.stakes, self.score))
         self.games.append(record)
         return record.state
 

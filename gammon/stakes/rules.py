@@ -14,15 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from gammon.core.errors import InvalidOptionError
-from gammon.core.variant import TrackVariant
+from gammon.core.protocol import Rules
 
 GEOMETRIC = "geometric"
 ARITHMETIC = "arithmetic"
 PROGRESSIONS = (GEOMETRIC, ARITHMETIC)
-
-#: Two-player variants whose source rules have no doubling cube: the cube is off by
-#: default there (it can still be switched on).
-NO_CUBE_BY_DEFAULT = frozenset({"acey-deucey"})
 
 #: The faces of the physical cube go up to 64.
 DEFAULT_MAX_CUBE = 64
@@ -96,7 +92,7 @@ class StakeRules:
         """The cube value one step above ``value``: doubled, or one more (arithmetic)."""
         return value * 2 if self.progression == GEOMETRIC else value + 1
 
-    def cube_for(self, variant: TrackVariant) -> bool:
+    def cube_for(self, variant: Rules) -> bool:
         """Whether the cube is in play for ``variant`` with these options."""
         if self.cube is None:
             return cube_default(variant)
@@ -120,10 +116,7 @@ class StakeRules:
             )
 
 
-def cube_default(variant: TrackVariant) -> bool:
-    """Whether ``variant`` is played with the cube unless told otherwise: every
-    two-player variant except those whose sources have none (acey-deucey)."""
-    declared = getattr(type(variant), "doubling_cube", None)
-    if isinstance(declared, bool):
-        return declared and variant.players == 2
-    return variant.players == 2 and variant.name not in NO_CUBE_BY_DEFAULT
+def cube_default(variant: Rules) -> bool:
+    """Whether ``variant`` is played with the cube unless told otherwise: what the
+    variant says (``cube``), for two players only."""
+    return variant.cube and variant.players == 2

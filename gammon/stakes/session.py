@@ -52,7 +52,7 @@ class Session:
     """Money games of ``variant`` at ``stake`` per point.
 
     Either play through the session (:meth:`new_game`, :meth:`apply`, which wrap each
-    game in a :class:`CubeState` with ``rules``), or :meth:`add` any finished state or
+    game in a :class:`CubeState` with ``stakes``), or :meth:`add` any finished state or
     plain results (for games played elsewhere).
     """
 
@@ -60,7 +60,7 @@ class Session:
         self,
         variant: Any,
         stake: Number = 1,
-        rules: StakeRules | None = None,
+        stakes: StakeRules | None = None,
         names: Sequence[str] | None = None,
     ) -> None:
         import gammon
@@ -69,7 +69,7 @@ class Session:
         if not isinstance(stake, int | float | Fraction) or isinstance(stake, bool) or stake <= 0:
             raise InvalidOptionError(f"the stake per point is a positive number, not {stake!r}")
         self.stake = stake
-        self.rules = rules if rules is not None else StakeRules()
+        self.stakes = stakes if stakes is not None else StakeRules()
         self.players = self.variant.players
         self.names = list(names) if names is not None else [
             f"player {p}" for p in range(self.players)]
@@ -93,7 +93,7 @@ class Session:
             raise InvalidOptionError("finish the game in progress first")
         if self.players == 2 and isinstance(self.variant, TrackVariant):
             score = MatchScore(0, tuple(self.won))
-            start: Any = cube_game(self.variant, self.rules, score)
+            start: Any = cube_game(self.variant, self.stakes, score)
         else:
             start = self.variant.initial_state()
         record = GameRecord(start)

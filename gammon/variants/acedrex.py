@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -186,7 +186,7 @@ OVER = "over"  # TERMINAL
 # --- the rules object ----------------------------------------------------------------------
 
 
-@register  # type: ignore[arg-type]  # not a track game; the registry only needs the names
+@register
 @dataclass(frozen=True)
 class Acedrex:
     """The rules of Acedrex Backgammon; the fields are its options (docs/rules/acedrex.md)."""
@@ -204,6 +204,17 @@ class Acedrex:
     slots: ClassVar[int] = SLOTS
     sides: ClassVar[int] = SIDES
     jackpot_places: ClassVar[int] = JACKPOT
+    # What the variant is, for the layers above (gammon.core.protocol.Rules).
+    board: ClassVar[str] = "ring"
+    notation: ClassVar[str] = "acedrex"
+    move_text: ClassVar[str] = "acedrex"
+    evaluator: ClassVar[str] = "acedrex"
+    bots: ClassVar[tuple[str, ...]] = ("expectimax", "mcts", "heuristic", "random")
+    #: Its decisions are wide (each part of a D20 can go to many places), so the search
+    #: keeps four root candidates, and inside the tree scores a decision of more than
+    #: twelve actions as it stands rather than by its best action.
+    bot_options: ClassVar[Mapping[str, str]] = {"expectimax": "width=4:wide=12", "mcts": "40"}
+    cube: ClassVar[bool] = False
 
     stake: int = 1
     captures_to_end: int = 8
@@ -370,7 +381,7 @@ class Acedrex:
         return kernel.random_playouts(rules, games, float(resign_rate))
 
 
-def _make(rules: Acedrex, ring: tuple[tuple[int, ...], ...], tapped: int,
+def _make(variant: Acedrex, ring: tuple[tuple[int, ...], ...], tapped: int,
           hands: tuple[tuple[int, ...], ...], jackpot: tuple[int, ...],
           captured: tuple[tuple[int, ...], ...], removed: tuple[int, ...],
           out: tuple[bool, ...], money: tuple[int, ...], turn: int, phase: Phase, stage: str,
@@ -379,7 +390,7 @@ def _make(rules: Acedrex, ring: tuple[tuple[int, ...], ...], tapped: int,
           ended: str = "") -> AcedrexState:
     state = object.__new__(AcedrexState)
     setter = object.__setattr__
-    setter(state, "rules", rules)
+    setter(state, "variant", variant)
     setter(state, "ring", ring)
     setter(state, "tapped", tapped)
     setter(state, "hands", hands)
@@ -424,7 +435,7 @@ class AcedrexState:
     ``stalled`` or ``cap``).
     """
 
-    rules: Acedrex
+    variant: Acedrex
     ring: tuple[tuple[int, ...], ...]
     tapped: int
     hands: tuple[tuple[int, ...], ...]
@@ -529,7 +540,7 @@ class AcedrexState:
         """Money if the game ended now: what is settled plus the open settlements."""
         money = list(self.money)
         if self.phase is not Phase.TERMINAL:
-            _settle_all(self.rules, self.captured, self.out, money)
+            _settle_all(self.variant, self.captured, self.out, money)
         return tuple(money)
 
     def pieces_of(self, player: int) -> list[int]:
@@ -589,7 +600,7 @@ def _source(stack: tuple[int, ...], player: int, tapped: int) -> int:
 
 def _steps(state: AcedrexState) -> list[Step]:
     """ACE-MOVE, ACE-SPLIT, ACE-HAND, ACE-CHARGE: every legal next part of the die."""
-    rules = state.rules
+    rules = state.variant
     p, ring, tapped, left, die = state.turn, state.ring, state.tapped, state.left, state.die
     first = state.parts == 0
     if rules.split_die:
@@ -781,7 +792,7 @@ def combat_stops(rules: Acedrex, player: int,
 
 def _combats(state: AcedrexState) -> AcedrexState:
     """Solve combats (the first with a fight waits for throws), then the jackpot."""
-    return _next_fight(state, combat_stops(state.rules, state.turn, state.out))
+    return _next_fight(state, combat_stops(state.variant, state.turn, state.out))
 
 
 def _next_fight(state: AcedrexState, queue: tuple[int, ...]) -> AcedrexState:
@@ -823,7 +834,7 @@ class FightResult:
 def fight_result(state: AcedrexState, defend: int) -> FightResult:
     """The result of the combat at ``state.fight`` when the defender throws ``defend``
     (not 1) after the attacker's ``state.attack``."""
-    rules, stack, tapped = state.rules, state.ring[state.fight], state.tapped
+    rules, stack, tapped = state.variant, state.ring[state.fight], state.tapped
     i = _pair(stack, tapped)
     attacker, defender = stack[i], stack[i - 1]
     a_side, d_side = attacker // PIECES, defender // PIECES
@@ -879,7 +890,7 @@ def _resolve(state: AcedrexState, defend: int) -> AcedrexState:
     w = owner(winner)
     captured = (*captured[:w], (*captured[w], loser), *captured[w + 1:])
     after = _replace(state, ring=tuple(ring), captured=captured, tapped=tapped)
-    if len(captured[w]) >= state.rules.captures_to_end:
+    if len(captured[w]) >= state.variant.captures_to_end:
         return _finish(after, "captures")
     return _next_fight(after, state.queue)
 
@@ -898,7 +909,7 @@ def _solve_jackpot(state: AcedrexState) -> AcedrexState:
     hands = (*state.hands[:q], tuple(sorted((*state.hands[q], *own))), *state.hands[q + 1:])
     captured = (*state.captured[:q], (*state.captured[q], *taken), *state.captured[q + 1:])
     after = _replace(state, jackpot=(), hands=hands, captured=captured)
-    if len(captured[q]) >= state.rules.captures_to_end:
+    if len(captured[q]) >= state.variant.captures_to_end:
         return _finish(after, "captures")
     return _next_turn(after, q)
 
@@ -939,11 +950,11 @@ def _next_turn(state: AcedrexState, player: int) -> AcedrexState:
     can be captured any more, or at the cap."""
     if stalled(state):
         return _finish(state, "stalled")
-    cap = state.rules.turn_cap
+    cap = state.variant.turn_cap
     if cap and state.turns >= cap:
         return _finish(state, "cap")
     return _make(
-        state.rules, state.ring, state.tapped & ~_MASKS[player], state.hands, state.jackpot,
+        state.variant, state.ring, state.tapped & ~_MASKS[player], state.hands, state.jackpot,
         state.captured, state.removed, state.out, state.money, player, Phase.CHANCE, ROLL,
         0, 0, 0, (), -1, 0, state.turns + 1, (), (),
     )
@@ -973,7 +984,7 @@ def _settle_all(rules: Acedrex, captured: tuple[tuple[int, ...], ...], out: tupl
 def _finish(state: AcedrexState, reason: str) -> AcedrexState:
     """ACE-END: settle every open pair and stop."""
     money = list(state.money)
-    _settle_all(state.rules, state.captured, state.out, money)
+    _settle_all(state.variant, state.captured, state.out, money)
     return _replace(state, money=tuple(money), phase=Phase.TERMINAL, stage=OVER,
                     queue=(), fight=-1, attack=0, left=0, ended=reason)
 
@@ -992,7 +1003,7 @@ def _resign(state: AcedrexState) -> AcedrexState:
     money = list(state.money)
     for j in range(PLAYERS):
         if j != p and not state.out[j]:
-            owed = _pair_owes(state.rules, state.captured, p, j)
+            owed = _pair_owes(state.variant, state.captured, p, j)
             money[p] += owed
             money[j] -= owed
     out = (*state.out[:p], True, *state.out[p + 1:])

@@ -109,6 +109,10 @@ class AceyDeucey(TrackVariant):
         },
     }
     opening_plays_lot = False
+    notation = "acey"
+    move_text = "acey"
+    bot_options = {"expectimax": "width=4", "mcts": "150"}
+    cube = False
 
     #: How a won game scores: single (1), gammon (1 or 2) or backgammon (1, 2 or 3).
     scoring: str = "single"

@@ -21,6 +21,8 @@ class Backgammon(TrackVariant):
         "(short backgammon, short nardy: oin, mars and koks)."
     )
     aliases = ("standard", "short", "short-backgammon", "short-nardy")
+    #: gnubg and pubeval play the standard game; a subclass with other rules restates it.
+    bots = ("expectimax", "gnubg", "pubeval", "mcts", "heuristic", "random")
 
     def start_layout(self) -> dict[int, int]:
         return {24: 2, 13: 5, 8: 3, 6: 5}
@@ -31,6 +33,7 @@ class Backgammon(TrackVariant):
 class Nackgammon(TrackVariant):
     name = "nackgammon"
     summary = "Nack Ballard's backgammon: two more back checkers (24, 23) to start."
+    bots = ("expectimax", "pubeval", "mcts", "heuristic", "random")
 
     def start_layout(self) -> dict[int, int]:
         return {24: 2, 23: 2, 13: 4, 8: 3, 6: 4}

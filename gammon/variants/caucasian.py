@@ -23,3 +23,5 @@ class Caucasian(Backgammon):
     )
     aliases = ("caucasian-backgammon", "caucasian-nardy")
     no_hit_and_hide = True
+    #: pubeval reads the board; gnubg would play moves the rule forbids.
+    bots = ("expectimax", "pubeval", "mcts", "heuristic", "random")

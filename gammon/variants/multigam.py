@@ -102,6 +102,11 @@ class MultiGam(TrackVariant):
     bear_off_larger = True
     gammons = False
     backgammons = False
+    board = "quarter"
+    notation = "multigam"
+    move_text = "multigam"
+    bots = ("rollout", "expectimax", "mcts", "heuristic", "random")
+    cube = False
     #: Points for the 1st, 2nd, 3rd and 4th place.
     scores: ClassVar[tuple[int, ...]] = SCORES
 

@@ -50,6 +50,8 @@ class LongNardy(TrackVariant):
     head_doubles = (6, 4, 3)
     opening_plays_lot = False
     six_block = True
+    notation = "nardy"
+    bot_options = {"expectimax": "width=4"}
 
     head_doubles_both: bool = True
     mars: bool = True

@@ -9,20 +9,34 @@ expected return.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from gammon.core.errors import InvalidOptionError
-from gammon.core.variant import TrackVariant
+from gammon.core.protocol import Rules
 
 
-def evaluator_for(variant: Any) -> Any:
-    """The heuristic evaluator of ``variant`` (a rules object)."""
-    if isinstance(variant, TrackVariant):
-        from gammon.agents.evaluators.track import TrackHeuristic
+def _track(variant: Any) -> Any:
+    from gammon.agents.evaluators.track import TrackHeuristic
 
-        return TrackHeuristic(variant)
-    if getattr(variant, "name", None) == "acedrex":
-        from gammon.agents.evaluators.acedrex import AcedrexHeuristic
+    return TrackHeuristic(variant)
 
-        return AcedrexHeuristic(variant)
-    raise InvalidOptionError(f"no heuristic evaluator for {getattr(variant, 'name', variant)!r}")
+
+def _acedrex(variant: Any) -> Any:
+    from gammon.agents.evaluators.acedrex import AcedrexHeuristic
+
+    return AcedrexHeuristic(variant)
+
+
+#: The heuristic evaluators, by the name a variant gives (``rules.evaluator``).
+EVALUATORS: dict[str, Callable[[Any], Any]] = {"track": _track, "acedrex": _acedrex}
+
+
+def evaluator_for(variant: Rules) -> Any:
+    """The heuristic evaluator of ``variant`` (a rules object): the one it names."""
+    build = EVALUATORS.get(variant.evaluator)
+    if build is None:
+        raise InvalidOptionError(
+            f"{variant.name} names the evaluator {variant.evaluator!r}; known: "
+            + ", ".join(EVALUATORS))
+    return build(variant)

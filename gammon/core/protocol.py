@@ -1,0 +1,145 @@
+"""The game protocol: what every state and every rules object offers.
+
+Every game gammon plays, whatever its board, is driven through these two protocols, in
+the spirit of OpenSpiel's ``Game``/``State`` split:
+
+- a :class:`State` is an immutable value in one of three phases. At CHANCE,
+  :meth:`State.chance_outcomes` lists what the dice can do with exact probabilities and
+  :meth:`State.apply` takes the outcome that happened; at DECIDE,
+  :attr:`State.current_player` chooses one of :meth:`State.legal_actions`; at TERMINAL,
+  :meth:`State.returns` gives each player's result. A chance outcome never leads back
+  to the same state (a throw that must be thrown again is left out and the others
+  carry its probability), so a search over ``chance_outcomes`` always ends.
+- a :class:`Rules` object (``state.variant``, the same attribute for every kind of
+  state) is the variant with its options. Besides the rules it says what the variant
+  *is* for the layers above: how its positions and moves are written (``notation``,
+  ``move_text``), which board draws it (``board``), which evaluator scores it
+  (``evaluator``), which bots it seats by default (``bots``, ``bot_options``) and
+  whether it is played with the doubling cube (``cube``). Those are names; each layer
+  keeps its own table from name to implementation, so nothing outside a variant's
+  module compares variant names, and a new variant needs only its module and its
+  rules page.
+
+The track games' :class:`~gammon.core.state.GameState`, the stakes layer's
+:class:`~gammon.stakes.cube.CubeState` and Acedrex's state all follow :class:`State`;
+agents, duels, the table and every face use nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any, Protocol
+
+from gammon.core.dice import Roll
+from gammon.core.state import Phase
+
+
+class RandomSource(Protocol):
+    """Where chance draws come from: anything with ``random()`` in [0, 1), such as
+    ``random.Random`` or the table's dice (:mod:`gammon.table.dice`)."""
+
+    def random(self) -> float: ...
+
+
+class State(Protocol):
+    """A state of any game (see the module text)."""
+
+    @property
+    def variant(self) -> Rules: ...
+
+    @property
+    def phase(self) -> Phase: ...
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def current_player(self) -> int | None:
+        """The player to act at DECIDE; None at CHANCE and TERMINAL."""
+
+    @property
+    def is_chance(self) -> bool: ...
+
+    @property
+    def is_terminal(self) -> bool: ...
+
+    @property
+    def winner(self) -> int | None:
+        """The player with the best result once the game is over; None before it, and
+        for a draw."""
+
+    def chance_outcomes(self) -> Sequence[tuple[Roll, Fraction]]:
+        """Every outcome of the pending throw with its exact probability."""
+
+    def legal_actions(self) -> Sequence[Any]:
+        """The actions of the player to act, each a whole decision."""
+
+    def apply(self, outcome_or_action: Any) -> State:
+        """The state after a chance outcome (at CHANCE) or an action (at DECIDE).
+        Raises a :class:`~gammon.core.errors.GammonError` for one that cannot happen."""
+
+    def returns(self) -> tuple[float, ...]:
+        """Each player's result: zero until the game is over."""
+
+    def sample_chance(self, rng: RandomSource) -> Roll:
+        """Draw a chance outcome with its probability, with one ``rng.random()``."""
+
+
+class Rules(Protocol):
+    """A variant with its options: the rules, and what the variant is (module text)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def summary(self) -> str: ...
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def board(self) -> str:
+        """The kind of board the faces draw (``track``, ``quarter``, ``ring``)."""
+
+    @property
+    def notation(self) -> str:
+        """The notation its positions are written in (``gnu``, ``nardy``, ...)."""
+
+    @property
+    def move_text(self) -> str:
+        """How its actions are written and typed (``gnubg``, ``multigam``, ...)."""
+
+    @property
+    def evaluator(self) -> str:
+        """The heuristic evaluator that scores its states (``track``, ``acedrex``)."""
+
+    @property
+    def bots(self) -> tuple[str, ...]:
+        """Bots that play it well, strongest first: the first is the default opponent."""
+
+    @property
+    def bot_options(self) -> Mapping[str, str]:
+        """Default options of a bot kind in this variant (``{"mcts": "150"}``), written
+        as in a bot's name after its kind."""
+
+    @property
+    def cube(self) -> bool:
+        """Whether it is played with the doubling cube unless told otherwise."""
+
+    def options(self) -> dict[str, Any]:
+        """The options this rules object was built with."""
+
+    def initial_state(self) -> State:
+        """A new game, before its first throw."""
+
+    def decision_prompt(self, state: Any) -> str | None:
+        """What a person is asked at a decision that is not a plain move, else None."""
+
+    def announce(self, before: Any, after: Any) -> str | None:
+        """What the rules made of the last step, when a player should be told (an
+        extra roll, a forfeited turn), else None."""
+
+    def no_move_reason(self, state: Any) -> str | None:
+        """Why the player to act can do nothing, when a rule (not the board) stops
+        them, else None."""
