@@ -142,8 +142,14 @@ def play_checked(rules: Acedrex, rng: random.Random, resign_rate: float) -> Aced
         if state.turns != turn_seen:
             moved, turn_seen = set(), state.turns
         if state.is_chance:
-            assert state.chance_outcomes() is D20  # twenty throws of 1/20 each
-            state = state.apply(state.sample_chance(rng))
+            outcomes = state.chance_outcomes()
+            assert sum(p for _, p in outcomes) == 1
+            if state.stage not in ("attack", "defend", "start"):
+                assert outcomes is D20  # twenty throws of 1/20 each
+            roll = state.sample_chance(rng)
+            after = state.apply(roll)
+            assert after != state  # a chance outcome never leads back to its state
+            state = after
             where = check_state(state)
             continue
         action = random_action(state, rng, resign_rate)
@@ -223,11 +229,33 @@ def test_same_seed_same_game():
 
 
 def replay(rules: Acedrex, trace: np.ndarray) -> AcedrexState:
-    """Play a kernel trace through the engine; every action must be legal there."""
+    """Play a kernel trace through the engine; every action must be legal there.
+
+    The kernel throws again what is thrown again (a combat 1, a tied combat, a round of
+    starting throws that all tie); the engine has no such outcomes, so the replay drops
+    them: a 1, the attacker's throw before a tie, a whole round of equal starts."""
     state = rules.initial_state()
+    start_round: list[int] = []
+    before_attack = state
     for code, a, b in trace.tolist():
         if code == kernel.T_THROW:
             assert state.phase is Phase.CHANCE, (state.stage, code)
+            if state.stage == "start":
+                start_round.append(a)
+                if len(start_round) == len(state.contenders):
+                    if len(set(start_round)) > 1:
+                        for value in start_round:
+                            state = state.apply(Roll((value,)))
+                    start_round = []
+                continue
+            if state.stage in ("attack", "defend") and a == 1:
+                continue
+            if state.stage == "attack":
+                before_attack = state
+            elif state.stage == "defend" and all(
+                    roll.dice != (a,) for roll, _ in state.chance_outcomes()):
+                state = before_attack  # a tie: both throw again
+                continue
             state = state.apply(Roll((a,)))
             continue
         assert state.phase is Phase.DECIDE, (state.stage, code)

@@ -13,7 +13,7 @@ import pytest
 
 import gammon
 from gammon import Phase, Roll
-from gammon.core.errors import IllegalPlayError, InvalidOptionError
+from gammon.core.errors import IllegalOutcomeError, IllegalPlayError, InvalidOptionError
 from gammon.notation.acedrex import START, format_state, parse_state
 from gammon.variants.acedrex import (
     ATTACK,
@@ -75,6 +75,11 @@ def texts(state: AcedrexState) -> list[str]:
 
 def board(state: AcedrexState) -> str:
     return format_state(state).split()[0]
+
+
+def values(state: AcedrexState) -> list[int]:
+    """The throws that can happen at a chance state."""
+    return [roll.dice[0] for roll, _ in state.chance_outcomes()]
 
 
 def fight(text: str, attack: int, defend: int, rules: Acedrex = ACE, die: int = 5):
@@ -145,6 +150,17 @@ def test_ace_first_highest_throw_starts_ties_throw_again():
     assert state.stage == ROLL and state.turn == 2 and state.turns == 1
     # The starting throws are not played: the starter rolls afresh.
     assert state.is_chance and state.die == 0
+    # A round in which every contender ties is thrown again whole: it is no outcome.
+    # While the throws so far are equal, throwing the same again is a little less
+    # likely (the rest must not tie it too), and for the last throw impossible.
+    three = throw(ACE.initial_state(), 7, 7, 7)
+    assert 7 not in values(three) and sum(p for _, p in three.chance_outcomes()) == 1
+    with pytest.raises(IllegalOutcomeError, match="thrown again"):
+        throw(three, 7)
+    two = dict((roll.dice[0], p) for roll, p in throw(ACE.initial_state(), 7, 7)
+               .chance_outcomes())
+    assert two[7] < two[8] and sum(two.values()) == 1
+    assert two[7] == Fraction(1, 20) * (1 - Fraction(1, 20)) / (1 - Fraction(1, 400))
 
 
 def test_ace_turns_go_clockwise_and_skip_resigned():
@@ -338,11 +354,17 @@ def test_ace_combat_roll_attacker_then_defender():
 
 
 def test_ace_combat_one_is_thrown_again():
+    """A 1 is thrown again, so it is no outcome of a combat throw: the others share its
+    probability, and applying it is refused."""
     state = do(throw(S(f"RB,8/9/9/9 B - - {NONE}"), 5), "pass")
-    assert throw(state, 1) == state  # the attacker's 1 does not count
+    assert 1 not in values(state)  # the attacker's 1 does not count
+    with pytest.raises(IllegalOutcomeError, match="thrown again"):
+        throw(state, 1)
     state = throw(state, 14)
-    assert throw(state, 1) == state  # nor the defender's
-    assert throw(state, 1, 2).captured[0] == (9,)
+    assert 1 not in values(state)  # nor the defender's
+    with pytest.raises(IllegalOutcomeError, match="thrown again"):
+        throw(state, 1)
+    assert throw(state, 2).captured[0] == (9,)
 
 
 def test_ace_modifiers_other_untapped_friends_add_one():
@@ -389,8 +411,20 @@ def test_ace_parry_defender_wins_low_and_nothing_moves():
 
 
 def test_ace_tie_throw_again_or_to_the_defender():
-    state = fight(f"RB,8/9/9/9 B - - {NONE}", 14, 14)
-    assert state.stage == ATTACK and board(state) == "RB,8/9/9/9"
+    # A tie is thrown again: the defender's equal throw is no outcome, and the attacker's
+    # throws are weighted by the defender's answers that do not tie.
+    attack = do(throw(S(f"RB,8/9/9/9 B - - {NONE}"), 5), "pass")
+    odds = dict((roll.dice[0], p) for roll, p in attack.chance_outcomes())
+    assert set(odds) == set(range(2, 21)) and sum(odds.values()) == 1
+    assert len(set(odds.values())) == 1  # equal modifiers: every throw ties one answer
+    defend = throw(attack, 14)
+    assert 14 not in values(defend) and len(values(defend)) == 18
+    with pytest.raises(IllegalOutcomeError, match="ties"):
+        throw(defend, 14)
+    # Unequal modifiers: a throw too high or low to be tied is likelier.
+    lopsided = do(throw(S(f"RRRRBB,8/9/9/9 B - - {NONE}"), 5), "pass")
+    odds = dict((roll.dice[0], p) for roll, p in lopsided.chance_outcomes())
+    assert odds[2] > odds[10] and sum(odds.values()) == 1
     state = fight(f"RB,8/9/9/9 B - - {NONE}", 14, 14, Acedrex(ties="defender"))
     assert state.captured[1] == (0,)  # a 14 tie: the defender wins outright
     state = fight(f"RB,8/9/9/9 B - - {NONE}", 9, 9, Acedrex(ties="defender"))
@@ -546,7 +580,7 @@ def test_worked_example():
     assert state.stage == ATTACK and stop_name(state.fight) == "B4"
     attacker, defender = state.fighters()
     assert state.ring[state.fight].index(attacker) == 1 and defender // 9 == 1
-    assert throw(state, 1) == state
+    assert 1 not in values(state)  # Blue's 1 is thrown again: no outcome
     state = throw(state, 12)
     from gammon.variants.acedrex import fight_result
 

@@ -10,6 +10,7 @@ from layouts import position
 
 import gammon
 from gammon import Phase, Play, Position, Roll
+from gammon.core.errors import IllegalOutcomeError
 
 BG = gammon.variant("backgammon")
 
@@ -50,10 +51,16 @@ def test_bg_start():
 def test_bg_opening_ties_rethrown_and_higher_die_starts():
     state = BG.initial_state()
     outcomes_ = state.chance_outcomes()
-    assert len(outcomes_) == 36 and sum(p for _, p in outcomes_) == 1
-    assert all(p == Fraction(1, 36) for _, p in outcomes_)
-    tie = state.apply(Roll((4, 4), opening=True))
-    assert tie.phase is Phase.CHANCE and tie.opening
+    # Equal dice are thrown again, so the outcomes are the 30 unequal throws.
+    assert len(outcomes_) == 30 and sum(p for _, p in outcomes_) == 1
+    assert all(p == Fraction(1, 30) for _, p in outcomes_)
+    assert all(r.dice[0] != r.dice[1] for r, _ in outcomes_)
+    with pytest.raises(IllegalOutcomeError, match="thrown again"):
+        state.apply(Roll((4, 4), opening=True))
+    for bad in (Roll((0, 3), opening=True), Roll((3, 1, 2), opening=True), Roll((7, 1),
+                opening=True), Roll((3, 1))):
+        with pytest.raises(IllegalOutcomeError):
+            state.apply(bad)
     after = state.apply(Roll((2, 5), opening=True))
     assert after.phase is Phase.DECIDE
     assert after.current_player == 1 and after.dice == (5, 2)
@@ -69,6 +76,9 @@ def test_bg_turns_alternate_with_two_dice():
     assert dict((r.dice, p) for r, p in outcomes_)[(3, 3)] == Fraction(1, 36)
     rolled = state.apply(Roll((6, 5)))
     assert rolled.current_player == 1 and rolled.dice == (6, 5)
+    for bad in (Roll((6, 0)), Roll((6,)), Roll((6, 5, 4)), Roll((6, 5), opening=True), 30):
+        with pytest.raises(IllegalOutcomeError):
+            state.apply(bad)
 
 
 def test_bg_move_one_checker_may_take_both_dice():

@@ -15,6 +15,7 @@ import pytest
 
 import gammon
 from gammon import Phase, Position, Roll
+from gammon.core.errors import IllegalOutcomeError
 from gammon.variants.multigam import SCORES, MultiGamMemo, RollOff
 
 MG = gammon.variant("multi-gam")
@@ -82,8 +83,11 @@ def test_mg_opening_one_die_each_highest_starts():
     state = MG.initial_state()
     assert state.is_chance and state.opening
     outcomes = state.chance_outcomes()
-    assert len(outcomes) == 6**4 and sum(p for _, p in outcomes) == 1
-    assert all(p == Fraction(1, 1296) and len(r.dice) == 4 for r, p in outcomes)
+    # Four equal dice are all thrown again, so they are no outcome of their own.
+    assert len(outcomes) == 6**4 - 6 and sum(p for _, p in outcomes) == 1
+    assert all(p == Fraction(1, 1290) and len(r.dice) == 4 for r, p in outcomes)
+    with pytest.raises(IllegalOutcomeError, match="thrown again"):
+        state.apply(Roll((4, 4, 4, 4), opening=True))
     after = state.apply(Roll((3, 5, 2, 4), opening=True))
     assert after.phase is Phase.DECIDE and not after.opening
     assert after.current_player == 1 and after.dice == (5, 2)
@@ -111,24 +115,28 @@ def test_mg_opening_is_chance_and_follows_the_seed():
 def test_mg_tie_rerolls_among_the_tied_only():
     tie = opened(Roll((6, 2, 6, 1), opening=True))
     assert tie.is_chance and tie.opening
-    assert tie.memo.rolling == (0, 2) and tie.memo.table == (6, 2, 6, 1)
+    # The tied dice are thrown again, so the table forgets them.
+    assert tie.memo.rolling == (0, 2) and tie.memo.table == (0, 2, 0, 1)
     outcomes = tie.chance_outcomes()
-    assert len(outcomes) == 36 and all(p == Fraction(1, 36) for _, p in outcomes)
+    # Tied again would be thrown again: the 30 unequal re-throws, 1/30 each.
+    assert len(outcomes) == 30 and all(p == Fraction(1, 30) for _, p in outcomes)
     assert all(isinstance(r, RollOff) and r.players == (0, 2) for r, _ in outcomes)
     # Only the tied players throw: an all-player throw or other players are refused.
-    with pytest.raises(ValueError, match="roll-off among the tied players P0, P2"):
+    with pytest.raises(IllegalOutcomeError, match="roll-off among the tied players P0, P2"):
         tie.apply(Roll((1, 2, 3, 4), opening=True))
-    with pytest.raises(ValueError, match="roll-off"):
+    with pytest.raises(IllegalOutcomeError, match="roll-off"):
         tie.apply(RollOff((3, 4), opening=True, players=(0, 1)))
-    # Tied again: the same two throw again.
-    again = tie.apply(RollOff((4, 4), opening=True, players=(0, 2)))
-    assert again.is_chance and again.memo.rolling == (0, 2)
+    with pytest.raises(IllegalOutcomeError, match="thrown again"):
+        tie.apply(RollOff((4, 4), opening=True, players=(0, 2)))
     # Player 2 wins the roll-off with a 5; players 1 and 3 never threw again.
-    done = again.apply(RollOff((3, 5), opening=True, players=(0, 2)))
+    done = tie.apply(RollOff((3, 5), opening=True, players=(0, 2)))
     assert done.current_player == 2 and done.memo.table == (3, 2, 5, 1)
-    # A three-way tie: 216 equally likely throws among the three.
+    # A three-way tie: 216 throws among the three, less the 6 all equal.
     three = opened(Roll((6, 6, 6, 1), opening=True))
-    assert three.memo.rolling == (0, 1, 2) and len(three.chance_outcomes()) == 216
+    assert three.memo.rolling == (0, 1, 2) and len(three.chance_outcomes()) == 210
+    # Two of the three tie again: a new, smaller roll-off.
+    two = three.apply(RollOff((5, 2, 5), opening=True, players=(0, 1, 2)))
+    assert two.memo.rolling == (0, 2) and two.memo.table == (0, 2, 0, 1)
     assert str(RollOff((3, 5), opening=True, players=(0, 2))) == "P0:3 P2:5"
 
 

@@ -13,7 +13,7 @@ import pytest
 
 import gammon
 from gammon.core.dice import Roll
-from gammon.core.errors import IllegalPlayError, InvalidOptionError
+from gammon.core.errors import IllegalOutcomeError, IllegalPlayError, InvalidOptionError
 from gammon.core.position import Position
 from gammon.core.state import Phase
 from gammon.notation import Situation
@@ -207,9 +207,13 @@ def test_cube_max_limits_every_raise():
         TAKE, DROP)
     # ... nor an automatic double.
     state = cube_game(BG, StakeRules(auto_doubles=5, max_cube=4))
-    for _ in range(4):
+    for _ in range(2):
         state = state.apply(Roll((2, 2), opening=True))
     assert state.cube_value == 4 and state.auto_doubles == 2
+    # At the limit an equal throw changes nothing: thrown again, it is no outcome.
+    assert len(state.chance_outcomes()) == 30
+    with pytest.raises(IllegalOutcomeError):
+        state.apply(Roll((2, 2), opening=True))
     with pytest.raises(InvalidOptionError):
         StakeRules(max_cube=0)
 
@@ -273,15 +277,21 @@ def test_cube_jacoby_gammons_single_while_centred():
 def test_cube_auto_doubles_on_equal_opening_throws():
     rules = StakeRules(auto_doubles=2)
     state = cube_game(BG, rules)
-    for expected in (2, 4, 4):
+    # While a double is due, an equal throw is an outcome of its own (36 throws).
+    assert len(state.chance_outcomes()) == 36
+    for expected in (2, 4):
         state = state.apply(Roll((4, 4), opening=True))
         assert state.cube_value == expected and state.cube_owner is None
         assert state.is_chance and state.opening
     assert state.auto_doubles == 2
+    # Then it is only thrown again: no outcome (the 30 unequal throws are).
+    assert len(state.chance_outcomes()) == 30
+    with pytest.raises(IllegalOutcomeError):
+        state.apply(Roll((4, 4), opening=True))
     state = opening(state, (5, 2))
     assert state.cube_value == 4 and state.phase is Phase.DECIDE
     # Off by default; never in a match; arithmetic steps by one.
-    assert cube_game(BG).apply(Roll((4, 4), opening=True)).cube_value == 1
+    assert len(cube_game(BG).chance_outcomes()) == 30
     with pytest.raises(InvalidOptionError, match="auto_doubles"):
         cube_game(BG, rules, MatchScore.match(7))
     arithmetic = cube_game(BG, StakeRules(auto_doubles=3, progression="arithmetic"))
@@ -606,7 +616,6 @@ def test_session_settle_transfers():
 
 def test_record_events_every_roll_play_cube_action():
     record = GameRecord(cube_game(BG, StakeRules(beaver=True)))
-    state = record.apply(Roll((1, 1), opening=True))
     state = record.apply(Roll((3, 1), opening=True))
     state = record.apply(find_play(state.base, "8/5 6/5"))
     state = record.apply(DOUBLE)
@@ -621,10 +630,10 @@ def test_record_events_every_roll_play_cube_action():
     state = record.apply(Resign(3))
     state = record.apply(ACCEPT)
     kinds = [e.kind for e in record.events]
-    assert kinds == ["opening", "opening", "play", "double", "beaver", "take", "roll", "play",
+    assert kinds == ["opening", "play", "double", "beaver", "take", "roll", "play",
                      "roll", "resign", "reject", "resign", "accept", "result"]
     texts = record.lines()
-    assert "8/5 6/5" in texts[2] and "beavers to 4" in texts[4]
+    assert "8/5 6/5" in texts[1] and "beavers to 4" in texts[3]
     assert texts[-1].endswith("wins a backgammon by resignation: 12 points")
     replayed = list(record.replay())
     assert replayed[-1] == state and len(replayed) == len(record.steps) + 1

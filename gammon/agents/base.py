@@ -120,23 +120,6 @@ def child_states(state: Any, legal: Sequence[Any]) -> list[Any]:
 
 
 def chance_children(state: Any) -> list[tuple[Any, float]]:
-    """``(child, probability)`` for every outcome of a chance state.
-
-    Outcomes that lead back to the same state (a throw that must be thrown again, such
-    as a combat 1 in Acedrex) are left out and the others renormalised: the exact
-    conditional distribution of what eventually happens.
-    """
-    children: list[tuple[Any, float]] = []
-    total = 0.0
-    for outcome, probability in state.chance_outcomes():
-        child = state.apply(outcome)
-        if child is state or child == state:
-            continue
-        p = float(probability)
-        children.append((child, p))
-        total += p
-    if total <= 0.0:  # pragma: no cover - every chance node has a way forward
-        raise ValueError("every chance outcome leads back to the same state")
-    if abs(total - 1.0) > 1e-12:
-        children = [(child, p / total) for child, p in children]
-    return children
+    """``(child, probability)`` for every outcome of a chance state (none leads back to
+    the state itself: the game protocol leaves out throws that are thrown again)."""
+    return [(state.apply(outcome), float(p)) for outcome, p in state.chance_outcomes()]

@@ -58,14 +58,38 @@ def two_dice(sides: int = 6) -> Outcomes:
     )
 
 
+def _throws(players: int, sides: int) -> list[tuple[int, ...]]:
+    throws: list[tuple[int, ...]] = [()]
+    for _ in range(players):
+        throws = [dice + (d,) for dice in throws for d in range(1, sides + 1)]
+    return throws
+
+
+def _equally_likely(throws: list[tuple[int, ...]]) -> Outcomes:
+    p = Fraction(1, len(throws))
+    return Outcomes((Roll(dice, opening=True), p) for dice in throws)
+
+
 @cache
 def one_die_each(players: int, sides: int = 6) -> Outcomes:
-    """Every ordered throw of one die per player (an opening roll), equally likely."""
-    outcomes: list[tuple[int, ...]] = [()]
-    for _ in range(players):
-        outcomes = [dice + (d,) for dice in outcomes for d in range(1, sides + 1)]
-    p = Fraction(1, sides**players)
-    return Outcomes((Roll(dice, opening=True), p) for dice in outcomes)
+    """Every ordered throw of one die per player, equally likely (ties included: the
+    stakes layer's automatic doubles are made of them)."""
+    return _equally_likely(_throws(players, sides))
+
+
+@cache
+def opening_throws(players: int, sides: int = 6) -> Outcomes:
+    """The throws that decide an opening of one die per player whose equal highest dice
+    are thrown again: those whose highest die is one player's alone, equally likely
+    (for two players, the 30 unequal throws, 1/30 each). Leaving out the throws that are
+    thrown again keeps the distribution of what happens exact, and keeps a chance node
+    from leading back to itself."""
+    return _equally_likely([t for t in _throws(players, sides) if t.count(max(t)) == 1])
+
+
+def is_decisive(dice: tuple[int, ...]) -> bool:
+    """Whether an opening throw decides who starts (its highest die is one player's)."""
+    return dice.count(max(dice)) == 1
 
 
 def parse_dice(text: str, sides: int = 6) -> tuple[int, int]:

@@ -15,5 +15,10 @@ class IllegalPlayError(GammonError):
     """An action that is not legal in the state it was applied to."""
 
 
+class IllegalOutcomeError(GammonError):
+    """A chance outcome that cannot happen in the state it was applied to (a die of 0,
+    three dice for two, equal opening dice that are thrown again...)."""
+
+
 class InvalidOptionError(GammonError):
     """A variant name or option that does not exist or has a bad value."""

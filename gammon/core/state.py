@@ -24,6 +24,7 @@ from gammon.core.dice import Outcomes, Roll
 from gammon.core.position import Position
 
 if TYPE_CHECKING:
+    from gammon.core.protocol import RandomSource
     from gammon.core.variant import LegalPlays, TrackVariant
 
 
@@ -89,8 +90,6 @@ class GameState:
     def apply(self, outcome_or_action: Any) -> GameState:
         """The state after a chance outcome (at CHANCE) or an action (at DECIDE)."""
         if self.phase is Phase.CHANCE:
-            if not isinstance(outcome_or_action, Roll):
-                raise ValueError(f"the dice are to be thrown, not {outcome_or_action!r}")
             return self.variant.apply_roll(self, outcome_or_action)
         if self.phase is Phase.DECIDE:
             return self.variant.apply_action(self, outcome_or_action)
@@ -113,8 +112,8 @@ class GameState:
             return None
         return max(range(len(results)), key=results.__getitem__)
 
-    def sample_chance(self, rng: random.Random) -> Roll:
-        """Draw a chance outcome with its probability, from ``rng``."""
+    def sample_chance(self, rng: RandomSource) -> Roll:
+        """Draw a chance outcome with its probability, with one ``rng.random()``."""
         outcomes = self.chance_outcomes()
         if not isinstance(outcomes, Outcomes):
             outcomes = Outcomes(outcomes)

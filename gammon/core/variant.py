@@ -19,8 +19,8 @@ from typing import Any, ClassVar, Protocol, overload
 
 import numpy as np
 
-from gammon.core.dice import Roll, one_die_each, two_dice
-from gammon.core.errors import IllegalPlayError, InvalidOptionError
+from gammon.core.dice import Roll, is_decisive, opening_throws, two_dice
+from gammon.core.errors import IllegalOutcomeError, IllegalPlayError, InvalidOptionError
 from gammon.core.play import Move, Play
 from gammon.core.position import Position
 from gammon.core.protocol import Rules
@@ -217,26 +217,44 @@ class TrackVariant:
     # --- chance ------------------------------------------------------------------
 
     def chance_outcomes(self, state: GameState) -> Sequence[tuple[Roll, Fraction]]:
+        """The opening's decisive throws (equal dice are thrown again, so they are no
+        outcome of their own), else the 21 rolls of two dice."""
         if state.opening:
-            return one_die_each(self.players, self.sides)
+            return opening_throws(self.players, self.sides)
         return two_dice(self.sides)
 
+    def check_roll(self, roll: Any, dice: int, opening: bool) -> tuple[int, ...]:
+        """The dice of ``roll`` when it is a throw of ``dice`` dice of this variant (an
+        opening throw when ``opening``); else :class:`IllegalOutcomeError` saying why."""
+        if not isinstance(roll, Roll):
+            raise IllegalOutcomeError(f"the dice are to be thrown, not {roll!r}")
+        count = {1: "one die", 2: "two dice"}.get(dice, f"{dice} dice")
+        what = (f"the opening throw, one die for each of the {dice} players" if opening
+                else f"a throw of {count}")
+        if roll.opening != opening or len(roll.dice) != dice:
+            raise IllegalOutcomeError(f"{roll} is not {what}")
+        if not all(isinstance(d, int) and 1 <= d <= self.sides for d in roll.dice):
+            raise IllegalOutcomeError(f"{roll}: each die shows 1 to {self.sides}")
+        return roll.dice
+
     def apply_roll(self, state: GameState, roll: Roll) -> GameState:
-        if roll.opening != state.opening:
-            kind = "an opening roll (one die per player)" if state.opening else "two dice"
-            raise ValueError(f"expected {kind}, got {roll}")
         if state.opening:
+            dice = self.check_roll(roll, self.players, True)
+            if not is_decisive(dice):
+                raise IllegalOutcomeError(
+                    f"{roll}: equal highest dice are thrown again, so they are not an "
+                    "outcome of the opening throw")
             return self.apply_opening(state, roll)
-        high, low = max(roll.dice), min(roll.dice)
+        dice = self.check_roll(roll, 2, False)
+        high, low = max(dice), min(dice)
         return GameState(
             self, state.position, Phase.DECIDE, (high, low), False, state.moves, state.memo
         )
 
     def apply_opening(self, state: GameState, roll: Roll) -> GameState:
-        """Each player threw one die: the highest moves first with both; a tie re-rolls."""
+        """Each player threw one die (a decisive throw): the highest moves first with
+        both dice, or rolls afresh where the opening only picks the starter."""
         best = max(roll.dice)
-        if roll.dice.count(best) > 1:
-            return state
         starter = roll.dice.index(best)
         if not self.opening_plays_lot:
             position = state.position.with_turn(starter)

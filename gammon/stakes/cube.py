@@ -28,9 +28,10 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from gammon.core.dice import Outcomes, Roll
+from gammon.core.dice import Outcomes, Roll, is_decisive, one_die_each
 from gammon.core.errors import IllegalPlayError, InvalidOptionError
 from gammon.core.position import Position
+from gammon.core.protocol import RandomSource
 from gammon.core.state import GameState, Phase
 from gammon.core.variant import TrackVariant
 from gammon.notation.gnuid import MAX_CUBE_LOG2, GameStatus, MatchInfo, Resignation, match_id
@@ -214,11 +215,22 @@ class CubeState:
         return self.phase is Phase.TERMINAL
 
     def chance_outcomes(self) -> Sequence[tuple[Roll, Fraction]]:
+        """The wrapped game's outcomes; at the opening, while an equal throw would
+        double the cube automatically, every throw (an equal one changes the cube, so
+        it is an outcome of its own)."""
         if self.phase is not Phase.CHANCE:
             raise ValueError(f"no dice to throw in the {self.phase.value} phase")
+        if self.base.opening and self._auto_double_due():
+            return one_die_each(self.base.position.players, self.base.variant.sides)
         return self.base.chance_outcomes()
 
-    def sample_chance(self, rng: random.Random) -> Roll:
+    def _auto_double_due(self) -> bool:
+        """Whether an equal opening throw now doubles the cube (**CUBE-AUTO**)."""
+        return (self.cube_in_play and self.money
+                and self.auto_doubles < self.stakes.auto_doubles
+                and self.stakes.next_value(self.cube_value) <= self.stakes.max_cube)
+
+    def sample_chance(self, rng: RandomSource) -> Roll:
         outcomes = self.chance_outcomes()
         if not isinstance(outcomes, Outcomes):
             outcomes = Outcomes(outcomes)
@@ -424,14 +436,13 @@ class CubeState:
 
     def _after_roll(self, roll: Roll) -> CubeState:
         base = self.base
+        if (base.opening and roll.opening and len(roll.dice) == base.position.players
+                and not is_decisive(roll.dice) and self._auto_double_due()):
+            # An equal opening throw doubles the cube; the dice are thrown again.
+            return replace(self, cube_value=self.stakes.next_value(self.cube_value),
+                           auto_doubles=self.auto_doubles + 1, _legal=[])
         after = base.apply(roll)
         changes: dict[str, Any] = {}
-        if base.opening and after.phase is Phase.CHANCE and after.opening:
-            # An equal opening throw: throw again, perhaps doubling the cube.
-            value = self.stakes.next_value(self.cube_value)
-            if (self.cube_in_play and self.money and self.auto_doubles < self.stakes.auto_doubles
-                    and value <= self.stakes.max_cube):
-                changes = {"cube_value": value, "auto_doubles": self.auto_doubles + 1}
         # The player who rolls has acted in this turn (a later roll of theirs without a
         # decision in between is an extra roll, not a new turn).
         actor = self.last_actor if base.opening else base.position.turn

@@ -24,7 +24,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from gammon.core.dice import Outcomes, Roll
-from gammon.core.errors import IllegalPlayError, InvalidOptionError
+from gammon.core.errors import IllegalOutcomeError, IllegalPlayError, InvalidOptionError
+from gammon.core.protocol import RandomSource
 from gammon.core.state import Phase
 from gammon.core.variant import register
 from gammon.kernels import acedrex as kernel
@@ -479,9 +480,22 @@ class AcedrexState:
         return PLAYERS
 
     def chance_outcomes(self) -> Sequence[tuple[Roll, Fraction]]:
-        """Every outcome of the pending throw (one D20) with its exact probability."""
+        """Every outcome of the pending throw (one D20) with its exact probability.
+
+        A throw that is thrown again is no outcome: a combat 1 (ACE-COMBAT-ONE), a
+        defender's throw that ties the attacker's (ACE-TIE, which throws both again),
+        the last starting throw that ties every other (ACE-FIRST). The outcomes left
+        carry the probability of what eventually happens, so the attacker's throws are
+        weighted by how often the defender's answer does not tie, and a starting throw
+        that could still end in an all-round tie is weighted likewise."""
         if self.phase is not Phase.CHANCE:
             raise ValueError(f"no dice to throw in the {self.phase.value} phase")
+        if self.stage == ATTACK:
+            return _attack_outcomes(self)
+        if self.stage == DEFEND:
+            return _defend_outcomes(self)
+        if self.stage == START:
+            return _start_outcomes(self)
         return D20
 
     def legal_actions(self) -> list[Action]:
@@ -496,8 +510,9 @@ class AcedrexState:
         """The state after a throw (at CHANCE) or an action (at DECIDE)."""
         if self.phase is Phase.CHANCE:
             roll = outcome_or_action
-            if not isinstance(roll, Roll) or len(roll.dice) != 1 or not 1 <= roll.dice[0] <= SIDES:
-                raise ValueError(f"one D20 is to be thrown, not {roll!r}")
+            if (not isinstance(roll, Roll) or roll.opening or len(roll.dice) != 1
+                    or not 1 <= roll.dice[0] <= SIDES):
+                raise IllegalOutcomeError(f"one D20 is to be thrown, not {roll!r}")
             return _throw(self, roll.dice[0])
         if self.phase is Phase.DECIDE:
             return _act(self, outcome_or_action)
@@ -516,9 +531,11 @@ class AcedrexState:
             return None
         return max(range(PLAYERS), key=self.money.__getitem__)
 
-    def sample_chance(self, rng: random.Random) -> Roll:
-        """Draw a throw with its probability, from ``rng``."""
-        return self.chance_outcomes()[int(rng.random() * SIDES)][0]
+    def sample_chance(self, rng: RandomSource) -> Roll:
+        """Draw a throw with its probability, with one ``rng.random()``."""
+        outcomes = self.chance_outcomes()
+        assert isinstance(outcomes, Outcomes)
+        return outcomes.draw(rng.random())
 
     # --- views -------------------------------------------------------------------------
 
@@ -831,20 +848,69 @@ class FightResult:
         return self.defend + self.defend_bonus
 
 
-def fight_result(state: AcedrexState, defend: int) -> FightResult:
-    """The result of the combat at ``state.fight`` when the defender throws ``defend``
-    (not 1) after the attacker's ``state.attack``."""
-    rules, stack, tapped = state.variant, state.ring[state.fight], state.tapped
+def _bonuses(state: AcedrexState) -> tuple[int, int, int, int]:
+    """The fighters of the combat at ``state.fight`` and their modifiers (ACE-MODIFIERS:
+    other untapped friends in the slot): attacker, defender, attack and defence bonus."""
+    stack, tapped = state.ring[state.fight], state.tapped
     i = _pair(stack, tapped)
     attacker, defender = stack[i], stack[i - 1]
     a_side, d_side = attacker // PIECES, defender // PIECES
     a_bonus = d_bonus = -1
-    for x in stack:  # ACE-MODIFIERS: other untapped friends in the slot
+    for x in stack:
         if not tapped >> x & 1:
             if x // PIECES == a_side:
                 a_bonus += 1
             elif x // PIECES == d_side:
                 d_bonus += 1
+    return attacker, defender, a_bonus, d_bonus
+
+
+def _ties(state: AcedrexState, attack: int, defend: int) -> bool:
+    """Whether these throws tie and so are thrown again (ACE-TIE)."""
+    if state.variant.ties != "reroll":
+        return False
+    _, _, a_bonus, d_bonus = _bonuses(state)
+    return attack + a_bonus == defend + d_bonus
+
+
+#: The combat throws that count: a 1 is thrown again (ACE-COMBAT-ONE).
+_COMBAT_THROWS = range(2, SIDES + 1)
+
+
+def _attack_outcomes(state: AcedrexState) -> Outcomes:
+    """The attacker's throw, weighted by the defender's answers that do not tie."""
+    counts = {a: sum(not _ties(state, a, d) for d in _COMBAT_THROWS) for a in _COMBAT_THROWS}
+    total = sum(counts.values())
+    return Outcomes((Roll((a,)), Fraction(n, total)) for a, n in counts.items() if n)
+
+
+def _defend_outcomes(state: AcedrexState) -> Outcomes:
+    """The defender's throw: those that do not tie the attacker's, equally likely."""
+    throws = [d for d in _COMBAT_THROWS if not _ties(state, state.attack, d)]
+    return Outcomes((Roll((d,)), Fraction(1, len(throws))) for d in throws)
+
+
+def _start_outcomes(state: AcedrexState) -> Outcomes:
+    """A starting throw, given that the contenders do not all tie (ACE-FIRST): while the
+    throws so far are all equal to ``v``, ``v`` again is as likely as that the remaining
+    throws do not all equal it too (never, for the last throw)."""
+    throws = state.throws
+    if not throws or len(set(throws)) > 1:
+        return D20
+    v, remaining = throws[0], len(state.contenders) - len(throws)
+    all_equal = Fraction(1, SIDES ** remaining)  # the remaining throws all equal v
+    other = Fraction(1, SIDES) / (1 - all_equal)
+    again = Fraction(1, SIDES) * (1 - all_equal * SIDES) / (1 - all_equal)
+    return Outcomes((Roll((d,)), again if d == v else other)
+                    for d in range(1, SIDES + 1) if d != v or again)
+
+
+def fight_result(state: AcedrexState, defend: int) -> FightResult:
+    """The result of the combat at ``state.fight`` when the defender throws ``defend``
+    (not 1) after the attacker's ``state.attack``."""
+    rules = state.variant
+    attacker, defender, a_bonus, d_bonus = _bonuses(state)
+    a_side, d_side = attacker // PIECES, defender // PIECES
     a_total, d_total = state.attack + a_bonus, defend + d_bonus
     args = (state.fight, attacker, defender, state.attack, defend, a_bonus, d_bonus)
     if a_total == d_total and rules.ties == "reroll":
@@ -861,9 +927,7 @@ def fight_result(state: AcedrexState, defend: int) -> FightResult:
 
 
 def _resolve(state: AcedrexState, defend: int) -> AcedrexState:
-    result = fight_result(state, defend)
-    if result.outcome == "tie":
-        return _replace(state, stage=ATTACK, attack=0)
+    result = fight_result(state, defend)  # never a tie: those are thrown again
     if result.outcome == "parry":
         return _next_fight(state, state.queue)
     stop = state.fight
@@ -1021,18 +1085,20 @@ def _resign(state: AcedrexState) -> AcedrexState:
 
 def _throw(state: AcedrexState, value: int) -> AcedrexState:
     stage = state.stage
+    if stage in (ATTACK, DEFEND, START) and all(
+            roll.dice != (value,) for roll, _ in state.chance_outcomes()):
+        why = {ATTACK: "a combat throw of 1 is thrown again",
+               DEFEND: "a combat throw of 1, or one that ties the attacker's, is thrown again",
+               START: "when every starting throw ties, they are all thrown again"}[stage]
+        raise IllegalOutcomeError(f"{value} is not an outcome here: {why}")
     if stage == ROLL:
         if value == 1:  # ACE-ONE-MOVE: the player may keep it or throw again
             return _replace(state, phase=Phase.DECIDE, stage=ONE, die=1)
         return _begin_move(_replace(state, phase=Phase.DECIDE, stage=MOVE, die=value,
                                     left=value, parts=0))
     if stage == ATTACK:
-        if value == 1:  # ACE-COMBAT-ONE
-            return state
         return _replace(state, stage=DEFEND, attack=value)
     if stage == DEFEND:
-        if value == 1:
-            return state
         return _resolve(state, value)
     if stage == START:
         return _start_throw(state, value)
@@ -1069,7 +1135,7 @@ def random_game(rules: Acedrex, rng: random.Random, resign_rate: float = 0.0) ->
     state = rules.initial_state()
     while state.phase is not Phase.TERMINAL:
         if state.phase is Phase.CHANCE:
-            state = _throw(state, 1 + int(rng.random() * SIDES))
+            state = state.apply(state.sample_chance(rng))
         else:
             state = state.apply(random_action(state, rng, resign_rate))
     return state

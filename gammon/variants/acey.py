@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from gammon.core.dice import Outcomes, Roll, one_die_each, two_dice
+from gammon.core.dice import Outcomes, Roll
 from gammon.core.errors import IllegalPlayError, InvalidOptionError
 from gammon.core.play import Play
 from gammon.core.position import Position
@@ -198,28 +198,20 @@ class AceyDeucey(TrackVariant):
     # --- chance ----------------------------------------------------------------------
 
     def chance_outcomes(self, state: GameState) -> Sequence[tuple[Roll, Fraction]]:
-        if state.opening:
-            return one_die_each(self.players, self.sides)
-        if self.stage(state) == NUMBER:
+        if not state.opening and self.stage(state) == NUMBER:
             return one_die(self.sides)
-        return two_dice(self.sides)
+        return super().chance_outcomes(state)
 
     def apply_roll(self, state: GameState, roll: Roll) -> GameState:
         if state.opening:
-            if not roll.opening:
-                raise ValueError(f"expected an opening roll (one die per player), got {roll}")
-            return self.apply_opening(state, roll)
+            return super().apply_roll(state, roll)
         memo = self.memo_of(state)
         player = state.position.turn
         if memo.stage == NUMBER:
-            if roll.opening or len(roll.dice) != 1 or not 1 <= roll.dice[0] <= self.sides:
-                raise ValueError(f"expected one die for the doubles number, got {roll}")
-            n = roll.dice[0]
+            (n,) = self.check_roll(roll, 1, False)
             return GameState(self, state.position, Phase.DECIDE, (n, n), False, state.moves,
                              replace(memo, stage=ACEY_DOUBLES))
-        if roll.opening or len(roll.dice) != 2:
-            raise ValueError(f"expected two dice, got {roll}")
-        high, low = max(roll.dice), min(roll.dice)
+        high, low = sorted(self.check_roll(roll, 2, False), reverse=True)
         started = memo.started
         if high == low or (high, low) == ACEY_DEUCEY:
             started = tuple(s or p == player for p, s in enumerate(started))

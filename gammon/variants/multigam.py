@@ -29,8 +29,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from gammon.core.dice import Outcomes, Roll, one_die_each, two_dice
-from gammon.core.errors import InvalidOptionError
+from gammon.core.dice import Outcomes, Roll, two_dice
+from gammon.core.errors import IllegalOutcomeError, InvalidOptionError
 from gammon.core.play import Play
 from gammon.core.position import Position
 from gammon.core.state import GameState, Phase
@@ -73,14 +73,28 @@ class MultiGamMemo:
     ranking: tuple[int, ...] = ()
 
 
+def _not_all_equal(count: int, sides: int) -> list[tuple[int, ...]]:
+    return [dice for dice in itertools.product(range(1, sides + 1), repeat=count)
+            if len(set(dice)) > 1]
+
+
+@cache
+def first_throw_outcomes(players: int, sides: int = 6) -> Outcomes:
+    """The opening throw of one die each, all dice equal left out (everybody throws
+    again, as if nothing had happened), the others equally likely."""
+    throws = _not_all_equal(players, sides)
+    p = Fraction(1, len(throws))
+    return Outcomes((Roll(dice, opening=True), p) for dice in throws)
+
+
 @cache
 def roll_off_outcomes(players: tuple[int, ...], sides: int = 6) -> Outcomes:
-    """Every re-throw of one die each by ``players``, equally likely."""
-    p = Fraction(1, sides ** len(players))
-    return Outcomes(
-        (RollOff(dice, opening=True, players=players), p)
-        for dice in itertools.product(range(1, sides + 1), repeat=len(players))
-    )
+    """Every re-throw of one die each by the tied ``players`` that changes something:
+    all equal again is thrown again, so it is left out and the others are equally
+    likely."""
+    throws = _not_all_equal(len(players), sides)
+    p = Fraction(1, len(throws))
+    return Outcomes((RollOff(dice, opening=True, players=players), p) for dice in throws)
 
 
 @register
@@ -179,7 +193,7 @@ class MultiGam(TrackVariant):
             return two_dice(self.sides)
         rolling = self.memo_of(state).rolling or tuple(range(self.players))
         if len(rolling) == self.players:
-            return one_die_each(self.players, self.sides)
+            return first_throw_outcomes(self.players, self.sides)
         return roll_off_outcomes(rolling, self.sides)
 
     def apply_roll(self, state: GameState, roll: Roll) -> GameState:
@@ -187,19 +201,19 @@ class MultiGam(TrackVariant):
             return super().apply_roll(state, roll)
         rolling = self.memo_of(state).rolling or tuple(range(self.players))
         if len(rolling) == self.players:
-            if isinstance(roll, RollOff) or not roll.opening or len(roll.dice) != self.players:
-                raise ValueError(f"expected the opening throw: one die for each of the "
-                                 f"{self.players} players, got {roll}")
-            throwers = rolling
+            if isinstance(roll, RollOff):
+                raise IllegalOutcomeError(f"{roll}: nobody is tied yet; every player throws")
+            self.check_roll(roll, self.players, True)
         else:
+            names = ", ".join(f"P{p}" for p in rolling)
             if not isinstance(roll, RollOff) or roll.players != rolling:
-                names = ", ".join(f"P{p}" for p in rolling)
-                raise ValueError(f"expected a roll-off among the tied players {names}, "
-                                 f"got {roll}")
-            throwers = roll.players
-        if not all(1 <= d <= self.sides for d in roll.dice):
-            raise ValueError(f"{roll}: each die is 1 to {self.sides}")
-        return self.apply_opening(state, roll, throwers)
+                raise IllegalOutcomeError(f"expected a roll-off among the tied players "
+                                          f"{names}, got {roll}")
+            self.check_roll(roll, len(rolling), True)
+        if len(set(roll.dice)) == 1:
+            raise IllegalOutcomeError(f"{roll}: when every die is equal they are all thrown "
+                                      "again, so that is not an outcome")
+        return self.apply_opening(state, roll, rolling)
 
     def apply_opening(  # type: ignore[override]
         self, state: GameState, roll: Roll, throwers: Sequence[int] = ()
@@ -217,6 +231,10 @@ class MultiGam(TrackVariant):
         best = max(table[p] for p in throwers)
         tied = tuple(p for p in throwers if table[p] == best)
         if len(tied) > 1:
+            # The tied players' dice are thrown again, so the table forgets them: the
+            # state no longer depends on the value they tied on.
+            for player in tied:
+                table[player] = 0
             memo = MultiGamMemo(tuple(table), tied, ())
             return GameState(self, state.position, Phase.CHANCE, (), True, 0, memo)
         starter = tied[0]
