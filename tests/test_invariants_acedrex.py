@@ -320,7 +320,7 @@ def test_ring_constant():
 def test_tools_written_for_the_protocol_play_acedrex():
     """A generic random agent (uniform over every legal action, resign included) and
     generic chance handling play whole games; states stay values."""
-    from gammon.cli.play import RandomAgent
+    from gammon.agents.players import RandomAgent
 
     agent = RandomAgent(random.Random(8))
     rng = random.Random(9)

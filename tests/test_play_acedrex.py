@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from scripted import console, script
 from typer.testing import CliRunner
 
 import gammon
-from gammon.cli.acedrex_play import parse_actions, run_acedrex, selfplay_stats
+from gammon.cli.acedrex import selfplay_stats
 from gammon.cli.main import app
+from gammon.cli.play import run_game
 from gammon.core.errors import IllegalPlayError, InvalidOptionError
-from gammon.notation.acedrex import parse_state
+from gammon.notation.acedrex import parse_actions, parse_state
 from gammon.render.acedrex import ring_text
 from gammon.variants.acedrex import Acedrex, Jump, Step
 
@@ -20,29 +22,37 @@ ACE: Acedrex = gammon.variant("acedrex")  # type: ignore[assignment]
 runner = CliRunner()
 
 
+def run_acedrex(seats, seed, console, input_func=None, rules=ACE):
+    answer = input_func if input_func is not None else script([], then=None)[0]
+    return run_game(rules, seats, seed, console, answer)
+
+
 def test_four_bots_play_a_whole_game_showing_every_throw():
     out = console(120)
-    result = run_acedrex(ACE, ["random"] * 4, seed=3, console=out)
+    result = run_acedrex(["random"] * 4, seed=3, console=out)
     assert result.finished and result.state.is_terminal
     assert sum(result.money) == 0
     text = out.export_text()
     assert "throws" in text and "for the start" in text and "starts." in text
-    assert "Combat on" in text and "(attacker) throws" in text and "(defender) throws" in text
+    assert "combat." in text and "(attacker) throws" in text and "(defender) throws" in text
     assert any(word in text for word in ("Ace!", "Drex!", "dodge", "parry"))
     assert "Game over" in text and "money" in text
+    # A bot's turn is one line: its roll and the parts of the die.
+    assert re.search(r"rolls \d+: [BROY]\d\+\d+>", text)
 
 
 def test_same_seed_same_game():
-    a = run_acedrex(ACE, ["random"] * 4, seed=5, console=console(120))
-    b = run_acedrex(ACE, ["random"] * 4, seed=5, console=console(120))
-    assert a.log == b.log and a.state == b.state
+    a = run_acedrex(["random"] * 4, seed=5, console=console(120))
+    b = run_acedrex(["random"] * 4, seed=5, console=console(120))
+    assert a.table.log == b.table.log and a.state == b.state
 
 
 def test_a_person_plays_by_numbers_to_the_end():
     answer, prompts = script([], then="1")
     out = console(120)
-    result = run_acedrex(ACE, ["human", "random", "random", "random"], seed=1,
-                         console=out, input_func=answer)
+    # A person taking the first action every time makes short steps: a turn cap ends it.
+    result = run_acedrex(["human", "random", "random", "random"], seed=1, console=out,
+                         input_func=answer, rules=Acedrex(turn_cap=40))
     assert result.finished and prompts
     assert all(p.startswith("Blue [") for p in prompts)
     text = out.export_text()
@@ -52,30 +62,35 @@ def test_a_person_plays_by_numbers_to_the_end():
 def test_a_person_types_moves_lists_and_gets_reasons():
     answer, prompts = script(["help", "?", "board", "", "Z9 3", "B1+99", "quit"])
     out = console(120)
-    result = run_acedrex(ACE, ["human", "random", "random", "random"], seed=1,
-                         console=out, input_func=answer)
+    result = run_acedrex(["human", "random", "random", "random"], seed=1, console=out,
+                         input_func=answer)
     assert not result.finished
     text = out.export_text()
     assert "Slots are named by territory" in text  # help
-    assert "1. B1+1>B2" in text  # the list
+    assert re.search(r"\b1\. B\d\+\d+>", text)  # the list
     assert "cannot read 'Z9 3'" in text and "to spend" in text
     assert "Game abandoned." in text
 
 
 def test_end_of_input_abandons():
     answer, _ = script([], then=None)
-    result = run_acedrex(ACE, ["human"] * 4, seed=2, console=console(120), input_func=answer)
+    result = run_acedrex(["human"] * 4, seed=2, console=console(120), input_func=answer)
     assert not result.finished
 
 
-def test_resigning_settles_and_the_others_play_on():
+def test_resigning_settles_and_the_bots_finish_at_once():
     answer, prompts = script(["resign", "n", "resign", "y"], then="1")
     out = console(120)
-    result = run_acedrex(ACE, ["human", "random", "random", "random"], seed=4,
-                         console=out, input_func=answer)
+    result = run_acedrex(["human", "random", "random", "random"], seed=4, console=out,
+                         input_func=answer)
     assert result.finished and result.state.out[0]
     text = out.export_text()
-    assert "Resign and settle" in prompts[1] and "leaves the game and settles" in text
+    assert prompts[1].startswith("Resign and leaves the game and settles")
+    assert "leaves the game and settles" in text
+    # Once the person is out, the bots play the rest without a line a move.
+    assert "No person is left in the game: the bots play it out." in text
+    after = text.split("No person is left", 1)[1].split("Game record", 1)[0]
+    assert "rolls" not in after
     assert sum(result.money) == 0
 
 
@@ -153,4 +168,15 @@ def test_options_from_the_command_line():
     result = runner.invoke(app, ["selfplay", "acedrex", "--games", "20", "-o", "ties=maybe"])
     assert result.exit_code == 2 and "ties" in result.output
     with pytest.raises(InvalidOptionError):
-        run_acedrex(ACE, ["human", "random"], console=console(120))
+        run_acedrex(["human", "random"], seed=None, console=console(120))
+
+
+def test_cli_stake_plays_for_money_and_match_is_refused():
+    result = runner.invoke(app, ["play", "acedrex", "--seats", "random,random,random,random",
+                                 "--seed", "6", "--stake", "2", "--games", "1"])
+    assert result.exit_code == 0, result.output
+    assert "Ledger" in result.output and "pays" in result.output
+    result = runner.invoke(app, ["play", "acedrex", "--match", "3"])
+    assert result.exit_code == 2 and "two-player games" in result.output
+    result = runner.invoke(app, ["play", "acedrex", "--stake", "2", "--beaver"])
+    assert result.exit_code == 2 and "cube is for two-player games" in result.output

@@ -19,6 +19,7 @@ from rich.table import Table
 import gammon
 from gammon.core.dice import parse_dice
 from gammon.core.errors import GammonError, InvalidOptionError
+from gammon.core.protocol import Rules
 from gammon.core.variant import TrackVariant
 
 app = typer.Typer(
@@ -29,10 +30,6 @@ app = typer.Typer(
 )
 console = Console()
 errors = Console(stderr=True)
-
-#: The opponent in every seat but yours when `gammon play` is given no --seats: the
-#: search bot at its default setting (a move well under a second in every variant).
-DEFAULT_BOT = "expectimax"
 
 VariantArg = Annotated[str, typer.Argument(help="Variant name (see `gammon variants`).")]
 OptionOpt = Annotated[
@@ -63,21 +60,11 @@ def _parse_options(name: str, pairs: list[str] | None) -> dict[str, Any]:
     return options
 
 
-def _variant(name: str, pairs: list[str] | None = None) -> TrackVariant:
+def _variant(name: str, pairs: list[str] | None = None) -> Rules:
     try:
         return gammon.variant(name, **_parse_options(name, pairs))
     except GammonError as error:
         raise _fail(str(error)) from None
-
-
-def _own_face(rules: Any) -> Any:
-    """The CLI module of a variant that is not a track game (its own board, notation and
-    game loop), or None: ``gammon play/legal/selfplay`` hand such variants to it."""
-    if rules.name == "acedrex":
-        from gammon.cli import acedrex_play
-
-        return acedrex_play
-    return None
 
 
 @app.command()
@@ -174,9 +161,11 @@ def legal(
 ) -> None:
     """List every legal play of a position and roll, with move text and resulting ID."""
     rules = _variant(variant_name, option)
-    if (face := _own_face(rules)) is not None:
+    if not isinstance(rules, TrackVariant):  # a game of whole states: Acedrex
+        from gammon.cli.acedrex import cli_legal
+
         try:
-            if face.cli_legal(rules, position, dice, as_json, batch, console):
+            if cli_legal(rules, position, dice, as_json, batch, console):  # type: ignore[arg-type]
                 raise typer.Exit(1)
         except (GammonError, OSError) as error:
             raise _fail(str(error)) from None
@@ -299,41 +288,43 @@ def play(
     ] = None,
 ) -> None:
     """Play a game in the terminal; --match N plays a match, --stake X money games."""
-    from gammon.cli.play import run_game
+    from gammon.cli.play import play_table, seat
+    from gammon.stakes import StakeRules
 
     rules = _variant(variant_name, option)
     if seats is None:
-        seats = ",".join(["human"] + [DEFAULT_BOT] * (rules.players - 1))
-    if (face := _own_face(rules)) is not None:
-        try:
-            face.cli_play(rules, seats, seed, console)
-        except GammonError as error:
-            raise _fail(str(error)) from None
-        return
-    names = [seat.strip() for seat in seats.split(",") if seat.strip()]
-    if len(names) != rules.players:
-        raise _fail(f"{rules.name} has {rules.players} seats; --seats gave {len(names)}")
-    money = (stake is not None or games is not None or cube is not None or jacoby or beaver
-             or raccoon or auto_doubles > 0 or max_cube != 64 or arithmetic or no_mars)
+        seats = ",".join(["human"] + [rules.bots[0]] * (rules.players - 1))
+    names = [name.strip() for name in seats.split(",") if name.strip()]
+    cube_options = (cube is not None or jacoby or beaver or raccoon or auto_doubles > 0
+                    or max_cube != 64 or arithmetic or no_mars)
+    money = stake is not None or games is not None or cube_options
     try:
-        if match is None and not money:
-            run_game(rules, names, seed)
-            return
-        from gammon.cli.play import run_match, run_session
-        from gammon.stakes import StakeRules
-
-        stakes = StakeRules(
-            cube=cube, max_cube=max_cube, beaver=beaver, raccoon=raccoon, jacoby=jacoby,
-            auto_doubles=auto_doubles, no_mars_with_cube=no_mars,
-            progression="arithmetic" if arithmetic else "geometric",
-        )
+        if len(names) != rules.players:
+            raise InvalidOptionError(
+                f"{rules.name} has {rules.players} seats; --seats gave {len(names)}")
+        stakes = None
+        if match is not None or money:
+            if cube_options and not (isinstance(rules, TrackVariant) and rules.players == 2):
+                raise InvalidOptionError(
+                    f"the doubling cube is for two-player games; {rules.name} has "
+                    f"{rules.players} players: leave out the cube options")
+            stakes = StakeRules(
+                cube=cube, max_cube=max_cube, beaver=beaver, raccoon=raccoon, jacoby=jacoby,
+                auto_doubles=auto_doubles, no_mars_with_cube=no_mars,
+                progression="arithmetic" if arithmetic else "geometric",
+            )
         if match is not None:
             if stake is not None or games is not None:
                 raise InvalidOptionError("--match plays for points: no --stake or --games")
-            run_match(rules, names, match, stakes, seed, console, crawford=crawford)
-        else:
+            table = seat(rules, names, kind="match", length=match, stakes=stakes, seed=seed,
+                         crawford=crawford)
+        elif money:
             amount = 1 if stake is None else (int(stake) if stake == int(stake) else stake)
-            run_session(rules, names, amount, stakes, seed, console, games=games)
+            table = seat(rules, names, kind="money", stake=amount, stakes=stakes, seed=seed,
+                         games=games)
+        else:
+            table = seat(rules, names, seed=seed)
+        play_table(table, console)
     except GammonError as error:
         raise _fail(str(error)) from None
 
@@ -349,8 +340,10 @@ def selfplay(
 ) -> None:
     """Random-vs-random games through the compiled playouts; prints statistics."""
     rules = _variant(variant_name, option)
-    if (face := _own_face(rules)) is not None:
-        face.cli_selfplay(rules, games, seed, as_json, max_turns, console)
+    if not isinstance(rules, TrackVariant):  # Acedrex: its own playout columns
+        from gammon.cli.acedrex import cli_selfplay
+
+        cli_selfplay(rules, games, seed, as_json, max_turns, console)  # type: ignore[arg-type]
         return
     chunk = max(1, min(games, 2000))
     rows = []

@@ -15,11 +15,13 @@ class Roll:
     """A chance outcome: the dice thrown.
 
     For an ordinary roll ``dice`` is the two dice, higher first. For an opening roll
-    (``opening=True``) it is one die per player, in player order.
+    (``opening=True``) it is one die per player, in player order; ``players`` names the
+    throwers when only some throw (a re-throw among tied players), in the same order.
     """
 
     dice: tuple[int, ...]
     opening: bool = False
+    players: tuple[int, ...] = ()
 
     def __str__(self) -> str:
         return "".join(str(d) for d in self.dice)

@@ -35,6 +35,11 @@ from gammon.core.dice import Roll
 from gammon.core.state import Phase
 
 
+#: A line for the game's log: the player it is about (None: nobody in particular) and
+#: the words, which read after that player's name ("rolls again.").
+Note = tuple[int | None, str]
+
+
 class RandomSource(Protocol):
     """Where chance draws come from: anything with ``random()`` in [0, 1), such as
     ``random.Random`` or the table's dice (:mod:`gammon.table.dice`)."""
@@ -136,9 +141,14 @@ class Rules(Protocol):
     def decision_prompt(self, state: Any) -> str | None:
         """What a person is asked at a decision that is not a plain move, else None."""
 
-    def announce(self, before: Any, after: Any) -> str | None:
-        """What the rules made of the last step, when a player should be told (an
-        extra roll, a forfeited turn), else None."""
+    def announce(self, before: Any, taken: Any, after: Any) -> Sequence[Note]:
+        """What the rules made of a throw or an action (``taken``, from ``before`` to
+        ``after``) that players should be told: an extra roll, a forfeited turn, a
+        combat's result. Each note names the player it is about, or None."""
+
+    def in_play(self, state: Any, player: int) -> bool:
+        """Whether ``player`` still plays in the game of ``state`` (has not finished,
+        resigned or been put out)."""
 
     def no_move_reason(self, state: Any) -> str | None:
         """Why the player to act can do nothing, when a rule (not the board) stops

@@ -110,13 +110,18 @@ class TrackVariant:
         """What a person is asked at a decision that is not a play: nothing here."""
         return None
 
-    def announce(self, before: GameState, after: GameState) -> str | None:
+    def announce(self, before: GameState, taken: Any,
+                 after: GameState) -> list[tuple[int | None, str]]:
         """What the rules made of a step that a player should be told: nothing here."""
-        return None
+        return []
 
     def no_move_reason(self, state: GameState) -> str | None:
         """Why the player to move cannot move when a rule, not the board, stops them."""
         return None
+
+    def in_play(self, state: GameState, player: int) -> bool:
+        """Whether ``player`` still plays in this game: not all borne off."""
+        return not state.is_terminal and state.position.off(player) < self.checkers
 
     def shared_slot(self, player: int, slot: int, other: int) -> int:
         """``other``'s slot number for ``player``'s point ``slot``.
@@ -451,6 +456,15 @@ def track_variant(name: str, **options: Any) -> TrackVariant:
             f"{rules.name} is not played with checkers on a track; this needs one of: "
             + ", ".join(cls.name for cls in variant_classes() if issubclass(cls, TrackVariant))
         )
+    return rules
+
+
+def variant_from(rules: Rules | str, **options: Any) -> Rules:
+    """A rules object given as one or by name (with ``options``)."""
+    if isinstance(rules, str):
+        return variant(rules, **options)
+    if options:
+        return variant(rules.name, **{**rules.options(), **options})
     return rules
 
 

@@ -9,7 +9,9 @@ Player mapping: gnubg's player 0 is our player 0; in an XGID the lower-case chec
 player 0 and the upper-case ones player 1.
 """
 
-from gammon.notation import multigam  # noqa: F401  (registers the Multi-Gam codec)
+# The notation modules register their codecs and move texts under the names variants
+# give (rules.notation, rules.move_text).
+from gammon.notation import acedrex, multigam  # noqa: F401
 from gammon.notation.acey import format_acey, parse_acey
 from gammon.notation.codecs import (
     PositionCodec,

@@ -27,20 +27,36 @@ from __future__ import annotations
 
 import re
 
-from gammon.core.errors import GammonError, InvalidNotationError
+from typing import Any
+
+from gammon.core.errors import GammonError, IllegalPlayError, InvalidNotationError
 from gammon.core.state import Phase
-from gammon.core.variant import variant as get_variant
+from gammon.notation.codecs import PositionCodec, register_codec
+from gammon.notation.movetext import MoveText, register_move_text
 from gammon.variants.acedrex import (
+    HAND,
+    JUMP,
+    KEEP,
     LETTERS,
     MOVE,
+    NO_JUMP,
+    PASS,
     PIECES,
     PLAYERS,
+    REROLL,
+    RESIGN,
     RING,
     SLOTS,
     Acedrex,
     AcedrexState,
+    Action,
+    Jump,
+    Step,
     first_stop,
+    is_gate,
     owner,
+    parse_stop,
+    stop_name,
 )
 
 _TURN = re.compile(r"^([BROY])(?:(\d{1,2})(?:-(\d{1,2}))?)?$")
@@ -98,7 +114,7 @@ def format_state(state: AcedrexState) -> str:
 
 def parse_state(text: str, rules: Acedrex | None = None) -> AcedrexState:
     """Read a position; raises :class:`InvalidNotationError` saying what is wrong."""
-    rules = rules if rules is not None else get_variant("acedrex")  # type: ignore[assignment]
+    rules = rules if rules is not None else Acedrex()
     fields = text.split()
     if not 5 <= len(fields) <= 8:
         raise InvalidNotationError(
@@ -207,4 +223,141 @@ def parse_state(text: str, rules: Acedrex | None = None) -> AcedrexState:
         raise InvalidNotationError(str(error)) from None
 
 
-__all__ = ["START", "format_state", "parse_state"]
+CODEC = PositionCodec(
+    "Acedrex position (RING TURN HANDS JACKPOT CAPTURES [OUT [MONEY [TURNS]]]), e.g. "
+    + START,
+    lambda rules, text: parse_state(text, rules),
+    lambda rules, state: format_state(state),
+)
+register_codec("acedrex", CODEC)
+
+
+# --- actions as people type them ------------------------------------------------------
+
+_MOVE = re.compile(
+    r"(?P<src>hand|h|[BROY][1-9])\s*(?:\+\s*(?P<steps>\d+)|>\s*(?P<dst>jackpot|j|[BROY][1-9])"
+    r"|\s+(?P<plain>\d+))(?:\s*>\s*(?:jackpot|[BROY][1-9])\*?)?\*?",
+    re.IGNORECASE,
+)
+_JUMP = re.compile(r"^(?:jump\s+)?([BROY][1-9])\s*(?:>|\s)\s*([BROY][1-9])$", re.IGNORECASE)
+_WORDS = {"resign": RESIGN, "pass": PASS, "keep": KEEP, "keep 1": KEEP, "k": KEEP,
+          "reroll": REROLL, "r": REROLL, "no": NO_JUMP, "n": NO_JUMP,
+          "no jump": NO_JUMP, "nojump": NO_JUMP}
+
+
+class AcedrexMoves(MoveText):
+    """Acedrex's actions as people type them: parts of the die from a slot (``B3+7``,
+    ``B3 7``, ``B3>Y1``, ``hand 4``, several on a line), jumps (``B5>R2``) and words."""
+
+    intro = ("Slots are named by territory (B Blue, R Red, O Orange, Y Yellow) and 1-9. "
+             "Pieces travel B1..B9, gate, Y1..Y9, gate, O1..O9, gate, R1..R9, gate, B1. "
+             "Landing on an opponent is a charge and needs the whole die; landing on a "
+             "gate puts the piece in the jackpot. The rules: docs/rules/acedrex.md.")
+    examples = (
+        ("B3+7  or  B3 7", "move the piece on B3 seven steps (the die may be split)"),
+        ("B3>Y1", "move the piece on B3 to Y1 (or >jackpot)"),
+        ("hand 4", "bring a piece from your hand: 4 steps from before your slot 1"),
+        ("B3+5 B7+7", "several parts of the die on one line"),
+        ("keep / reroll", "after rolling a 1"),
+        ("jump B5>R2 / no", "after rolling a 20"),
+        ("pass", "when nothing can move"),
+    )
+    example = "B3+7"
+
+    def __init__(self) -> None:
+        super().__init__(RING)
+
+    def read_actions(self, state: Any, text: str) -> list[Any]:
+        """The actions a line means at ``state`` (several parts of a split die).
+
+        Raises :class:`IllegalPlayError` saying why when a part is not legal; nothing is
+        applied unless every part is.
+        """
+        return parse_actions(state, text)
+
+
+register_move_text("acedrex", lambda rules: AcedrexMoves())
+
+
+def parse_actions(state: AcedrexState, line: str) -> list[Action]:
+    """The actions a line means at ``state`` (several steps for a split die).
+
+    Raises :class:`IllegalPlayError` saying why when a part is not legal; nothing is
+    applied unless every part is.
+    """
+    text = line.strip()
+    word = text.lower()
+    legal = state.legal_actions()
+    if word in _WORDS:
+        action = _WORDS[word]
+        if action not in legal:
+            raise IllegalPlayError(f"{word!r} is not possible now")
+        return [action]
+    if state.stage == JUMP:
+        match = _JUMP.match(text)
+        if not match:
+            raise IllegalPlayError("write the jump as B5>R2 (from, to), or no")
+        jump = Jump(parse_stop(match.group(1)), parse_stop(match.group(2)))
+        if jump not in legal or jump.source == jump.target:
+            raise IllegalPlayError(f"{jump} is not possible: the piece must be untapped and "
+                                   "alone, the target beside an untapped piece of yours")
+        return [jump]
+    if state.stage != MOVE:
+        raise IllegalPlayError("answer keep or reroll")
+    found = list(_MOVE.finditer(text))
+    rest = _MOVE.sub("", text).replace(",", " ").strip()
+    if not found or rest:
+        raise IllegalPlayError(f"cannot read {text!r}: write a move like B3+7, B3 7 or B3>Y1")
+    actions: list[Action] = []
+    current = state
+    for match in found:
+        if current.stage != MOVE or current.phase is not Phase.DECIDE:
+            raise IllegalPlayError("the die is spent before the last part")
+        step = _read_step(current, match)
+        moves = current.legal_actions()
+        if step not in moves:
+            raise IllegalPlayError(_why_not(current, step))
+        legal_step = moves[moves.index(step)]  # with its landing, for the record
+        actions.append(legal_step)
+        current = current.apply(legal_step)
+    return actions
+
+
+def _read_step(state: AcedrexState, match: re.Match[str]) -> Step:
+    source = parse_stop(match.group("src"))
+    start = first_stop(state.turn) - 1 if source == HAND else source
+    if match.group("dst"):
+        dst = match.group("dst").lower()
+        if dst in ("j", "jackpot"):
+            steps = next(k for k in range(1, RING) if is_gate((start + k) % RING))
+        else:
+            steps = (parse_stop(dst) - start) % RING
+    else:
+        steps = int(match.group("steps") or match.group("plain"))
+    return Step(source, steps)
+
+
+def _why_not(state: AcedrexState, step: Step) -> str:
+    name = stop_name(step.source)
+    p = state.turn
+    if step.steps < 1 or step.steps > state.left:
+        return f"{name}+{step.steps}: you have {state.left} to spend"
+    if step.source == HAND and not state.hands[p]:
+        return "you have no piece in hand"
+    if step.source != HAND:
+        stack = state.ring[step.source]
+        if not any(owner(x) == p for x in stack):
+            return f"you have no piece on {name}"
+        if any(owner(x) != p for x in stack):
+            return f"your piece on {name} shares the slot with an opponent: it is not Alone"
+        if all(state.is_tapped(x) for x in stack if owner(x) == p):
+            return f"your piece on {name} has moved this turn"
+    start = first_stop(p) - 1 if step.source == HAND else step.source
+    target = (start + step.steps) % RING
+    if is_gate(target):
+        return "the jackpot is full: no move may end on a gate"
+    return (f"{stop_name(target)} holds an opponent: a charge needs the whole die "
+            f"({state.die}) as the first and only part")
+
+
+__all__ = ["CODEC", "START", "AcedrexMoves", "format_state", "parse_actions", "parse_state"]

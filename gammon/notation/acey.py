@@ -25,11 +25,14 @@ first, then the points from 24 down, then ``off`` when there are any, e.g.
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from gammon.core.errors import InvalidNotationError
+from gammon.core.errors import IllegalPlayError, InvalidNotationError
 from gammon.core.position import Position
 from gammon.core.variant import TrackVariant
 from gammon.notation.codecs import PositionCodec, register_codec
+from gammon.notation.movetext import GnubgMoves, register_move_text
+from gammon.variants.acey import DoublesChoice
 
 #: The letters of the players, as the terminal board draws them.
 SIDES = ("X", "O")
@@ -143,4 +146,44 @@ ACEY = PositionCodec(
     parse_acey,
     format_acey,
 )
-register_codec("acey-deucey", ACEY)
+register_codec("acey", ACEY)
+
+
+class AceyMoves(GnubgMoves):
+    """gnubg's move text, and the number a player names after an acey-deucey."""
+
+    intro = ("Moves are written from your side of the board (your home board is 1-{home}), "
+             "as gnubg writes them; checkers waiting off the board enter from bar:")
+    examples = (
+        ("bar/23 bar/22", "enter two checkers: a 2 and a 3 from off the board"),
+        *GnubgMoves.examples,
+        ("4", "after playing a 1-2: the number to play as doubles (also 44, d4)"),
+    )
+
+    def read_action(self, state: Any, text: str) -> Any:
+        """A person's choice of doubles: ``4``, ``44``, ``4-4``, ``4s``, ``d4``,
+        ``doubles 4``. Raises :class:`IllegalPlayError` saying what to type."""
+        legal = state.legal_actions()
+        if not legal or not isinstance(legal[0], DoublesChoice):
+            return super().read_action(state, text)
+        cleaned = re.sub(r"doubles?|[\s\-,]", "", text.lower())
+        cleaned = cleaned.removeprefix("d").removesuffix("s")
+        if not cleaned or not cleaned.isdigit() or len(set(cleaned)) != 1 or len(cleaned) > 2:
+            raise IllegalPlayError(
+                f"{text.strip()!r}: type the number to play as doubles, e.g. 4"
+            )
+        number = int(cleaned[0])
+        sides = state.variant.sides
+        if not 1 <= number <= sides:
+            raise IllegalPlayError(f"{number}: the doubles number is 1 to {sides}")
+        choice = DoublesChoice(number)
+        if choice not in legal:
+            numbers = " or ".join(str(c.number) for c in legal)
+            raise IllegalPlayError(
+                f"{number} plays fewer of the four moves than another number can: "
+                f"choose {numbers}"
+            )
+        return choice
+
+
+register_move_text("acey", lambda rules: AceyMoves(rules.points, home=rules.home))

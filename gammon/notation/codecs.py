@@ -1,8 +1,10 @@
 """Which text form writes the positions of which variant.
 
-Backgammon and its gnubg relatives use GNU Position IDs (and read XGIDs); variants
-whose boards those IDs cannot describe register their own form here, so the command
-line and other faces find it by the variant alone.
+Each variant names its notation (``rules.notation``); a notation module registers its
+codec under that name here, so the command line and other faces find it by the variant
+alone. Backgammon and its gnubg relatives use GNU Position IDs (``gnu``, which reads
+XGIDs too); Long Nardy (``nardy``), acey-deucey (``acey``) and Multi-Gam (``multigam``)
+have forms of their own. Acedrex's positions are whole states (``acedrex``).
 """
 
 from __future__ import annotations
@@ -10,43 +12,50 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from typing import Any
+
 from gammon.core.errors import InvalidNotationError
 from gammon.core.position import Position
+from gammon.core.protocol import Rules
 from gammon.core.variant import TrackVariant
 
 
 @dataclass(frozen=True)
 class PositionCodec:
-    """Reads and writes one variant family's positions."""
+    """Reads and writes one variant family's positions (a track game's
+    :class:`Position`; Acedrex's whole state)."""
 
     name: str
-    parse: Callable[[TrackVariant, str], Position]
-    format: Callable[[TrackVariant, Position], str]
+    parse: Callable[[Any, str], Any]
+    format: Callable[[Any, Any], str]
 
 
 _CODECS: dict[str, PositionCodec] = {}
 
 
-def register_codec(variant_name: str, codec: PositionCodec) -> None:
-    _CODECS[variant_name] = codec
+def register_codec(notation: str, codec: PositionCodec) -> None:
+    """Make ``codec`` the notation of the variants that name ``notation``."""
+    _CODECS[notation] = codec
 
 
-def codec_for(variant: TrackVariant) -> PositionCodec:
-    """The position notation of ``variant``."""
-    codec = _CODECS.get(variant.name)
+def codec_for(variant: Rules) -> PositionCodec:
+    """The position notation of ``variant``: the one it names."""
+    codec = _CODECS.get(variant.notation)
     if codec is None:
-        raise InvalidNotationError(f"{variant.name} has no position notation yet")
+        raise InvalidNotationError(
+            f"{variant.name} names the notation {variant.notation!r}, which is unknown")
     return codec
 
 
-def parse_position(variant: TrackVariant, text: str) -> Position:
+def parse_position(variant: Any, text: str) -> Any:
     """Read a position of ``variant`` and check that it fits the variant."""
     position = codec_for(variant).parse(variant, text.strip())
-    variant.check_position(position)
+    if isinstance(variant, TrackVariant):
+        variant.check_position(position)
     return position
 
 
-def format_position(variant: TrackVariant, position: Position) -> str:
+def format_position(variant: Rules, position: Any) -> str:
     return codec_for(variant).format(variant, position)
 
 
@@ -63,5 +72,4 @@ def _gnu_format(variant: TrackVariant, position: Position) -> str:
 
 
 GNU = PositionCodec("GNU Position ID (or POSITIONID:MATCHID, or XGID)", _gnu_parse, _gnu_format)
-for _name in ("backgammon", "nackgammon", "hypergammon"):
-    register_codec(_name, GNU)
+register_codec("gnu", GNU)

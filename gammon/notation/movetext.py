@@ -704,21 +704,54 @@ def legal_play_texts(state: GameState) -> list[tuple[str, Play]]:
 
 
 class MoveText:
-    """Move text as the terminal reads and writes it: the functions of a notation module
-    (this one, gnubg's numbering, by default) on a track of ``points`` points. A
-    notation on other numbers subclasses it with its own module and the words that
-    teach it (``intro``, ``examples``, ``example``)."""
+    """Move text as people read and type it: the functions of a notation module (this
+    one, gnubg's numbering, by default) on a track of ``points`` points. A notation on
+    other numbers subclasses it with its own module and the words that teach it
+    (``intro``, ``examples``, ``example``).
+
+    Besides plays it reads and writes every other action of a decision
+    (:meth:`format_action`, :meth:`read_action`): by default an action is written and
+    read as it names itself (``take``, ``doubles 4``)."""
 
     intro = ""
     examples: tuple[tuple[str, str], ...] = ()
     example = ""
 
-    def __init__(self, points: int = 24, notation: Any = None) -> None:
+    def __init__(self, points: int = 24, notation: Any = None, home: int = 6) -> None:
         self.points = points
+        self.home = home
         self.notation = notation if notation is not None else sys.modules[__name__]
+
+    @property
+    def introduction(self) -> str:
+        """What the help says first: how moves are written (``intro``, for this board)."""
+        return self.intro.format(home=self.home)
+
+    def read_actions(self, state: Any, text: str) -> list[Any]:
+        """The actions ``text`` means at ``state``: a play (whole, in move text), or the
+        action a decision that is not a play names."""
+        legal = state.legal_actions()
+        if legal and isinstance(legal[0], Play):
+            return [self.find_play(state, text)]
+        return [self.read_action(state, text)]
 
     def format_play(self, play: Play) -> str:
         return self.notation.format_play(play, self.points)
+
+    def format_action(self, action: Any) -> str:
+        """Any action as the record writes it: a play in move text, else its name."""
+        return self.format_play(action) if isinstance(action, Play) else str(action)
+
+    def read_action(self, state: Any, text: str) -> Any:
+        """The action other than a play that ``text`` names at ``state`` (its label, or
+        its name); :class:`IllegalPlayError` saying what may be typed."""
+        legal = [a for a in state.legal_actions() if not isinstance(a, Play)]
+        word = " ".join(text.strip().lower().split())
+        for action in legal:
+            if word == str(action).lower():
+                return action
+        names = ", ".join(str(a) for a in legal)
+        raise IllegalPlayError(f"{text.strip()!r}: choose {names}")
 
     def parse_paths(self, text: str) -> list[list[Pair]]:
         return self.notation.parse_paths(text, self.points)
@@ -732,3 +765,43 @@ class MoveText:
 
     def legal_play_texts(self, state: GameState) -> list[tuple[str, Play]]:
         return self.notation.legal_play_texts(state)
+
+
+class GnubgMoves(MoveText):
+    """gnubg's move text, in the mover's own point numbers: the default move text."""
+
+    intro = ("Moves are written from your side of the board (your home board is 1-{home}), "
+             "as gnubg writes them:")
+    examples = (
+        ("24/18 13/11", "two checkers, one die each"),
+        ("24/13", "one checker with both dice"),
+        ("8/5(2)", "two checkers from 8 to 5 (doubles)"),
+        ("bar/22", "enter from the bar (also b/22, 25/22)"),
+        ("6/off", "bear off (also 6/0)"),
+        ("24/23*/22", "hit on the way (the * is optional)"),
+    )
+    example = "13/11 6/5"
+
+
+#: The move texts, by the name a variant gives (``rules.move_text``): each makes the
+#: move text for a rules object.
+MOVE_TEXTS: dict[str, Callable[[Any], MoveText]] = {
+    "gnubg": lambda rules: GnubgMoves(rules.points, home=rules.home),
+}
+
+
+def register_move_text(name: str, make: Callable[[Any], MoveText]) -> None:
+    """Make a move text available to the variants that name it."""
+    MOVE_TEXTS[name] = make
+
+
+def move_text_for(rules: Any) -> MoveText:
+    """The move text people read and type for ``rules``: the one it names."""
+    import gammon.notation  # noqa: F401  (the notation modules register their move texts)
+
+    make = MOVE_TEXTS.get(rules.move_text)
+    if make is None:
+        raise InvalidNotationError(
+            f"{rules.name} names the move text {rules.move_text!r}; known: "
+            + ", ".join(MOVE_TEXTS))
+    return make(rules)

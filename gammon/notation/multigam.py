@@ -40,6 +40,7 @@ from gammon.core.state import GameState, Phase
 from gammon.core.variant import TrackVariant
 from gammon.notation import movetext
 from gammon.notation.codecs import PositionCodec, register_codec
+from gammon.notation.movetext import register_move_text
 from gammon.notation.movetext import NO_MOVE, ParsedMoves, PartialPlay
 
 Pair = tuple[int, int]
@@ -387,17 +388,11 @@ class MultiGamMoves(movetext.MoveText):
 MOVES = MultiGamMoves(6, sys.modules[__name__])
 
 
-@dataclass(frozen=True)
-class MultiGamCodec(PositionCodec):
-    """The position codec, carrying the move text on the same numbers."""
-
-    moves: MultiGamMoves = MOVES
-
-
-CODEC = MultiGamCodec(
+CODEC = PositionCodec(
     "Multi-Gam position: each player's five checkers as 0 (BAR), 1-6, 7 (OFF), "
     "'/' between players, ':' and the player to move, e.g. 00000/00000/00000/00000:0",
     parse_position,
     format_position,
 )
-register_codec("multi-gam", CODEC)
+register_codec("multigam", CODEC)
+register_move_text("multigam", lambda rules: MOVES)

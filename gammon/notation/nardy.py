@@ -120,7 +120,6 @@ def parse_nardy(variant: TrackVariant, text: str) -> Position:
 
 
 NARDY = PositionCodec("nardy notation, e.g. " + EXAMPLE, parse_nardy, format_nardy)
-register_codec("long-nardy", NARDY)
-register_codec("caucasian", GNU)
+register_codec("nardy", NARDY)
 
 __all__ = ["NARDY", "format_nardy", "parse_nardy"]

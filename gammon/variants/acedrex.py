@@ -259,6 +259,61 @@ class Acedrex:
     def options(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
+    # --- what people are told (gammon.core.protocol.Rules) ---------------------------
+
+    def decision_prompt(self, state: AcedrexState) -> str | None:
+        """The question of a decision: spend the die, keep a 1, jump after a 20."""
+        if state.stage == ONE:
+            return "keep the 1 or throw again?"
+        if state.stage == JUMP:
+            return "jump a piece after the 20, or not?"
+        if state.stage == MOVE:
+            left = f" ({state.left} left)" if state.parts else ""
+            return f"move {state.die}{left}"
+        return None
+
+    def in_play(self, state: AcedrexState, player: int) -> bool:
+        return not state.is_terminal and not state.out[player]
+
+    def no_move_reason(self, state: AcedrexState) -> str | None:
+        if state.stage == MOVE and state.legal_actions()[0] is PASS:
+            return "no piece can use the die"
+        return None
+
+    def announce(self, before: AcedrexState, taken: Any,
+                 after: AcedrexState) -> list[tuple[int | None, str]]:
+        """What a throw or an action did, for the game's log: the starting throws,
+        each combat's throws and result, the jackpot paying out, a player leaving.
+        Each note names the player it is about (or None)."""
+        notes: list[tuple[int | None, str]] = []
+        if before.phase is Phase.CHANCE and isinstance(taken, Roll):
+            notes.extend(_throw_notes(before, taken.dice[0], after))
+        if after.stage == ATTACK and not (
+            before.stage in (ATTACK, DEFEND) and before.fight == after.fight
+            and before.turns == after.turns
+        ):
+            attacker, defender = after.fighters()  # type: ignore[misc]
+            notes.append((owner(attacker), f"attacks {COLOURS[owner(defender)]} on "
+                          f"{stop_name(after.fight)}: combat."))
+        if before.jackpot and not after.jackpot and len(after.removed) == len(before.removed):
+            q = owner(before.jackpot[-1]) if len(before.jackpot) == JACKPOT else after.turn
+            taken_back = [x for x in after.captured[q] if x not in before.captured[q]]
+            letters = " ".join(LETTERS[owner(x)] for x in taken_back) or "nothing"
+            again = "" if after.is_terminal else " and moves again"
+            notes.append((q, f"fills the jackpot: captures {letters}, takes their own "
+                          f"pieces back into hand{again}."))
+        for p in range(PLAYERS):
+            if after.out[p] and not before.out[p]:
+                owed = after.money[p] - before.money[p]
+                notes.append((p, f"leaves the game and settles: {owed:+d}."))
+        if after.is_terminal and not before.is_terminal:
+            reasons = {"captures": f"a player has {self.captures_to_end} captures",
+                       "resignations": "only one player is left",
+                       "stalled": "nothing can be captured any more", "cap": "the turn cap"}
+            notes.append((None, f"Game over after {after.turns} turns: "
+                          f"{reasons.get(after.ended, after.ended)}."))
+        return notes
+
     # --- states ----------------------------------------------------------------------
 
     def initial_state(self) -> AcedrexState:
@@ -1116,6 +1171,50 @@ def _start_throw(state: AcedrexState, value: int) -> AcedrexState:
     if len(tied) > 1:
         return _replace(state, contenders=tied, throws=(), turn=tied[0])
     return _next_turn(_replace(state, contenders=(), throws=()), tied[0])
+
+
+def _throw_notes(state: AcedrexState, value: int,
+                 after: AcedrexState) -> list[tuple[int | None, str]]:
+    """What a throw was for and what it did."""
+    p = state.turn
+    if state.stage == START:
+        notes: list[tuple[int | None, str]] = [(p, f"throws {value} for the start.")]
+        if after.stage == START and not after.throws:
+            tied = " and ".join(COLOURS[q] for q in after.contenders)
+            notes.append((None, f"{tied} tie for the highest: they throw again."))
+        elif after.stage != START:
+            notes.append((after.turn, "starts."))
+        return notes
+    if state.stage == ATTACK:
+        attacker, _ = state.fighters()  # type: ignore[misc]
+        return [(owner(attacker), f"(attacker) throws {value}.")]
+    if state.stage == DEFEND:
+        _, defender = state.fighters()  # type: ignore[misc]
+        return [(owner(defender), f"(defender) throws {value}."),
+                (None, fight_text(state, value))]
+    return []
+
+
+def fight_text(state: AcedrexState, defend: int) -> str:
+    """A combat's result in words: the totals and what came of them."""
+    r = fight_result(state, defend)
+    a, d = owner(r.attacker), owner(r.defender)
+
+    def total(throw: int, bonus: int) -> str:
+        return f"{throw}+{bonus}={throw + bonus}" if bonus else str(throw)
+
+    score = f"{total(r.attack, r.attack_bonus)} against {total(r.defend, r.defend_bonus)}"
+    threshold = state.variant.threshold
+    if r.outcome == "dodge":
+        return (f"→ {score}: dodge — the attacker wins with {r.attack_total}, under "
+                f"{threshold}: the two swap places.")
+    if r.outcome == "parry":
+        return (f"→ {score}: parry — the defender holds with {r.defend_total}, under "
+                f"{threshold}: nothing moves.")
+    if r.outcome == "ace":
+        fate = f"is captured by {COLOURS[a]}" if r.fate == "captured" else "goes back to its hand"
+        return f"→ {score}: Ace! {COLOURS[a]} wins; {COLOURS[d]}'s piece {fate}."
+    return f"→ {score}: Drex! {COLOURS[d]} wins; {COLOURS[a]}'s attacker is captured."
 
 
 # --- random play -----------------------------------------------------------------------

@@ -316,32 +316,14 @@ class AceyDeucey(TrackVariant):
             return f"choose the doubles number (1-{self.sides})"
         return f"choose the doubles number ({' or '.join(map(str, numbers))})"
 
-    def parse_action(self, state: GameState, text: str) -> DoublesChoice:
-        """Read a person's choice of doubles: ``4``, ``44``, ``4-4``, ``4s``, ``d4``,
-        ``doubles 4``. Raises :class:`IllegalPlayError` saying what to type."""
-        legal = state.legal_actions()
-        cleaned = re.sub(r"doubles?|[\s\-,]", "", text.lower())
-        cleaned = cleaned.removeprefix("d").removesuffix("s")
-        if not cleaned or not cleaned.isdigit() or len(set(cleaned)) != 1 or len(cleaned) > 2:
-            raise IllegalPlayError(
-                f"{text.strip()!r}: type the number to play as doubles, e.g. 4"
-            )
-        number = int(cleaned[0])
-        choice = DoublesChoice(number)
-        if not 1 <= number <= self.sides:
-            raise IllegalPlayError(f"{number}: the doubles number is 1 to {self.sides}")
-        if choice not in legal:
-            numbers = " or ".join(str(c.number) for c in legal)
-            raise IllegalPlayError(
-                f"{number} plays fewer of the four moves than another number can: "
-                f"choose {numbers}"
-            )
-        return choice
+    def announce(self, before: GameState, taken: Any,
+                 after: GameState) -> list[tuple[int | None, str]]:
+        """A note about the player who acted (or threw) at ``before``, when the rules of
+        acey-deucey did something a player might not expect."""
+        note = self._note(before, after)
+        return [] if note is None else [(before.position.turn, note)]
 
-    def announce(self, before: GameState, after: GameState) -> str | None:
-        """A line for the game's log about the player who acted (or threw) at ``before``,
-        when the rules of acey-deucey did something a player might not expect; else None.
-        """
+    def _note(self, before: GameState, after: GameState) -> str | None:
         if after.is_terminal or before.opening:
             return None
         mover = before.position.turn
@@ -349,8 +331,7 @@ class AceyDeucey(TrackVariant):
         if before.is_chance:
             if self.stage(before) == NUMBER:
                 n = after.dice[0]
-                return f"throws one die for the doubles of the acey-deucey: {n}, so plays " \
-                    f"{n}-{n}."
+                return f"threw one die for the doubles of the acey-deucey, so plays {n}-{n}."
             return None
         if stage == CHOOSE:
             return "played the 1 and the 2 of the acey-deucey, and now names a number to " \

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -47,8 +47,6 @@ class RollOff(Roll):
     ``players`` are the tied players, in player order, and ``dice`` their new dice in
     the same order. Written like ``P0:4 P2:6``.
     """
-
-    players: tuple[int, ...] = field(default=())
 
     def __post_init__(self) -> None:
         if len(self.players) != len(self.dice) or len(self.players) < 2:
@@ -273,6 +271,16 @@ class MultiGam(TrackVariant):
     def ranking(self, state: GameState) -> tuple[int, ...]:
         """The finishing order so far (all four places once the game is over)."""
         return self.memo_of(state).ranking
+
+    def announce(self, before: GameState, taken: Any,
+                 after: GameState) -> list[tuple[int | None, str]]:
+        """A player who bears off the last checker is told their place."""
+        ranking = self.ranking(after)
+        if len(ranking) > len(self.ranking(before)):
+            place = ("1st", "2nd", "3rd", "4th")[len(self.ranking(before))]
+            return [(ranking[len(self.ranking(before))],
+                     f"bears off the last checker and finishes {place}.")]
+        return []
 
     def winner_points(self, position: Position, winner: int) -> int:
         return SCORES[0]

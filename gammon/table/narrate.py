@@ -1,0 +1,149 @@
+"""What happened at a table, in words: the lines every face shows.
+
+:func:`narrate` turns a :class:`~gammon.table.table.Step` into :class:`Line` values:
+plain text, each about one seat (whose name a face puts first, styled its own way) or
+about nobody in particular. What the stakes layer and the variant add (a double, an
+extra roll, a combat's result) comes from them: the stakes record
+(:func:`gammon.stakes.record.describe`) and the variant's ``announce``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gammon.core.dice import Roll
+from gammon.core.play import Play
+from gammon.stakes.cube import CubeAction, CubeState, Resign, ResignAnswer
+from gammon.stakes.prompt import result_text
+from gammon.stakes.record import describe
+from gammon.table.table import ACTION, NEW_GAME, THROW, Step, Table
+
+#: Kinds of line.
+GAME, OPENING, ROLL, PLAY, CHOICE, CUBE, NOTE, RESULT = (
+    "game", "opening", "roll", "play", "choice", "cube", "note", "result")
+
+PLACES = ("1st", "2nd", "3rd", "4th")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of narration: ``seat`` is who it is about (their name goes first; None
+    for a line about nobody in particular), ``text`` the words after the name."""
+
+    seat: int | None
+    text: str
+    kind: str
+
+
+def base(state: Any) -> Any:
+    """The game state under the stakes (the state itself without them)."""
+    return state.base if isinstance(state, CubeState) else state
+
+
+def narrate(table: Table, step: Step, names: Sequence[str]) -> list[Line]:
+    """The lines that tell ``step``; ``names`` are the seats' names."""
+    if step.kind == NEW_GAME:
+        return _new_game(table, step, names)
+    before, after = step.before, step.after
+    if step.kind == THROW:
+        lines = _throw(step.taken, before, after, names)
+    else:
+        assert step.kind == ACTION and step.seat is not None
+        lines = _action(table, step.seat, step.taken, before, after)
+    rules = base(before).variant
+    lines += [Line(seat, text, NOTE)
+              for seat, text in rules.announce(base(before), step.taken, base(after))]
+    if after.is_terminal and not before.is_terminal:
+        lines += result_lines(table, after, names)
+    return lines
+
+
+def _new_game(table: Table, step: Step, names: Sequence[str]) -> list[Line]:
+    state = step.after
+    lines = []
+    if table.kind == "match":
+        lines.append(Line(None, f"Game {step.game} of the {table.length}-point match", GAME))
+        if state.score.crawford:
+            lines.append(Line(None, "The Crawford game: no doubling in this game.", NOTE))
+    elif table.kind == "money":
+        lines.append(Line(None, f"Game {step.game}, at {table.stake} a point", GAME))
+    return lines
+
+
+def _throw(roll: Roll, before: Any, after: Any, names: Sequence[str]) -> list[Line]:
+    """An opening throw, or a roll that the player who threw now plays (in every game
+    the throw that ends in a decision is that player's); other throws (a combat's) are
+    the variant's to announce."""
+    if roll.opening:
+        return [_opening(roll, before, after, names)]
+    player = after.current_player
+    if player is not None:
+        return [Line(player, "rolls " + "-".join(map(str, roll.dice)), ROLL)]
+    return []
+
+
+def _opening(roll: Roll, before: Any, after: Any, names: Sequence[str]) -> Line:
+    throwers = roll.players or tuple(range(len(roll.dice)))
+    throws = ", ".join(f"{names[p]} throws {d}" for p, d in zip(throwers, roll.dice, strict=True))
+    label = "Roll-off" if roll.players else "Opening roll"
+    text = f"{label}: {throws}"
+    state = base(after)
+    if isinstance(after, CubeState) and after.cube_value != before.cube_value:
+        text += f" — equal dice: automatic double, the cube is now {after.cube_value}"
+    elif state.is_chance and state.opening:
+        best = max(roll.dice)
+        tied = " and ".join(names[p] for p, d in zip(throwers, roll.dice, strict=True)
+                            if d == best)
+        text += f" — a tie for the highest: {tied} throw again"
+    elif state.is_chance:  # the opening only chose who starts
+        text += f" — {names[state.position.turn]} goes first and rolls"
+    else:
+        text += (f" — {names[state.position.turn]} goes first with "
+                 f"{state.dice[0]}-{state.dice[1]}")
+    return Line(None, text + ".", OPENING)
+
+
+def _action(table: Table, seat: int, action: Any, before: Any, after: Any) -> list[Line]:
+    if isinstance(action, CubeAction | Resign | ResignAnswer):
+        return [Line(event.player if event.player is not None else seat, event.text, CUBE)
+                for event in describe(before, action, after)
+                if event.kind != "result"]
+    if isinstance(action, Play):
+        if not action.moves:
+            state = base(before)
+            reason = state.variant.no_move_reason(state)
+            return [Line(seat, "cannot move" + (f": {reason}" if reason else ""), PLAY)]
+        return [Line(seat, f"plays {table.describe(before, action)}", PLAY)]
+    return [Line(seat, str(action), CHOICE)]
+
+
+def result_lines(table: Table, state: Any, names: Sequence[str]) -> list[Line]:
+    """How a finished game came out: who won what; places or money for more players;
+    and the score of a match or the money so far."""
+    lines = []
+    if isinstance(state, CubeState):
+        lines.append(Line(None, result_text(state, names) + ".", RESULT))
+    else:
+        returns = state.returns()
+        order = sorted(range(len(returns)), key=lambda p: -returns[p])
+        money = sum(returns) == 0
+        for place, p in enumerate(order):
+            value = returns[p]
+            worth = f"{value:+g}" if money else f"{value:g} point{'s' if value != 1 else ''}"
+            lines.append(Line(p, f"{PLACES[place]}: {worth}", RESULT))
+    series = table.series
+    if table.kind == "match":
+        score = series.score
+        each = ", ".join(f"{names[p]} {s}" for p, s in enumerate(score.score))
+        note = " (the next game is the Crawford game)" if score.crawford else ""
+        lines.append(Line(None, f"Score: {each} in a {score.length}-point match{note}.",
+                          RESULT))
+    elif table.kind == "money":
+        balances = ", ".join(f"{names[p]} {b:+g}" for p, b in
+                             enumerate(series.balances()))  # type: ignore[union-attr]
+        played = len(series.ledger)  # type: ignore[union-attr]
+        lines.append(Line(None, f"After {played} game{'s' if played != 1 else ''} at "
+                          f"{table.stake} a point: {balances}.", RESULT))
+    return lines

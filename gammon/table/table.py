@@ -1,0 +1,433 @@
+"""A table: a game, a match or a money session, with seats, the stakes and a log.
+
+Every face (the terminal, the web server, an environment) drives play through a
+:class:`Table` and runs no game loop of its own. The table asks one question at a time
+(:attr:`Table.question`: "seat 1: play 6-5", "seat 0: take or drop?"); a face shows it,
+gets the seat's answer and hands it to :meth:`Table.act`. Whatever needs no person, the
+dice and the bots' answers, happens in :meth:`Table.advance`, one :class:`Step` at a
+time, so a face can show each as it happens. A bot seat answers through the same door as
+a person: its agent is asked the same question.
+
+The table owns the stakes: ``kind`` is ``game`` (one game; two-player track games can
+be resigned but have no cube unless asked), ``match`` (to ``length`` points, with the
+Crawford rule) or ``money`` (games at ``stake`` a point, the cube and a ledger). It
+keeps a log of every chance outcome and action of every game, as plain JSON
+(:mod:`gammon.table.log`): :meth:`Table.to_json` writes the table with its log, and
+:meth:`Table.from_json` replays the log to the same state, checking every entry on the
+way. A seeded table's dice come from ``random.Random(seed)``, one draw per throw, so a
+replay also proves that the log follows the seed; without a seed they come from the
+operating system's CSPRNG.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gammon.core.dice import Roll
+from gammon.core.errors import GammonError, IllegalPlayError, InvalidOptionError
+from gammon.core.play import Play
+from gammon.core.protocol import RandomSource, Rules, State
+from gammon.core.state import GameState
+from gammon.core.variant import TrackVariant, variant_from
+from gammon.stakes.cube import CubeAction, CubeState, Resign, ResignAnswer
+from gammon.stakes.match import Match
+from gammon.stakes.prompt import question as stakes_question
+from gammon.stakes.rules import StakeRules
+from gammon.stakes.session import Session
+from gammon.table import log
+
+HUMAN = "human"
+
+#: Kinds of table.
+GAME, MATCH, MONEY = "game", "match", "money"
+KINDS = (GAME, MATCH, MONEY)
+
+#: Kinds of question.
+PLAY = "play"  # a play of the dice (a track game's whole turn)
+CHOICE = "choice"  # a variant's own decision (acey-deucey's doubles, Acedrex's moves)
+CUBE = "cube"  # before rolling: double or roll
+TAKE = "take"  # answer a raise of the cube: take, drop, beaver, raccoon
+RESIGNATION = "resignation"  # answer an offer to resign: accept or reject
+NEXT_GAME = "next game"  # a money session: another game?
+
+#: The answers to :data:`NEXT_GAME`.
+ANOTHER, ENOUGH = "another game", "enough"
+
+#: Kinds of step.
+THROW, ACTION, NEW_GAME = "throw", "action", "new game"
+
+FORMAT = "gammon-table"
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who sits in a seat: a person (``human``) or a bot (an agent spec such as
+    ``expectimax:2``), and the name shown for them."""
+
+    kind: str
+    name: str = ""
+
+    @property
+    def human(self) -> bool:
+        return self.kind == HUMAN
+
+
+@dataclass(frozen=True)
+class Question:
+    """What is asked of whom: ``seat`` must answer ``text`` with one of ``actions`` at
+    ``state`` (a :data:`PLAY` question lists the legal plays; a two-player seat may also
+    resign there, though resignations are not listed)."""
+
+    seat: int
+    kind: str
+    text: str
+    state: Any
+    actions: Sequence[Any]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One thing that happened: a throw (``seat`` None), an action of ``seat``, or a
+    new game. ``game`` counts the games from 1; ``before`` and ``after`` are the states
+    around it (``before`` is None for a new game)."""
+
+    kind: str
+    game: int
+    seat: int | None
+    taken: Any
+    before: Any
+    after: Any
+
+
+class Table:
+    """A game, match or money session at a table (see the module text).
+
+    ``variant`` is a rules object or a variant name (``options`` then set its options);
+    ``seats`` one kind per player, ``human`` or a bot spec. ``length`` is the match
+    length (``kind="match"``), ``stake`` the money per point (``kind="money"``),
+    ``stakes`` the cube options (:class:`StakeRules`; a single game has no cube by
+    default), ``games`` how many games a money session plays (None: one when only bots
+    sit, else until a person says enough). ``seed`` makes the dice and the bots
+    repeatable.
+    """
+
+    def __init__(
+        self,
+        variant: Rules | str,
+        seats: Sequence[str | Seat],
+        *,
+        kind: str = GAME,
+        length: int = 0,
+        stake: int | float = 1,
+        stakes: StakeRules | None = None,
+        crawford: bool = True,
+        games: int | None = None,
+        seed: int | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        self.variant = variant_from(variant, **(options or {}))
+        if kind not in KINDS:
+            raise InvalidOptionError(f"a table plays a {', a '.join(KINDS)}, not {kind!r}")
+        self.kind = kind
+        self.seats = [seat if isinstance(seat, Seat) else Seat(seat.strip().lower())
+                      for seat in seats]
+        players = self.variant.players
+        if len(self.seats) != players:
+            raise InvalidOptionError(
+                f"{self.variant.name} has {players} players, so give {players} seats, "
+                f"not {len(self.seats)}")
+        if games is not None and games < 1:
+            raise InvalidOptionError(f"a session plays one game or more, not {games}")
+        if kind == GAME:
+            games = 1
+        self.length, self.stake, self.crawford, self.games = length, stake, crawford, games
+        self.seed = seed
+        self.dice: RandomSource = random.Random(seed) if seed is not None else secrets.SystemRandom()
+        self.series: Match | Session
+        if kind == MATCH:
+            self.stakes = stakes if stakes is not None else StakeRules()
+            self.series = Match(self._track("match play"), length, self.stakes,
+                                crawford=crawford)
+        else:
+            if kind == GAME and stakes is None:
+                stakes = StakeRules(cube=False)
+            self.stakes = stakes if stakes is not None else StakeRules()
+            self.series = Session(self.variant, stake if kind == MONEY else 1, self.stakes)
+        self.log: list[list[log.Entry]] = []
+        self.agents: dict[int, Any] = {}
+        self.finished = False  # a person said enough, or a game was abandoned
+
+    def _track(self, what: str) -> TrackVariant:
+        if not isinstance(self.variant, TrackVariant) or self.variant.players != 2:
+            raise InvalidOptionError(
+                f"{what} is for two-player games; {self.variant.name} has "
+                f"{self.variant.players} players: play a single game or money (--stake)")
+        return self.variant
+
+    # --- what the table is doing --------------------------------------------------------
+
+    @property
+    def state(self) -> Any:
+        """The state of the game being played (or the last one); None before the first."""
+        return self.series.state
+
+    @property
+    def game(self) -> int:
+        """The number of the game being played (or the last one), from 1."""
+        return len(self.log)
+
+    @property
+    def humans(self) -> list[int]:
+        return [p for p, seat in enumerate(self.seats) if seat.human]
+
+    @property
+    def over(self) -> bool:
+        """Whether the table has finished: the match is won, the session's games are
+        played, or play stopped."""
+        if self.finished:
+            return True
+        state = self.state
+        if state is None or not state.is_terminal:
+            return False
+        if isinstance(self.series, Match):
+            return self.series.is_over
+        if self.games is not None:
+            return len(self.log) >= self.games
+        return not self.humans
+
+    @property
+    def question(self) -> Question | None:
+        """What a seat must answer now; None while the dice or nothing are due."""
+        if self.over:
+            return None
+        state = self.state
+        if state is None:
+            return None
+        if state.is_terminal:
+            if isinstance(self.series, Match) or self.games is not None or not self.humans:
+                return None
+            return Question(self.humans[0], NEXT_GAME, "another game?", state,
+                            (ANOTHER, ENOUGH))
+        if state.is_chance:
+            return None
+        seat = state.current_player
+        actions = state.legal_actions()
+        return Question(seat, _kind(state, actions), _text(state, actions), state, actions)
+
+    @property
+    def waiting_for_person(self) -> bool:
+        question = self.question
+        return question is not None and self.seats[question.seat].human
+
+    # --- moving on ----------------------------------------------------------------------
+
+    def advance(self) -> Step | None:
+        """Take one step that needs no person: start the next game, throw the dice, or
+        let a bot answer its question. None when a person must answer or it is over."""
+        if self.over:
+            return None
+        state = self.state
+        if state is None or (state.is_terminal and self.question is None):
+            return self._new_game()
+        if state.is_chance:
+            return self._throw(state.sample_chance(self.dice))
+        question = self.question
+        if question is None or self.seats[question.seat].human:
+            return None
+        if question.kind == NEXT_GAME:  # pragma: no cover - asked of people only
+            return None
+        return self._apply(question.seat, self.agents[question.seat].choose(question.state))
+
+    def run(self) -> list[Step]:
+        """Every step until a person must answer or the table is over."""
+        steps = []
+        while (step := self.advance()) is not None:
+            steps.append(step)
+        return steps
+
+    def act(self, seat: int, action: Any) -> Step | None:
+        """``seat``'s answer to the question (or an offer to resign at its own decision).
+
+        Raises :class:`IllegalPlayError` when it is not that seat's turn to answer, or
+        the answer is not legal; the table is unchanged then. Answering
+        :data:`NEXT_GAME` with :data:`ENOUGH` ends the table and returns None.
+        """
+        question = self.question
+        if question is None:
+            raise IllegalPlayError("nothing is asked now: the dice are to be thrown"
+                                   if not self.over else "the table is over")
+        if seat != question.seat:
+            raise IllegalPlayError(
+                f"seat {seat} may not act now: seat {question.seat} is to {question.text}")
+        if question.kind == NEXT_GAME:
+            if action not in (ANOTHER, ENOUGH):
+                raise IllegalPlayError(f"answer {ANOTHER!r} or {ENOUGH!r}")
+            if action == ENOUGH:
+                self.finished = True
+                return None
+            return self._new_game()
+        return self._apply(seat, action)
+
+    def stop(self) -> None:
+        """Stop play where it is (a person quits): the table is over, its log kept."""
+        self.finished = True
+
+    # --- inside ---------------------------------------------------------------------------
+
+    def _new_game(self) -> Step:
+        state = self.series.new_game()
+        self.log.append([])
+        game = len(self.log)
+        self.agents = self._agents(game, 0)
+        return Step(NEW_GAME, game, None, None, None, state)
+
+    def _agents(self, game: int, entries: int) -> dict[int, Any]:
+        """The bots of a game. Seeded from the table's seed, the game and how far into its
+        log they sit down, so a table restored from its log seats the same bots as one
+        that played on."""
+        from gammon.agents.registry import make_agent
+
+        return {
+            p: make_agent(seat.kind, self.variant,
+                          None if self.seed is None else f"{self.seed}:{game}:{p}:{entries}")
+            for p, seat in enumerate(self.seats) if not seat.human
+        }
+
+    def _throw(self, roll: Roll) -> Step:
+        before = self.state
+        after = self.series.apply(roll)
+        self.log[-1].append(log.encode_outcome(roll))
+        return Step(THROW, self.game, None, roll, before, after)
+
+    def _apply(self, seat: int, action: Any) -> Step:
+        before = self.state
+        after = self.series.apply(action)  # raises, and changes nothing, when illegal
+        self.log[-1].append(log.encode_action(seat, action, self.describe(before, action)))
+        return Step(ACTION, self.game, seat, action, before, after)
+
+    def describe(self, state: Any, action: Any) -> str:
+        """An action as the record writes it: a play in the variant's move text (in the
+        mover's own numbering), anything else as it names itself."""
+        if isinstance(action, Play):
+            from gammon.notation.movetext import move_text_for
+
+            return move_text_for(self.variant).format_play(action)
+        return str(action)
+
+    # --- JSON -----------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The table as plain JSON: its settings and the log of every game."""
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "variant": self.variant.name,
+            "options": _plain(self.variant.options()),
+            "seats": [{"kind": s.kind, "name": s.name} for s in self.seats],
+            "kind": self.kind,
+            "length": self.length,
+            "stake": self.stake,
+            "stakes": _plain(self.stakes.options()),
+            "crawford": self.crawford,
+            "games": self.games,
+            "seed": self.seed,
+            "finished": self.finished,
+            "log": [list(entries) for entries in self.log],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Table:
+        """A table from :meth:`to_json`'s output, its log replayed entry by entry.
+
+        Raises a :class:`GammonError` naming the entry when the log does not replay:
+        an outcome that cannot happen, an illegal action, or (for a seeded table) a
+        throw other than the seed gives.
+        """
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise InvalidOptionError("not a gammon table: expected the JSON that "
+                                     "Table.to_json writes (format gammon-table)")
+        if data.get("version") != VERSION:
+            raise InvalidOptionError(f"table format version {data.get('version')!r}; "
+                                     f"this gammon reads version {VERSION}")
+        try:
+            table = cls(
+                data["variant"], [Seat(s["kind"], s.get("name", "")) for s in data["seats"]],
+                kind=data["kind"], length=data["length"], stake=data["stake"],
+                stakes=StakeRules(**data["stakes"]), crawford=data["crawford"],
+                games=data["games"], seed=data["seed"], options=data["options"],
+            )
+        except (KeyError, TypeError) as error:
+            raise InvalidOptionError(f"table JSON is missing or mistypes {error}") from None
+        for number, entries in enumerate(data["log"], 1):
+            table._new_game()
+            for index, entry in enumerate(entries):
+                table._replay(number, index, entry)
+            table.agents = table._agents(number, len(entries))
+        table.finished = bool(data.get("finished"))
+        return table
+
+    def _replay(self, game: int, index: int, entry: log.Entry) -> None:
+        state = self.state
+        try:
+            if state.is_terminal:
+                raise IllegalPlayError("the game is already over")
+            x = log.decode(state, entry)
+            if isinstance(x, Roll):
+                if self.seed is not None:
+                    drawn = state.sample_chance(self.dice)
+                    if drawn != x:
+                        raise IllegalPlayError(
+                            f"the table's seed throws {drawn} here, not {x}")
+                self._throw(x)
+            else:
+                self._apply(int(entry["seat"]), x)
+        except GammonError as error:
+            raise type(error)(f"game {game}, entry {index + 1}: {error}") from None
+
+
+def _kind(state: State, actions: Sequence[Any]) -> str:
+    if isinstance(state, CubeState):
+        if state.resignation is not None:
+            return RESIGNATION
+        if state.offer is not None:
+            return TAKE
+        if state.preroll:
+            return CUBE
+    if actions and isinstance(actions[0], Play):
+        return PLAY
+    return CHOICE
+
+
+def _text(state: State, actions: Sequence[Any]) -> str:
+    """The question in a few words, without names (a face adds them)."""
+    if isinstance(state, CubeState):
+        asked = stakes_question(state)
+        if asked:
+            return asked
+        state_ = state.base
+    else:
+        state_ = state
+    prompt = state_.variant.decision_prompt(state_)
+    if prompt:
+        return prompt
+    if isinstance(state_, GameState) and actions and isinstance(actions[0], Play):
+        return "play " + "-".join(map(str, state_.dice))
+    return "choose: " + ", ".join(str(a) for a in actions)
+
+
+def _plain(values: dict[str, Any]) -> dict[str, Any]:
+    """Option values as JSON takes them."""
+    return {k: (v if isinstance(v, bool | int | float | str) or v is None else str(v))
+            for k, v in values.items()}
+
+
+__all__ = [
+    "ACTION", "ANOTHER", "CHOICE", "CUBE", "ENOUGH", "GAME", "HUMAN", "MATCH", "MONEY",
+    "NEW_GAME", "NEXT_GAME", "PLAY", "RESIGNATION", "TAKE", "THROW",
+    "CubeAction", "Question", "Resign", "ResignAnswer", "Seat", "Step", "Table",
+]
