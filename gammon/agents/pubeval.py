@@ -82,7 +82,7 @@ CONTACT = np.array([
 WINS = 99999999.0
 #: Variants on backgammon's board that pubeval can play: 24 points, 15 checkers each,
 #: the two sides moving in opposite directions, hitting.
-VARIANTS = ("backgammon", "nackgammon", "caucasian")
+VARIANTS = ("backgammon", "nackgammon", "short", "caucasian")
 
 
 def supports(variant: Any) -> bool:

@@ -63,5 +63,5 @@ def _gnu_format(variant: TrackVariant, position: Position) -> str:
 
 
 GNU = PositionCodec("GNU Position ID (or POSITIONID:MATCHID, or XGID)", _gnu_parse, _gnu_format)
-for _name in ("backgammon", "nackgammon", "hypergammon"):
+for _name in ("backgammon", "nackgammon", "hypergammon", "short", "caucasian"):
     register_codec(_name, GNU)

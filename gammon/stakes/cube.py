@@ -339,7 +339,7 @@ class CubeState:
 
     @property
     def no_mars_applies(self) -> bool:
-        return self.rules.no_mars_with_cube and self.cube_in_play
+        return self.cube_in_play and self.rules.no_mars_for(self.variant)
 
     def may_double(self, player: int) -> bool:
         """Whether ``player`` may offer the cube when next about to roll."""
@@ -358,6 +358,8 @@ class CubeState:
             return f"the cube belongs to {_name(self.cube_owner)}"
         if self.rules.next_value(self.cube_value) > self.rules.max_cube:
             return f"the cube is at its limit ({self.rules.max_cube})"
+        if closed := self.variant.why_no_cube(self.base):
+            return closed
         if self.ending is not None or self.base.phase is not Phase.CHANCE or self.base.opening:
             return "a double is offered before rolling, at the start of a turn"
         return ""
