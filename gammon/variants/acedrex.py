@@ -210,7 +210,9 @@ class Acedrex:
     turn_cap: int = 1000
     split_die: bool = True
     combat_scope: str = "territory"
-    foreign_defender: str = "captured"
+    #: Where a defender beaten away from its own territory goes: "hand" (back to its
+    #: owner's hand, as both lines of the source say) or "captured" (ACE-COMBAT-WIN).
+    foreign_defender: str = "hand"
     ties: str = "reroll"
     payout: str = "difference"
     threshold: int = 13
