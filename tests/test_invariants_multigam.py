@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 import gammon
+from gammon import Roll
 from gammon.core.position import Position
 from gammon.kernels import multigam as kernel
 from gammon.variants.multigam import SCORES
@@ -100,6 +101,35 @@ def test_kernel_invariants_after_every_play(traced_games):
     # A game ends with the play that finishes the third player.
     ends = np.cumsum(lengths) - 1
     assert finishing[ends].all()
+
+
+def test_kernel_games_replay_through_the_python_rules(traced_games):
+    """The first compiled games, play by play through the rules object's states: each
+    traced play is legal there (MG-MUST-ENTER included), turns pass as the kernel passed
+    them, and each game ends with the kernel's scores."""
+    rows, trace = traced_games
+    start = 0
+    for g in range(40):
+        length = int(rows[g, kernel.PLAYS])
+        game = trace[start : start + length]
+        start += length
+        first = game[0]
+        state = MG.state(MG.start_position().with_turn(int(first[0])),
+                         (int(first[1]), int(first[2])))
+        for row in game:
+            mover, a, b = (int(x) for x in row[:3])
+            if state.is_chance:
+                state = state.apply(Roll((a, b)))
+            assert state.current_player == mover and state.dice == (max(a, b), min(a, b))
+            legal = state.legal_actions()
+            index = legal.index_of(Position(row[3:].astype(np.int8).tobytes(), PLAYERS,
+                                            mover))
+            assert index is not None, (g, row)
+            state = state.apply(legal[index])
+        assert state.is_terminal
+        first_score = kernel.FIRST_SCORE
+        assert state.returns() == tuple(float(x) for x in
+                                        rows[g, first_score : first_score + PLAYERS])
 
 
 def test_kernel_playouts_follow_the_seed():
