@@ -48,6 +48,7 @@ class Case:
 CASES = [
     Case("long-nardy", target=1000),
     Case("long-nardy", {"koks": True, "last_roll": True}),
+    Case("short"),
     Case("caucasian"),
     Case("backgammon"),
     Case("acedrex", target=200),

@@ -188,6 +188,82 @@ def most_dice(position, dice: tuple[int, int]) -> int:
     return solve(position, dice)[1]
 
 
+# --- The hitter rules (short backgammon, Caucasian) ------------------------------------
+
+
+def hitter_results(
+    position, dice: tuple[int, int], *, no_off: bool = False, home_only: bool = False
+) -> set[bytes]:
+    """Every legal resulting board under the no-hide rule of docs/rules/short.md and
+    caucasian.md, with backgammon's moves above.
+
+    A checker that hit this turn (with ``home_only``, only one that hit in the home
+    board) may not land on a point its owner holds at that moment, and with ``no_off``
+    may not be borne off. Checkers of one side are alike: a checker leaving a point
+    where the hitter stands with another checker may be either of the two, so both are
+    followed (the play is legal when some order of the moves obeys the rule). The dice
+    rules then apply to what remains. ``hitters`` are the points where a hitter stands;
+    under the no-hide rule a point never holds two of them.
+    """
+
+    def finish(order: list[int]) -> dict:
+        stopped: dict = {}
+        frontier = {(board_of(position), frozenset())}
+        for used, die in enumerate(order):
+            following = set()
+            for board, hitters in frontier:
+                moves = []
+                for source in range(1, BAR + 1):
+                    step = single_move(board, source, die)
+                    if step is None:
+                        continue
+                    after, target, hit = step
+                    mover_is = []  # who leaves: "cover" (free) and/or "hitter" (bound)
+                    if source in hitters:
+                        if board.mine[source] >= 2:
+                            mover_is.append("cover")
+                        mover_is.append("hitter")
+                    else:
+                        mover_is.append("free")
+                    for who in mover_is:
+                        standing = set(hitters)
+                        if who == "hitter":
+                            if target > 0 and board.mine[target] > 0:
+                                continue  # hiding
+                            if target == OFF and no_off:
+                                continue  # the hitter borne off
+                            standing.discard(source)
+                            if target > 0:
+                                standing.add(target)
+                        if hit and (not home_only or target <= HOME):
+                            standing.add(target)
+                        moves.append((after, frozenset(standing)))
+                if not moves:
+                    stopped[board] = max(stopped.get(board, 0), used)
+                following.update(moves)
+            frontier = following
+        for board, _ in frontier:
+            stopped[board] = len(order)
+        return stopped
+
+    high, low = max(dice), min(dice)
+    if high == low:
+        found = finish([high] * 4)
+        most = max(found.values())
+        boards = {b for b, n in found.items() if n == most}
+    else:
+        first, second = finish([high, low]), finish([low, high])
+        most = max(max(first.values()), max(second.values()))
+        if most == 1:
+            boards = {b for b, n in first.items() if n == 1} or {
+                b for b, n in second.items() if n == 1
+            }
+        else:
+            boards = {b for b, n in first.items() if n == most}
+            boards |= {b for b, n in second.items() if n == most}
+    return {engine_bytes(b, position.turn) for b in boards}
+
+
 # --- Positions to test on ----------------------------------------------------------------
 # These play games with the engine (uniformly random plays) only to find positions that
 # occur in play; what is checked on them never comes from the engine.

@@ -121,10 +121,17 @@ def test_legal_from_the_start():
 
 def test_legal_with_a_position_and_the_home_lock():
     text = "bar:9,24:2,13,6:3/bar:13,20:2/X"
+    # In the opening (nine still to enter) the four 4s all enter (AD-ENTER-ALL).
     result = runner.invoke(app, ["legal", "acey", "-p", text, "-d", "44", "--json"])
     assert result.exit_code == 0, result.output
+    assert [p["move"] for p in json.loads(result.output)["plays"]] == ["bar/21(4)"]
+    # With the option off, the checkers on the board move too, but not those at home.
+    free = gammon.variant("acey-deucey", enter_all_first=False)
+    result = runner.invoke(app, ["legal", "acey", "-p", text, "-d", "44", "--json",
+                                 "-o", "enter_all_first=false"])
+    assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    state = AD.state(parse_position(AD, text), (4, 4))
+    state = free.state(parse_position(free, text), (4, 4))
     assert data["count"] == len(state.legal_actions()) == 25
     assert not any("6/" in p["move"] for p in data["plays"])  # the home lock
     for play in data["plays"]:
@@ -133,7 +140,8 @@ def test_legal_with_a_position_and_the_home_lock():
 
 def test_legal_table_batch_and_errors():
     result = runner.invoke(app, ["legal", "acey-deucey", "-d", "66"])
-    assert result.exit_code == 0 and "legal plays for 66 from bar:15/bar:15/X" in result.output
+    assert result.exit_code == 0 and "1 legal plays for 66 from" in result.output
+    assert "bar:15/bar:15/X" in result.output and "bar/19(4)" in result.output
     lines = "bar:15/bar:15/X 21\nbar:15/bar:15/Q 21\n6:2/bar:15/X 65\n"
     result = runner.invoke(app, ["legal", "acey-deucey", "--batch", "-"], input=lines)
     assert result.exit_code == 1

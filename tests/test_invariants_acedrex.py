@@ -46,7 +46,7 @@ OPTION_SETS = [
     {},
     {"split_die": False},
     {"combat_scope": "board"},
-    {"foreign_defender": "hand", "ties": "defender"},
+    {"foreign_defender": "captured", "ties": "defender"},
     {"payout": "victim", "stake": 3, "captures_to_end": 5},
     {"turn_cap": 40},
 ]

@@ -12,9 +12,11 @@ by move from the starting board, and counts what breaks a rule:
   the doubles number (chosen, or thrown on one die) and its doubles; else the other
   player;
 - no checker leaves the home board before all have arrived (standard home lock), none
-  bears off before all are home; under the restrictive flags, nothing moves before a
-  first doubles or 1-2, no checker on the board moves while one is off it, and once all
-  are home only bearing off;
+  bears off before all are home; with the opening rules, nothing moves before a first
+  doubles or 1-2, and no checker on the board moves while one is still to enter (but
+  a 1-2's entering checker may move on with the other die) until all fifteen have
+  entered once, after which a hit checker enters before any other moves; under the
+  restrictive flags, once all are home only bearing off;
 - every game terminates: it ends the moment a side has borne off all fifteen, with that
   side the winner, and the figures the kernel reports agree with the trace.
 
@@ -46,6 +48,9 @@ ROWS_PER_GAME = 400  # room in the trace; about 216 decisions a game (sd 50)
 RULE_SETS = {
     "standard": gammon.variant("acey-deucey"),
     "restrictive": gammon.variant("acey-deucey-restrictive"),
+    "lenient": gammon.variant("acey-deucey", start_on_doubles=False, enter_all_first=False,
+                              hit_enters_first=False),
+    "free-opening": gammon.variant("acey-deucey", enter_all_first=False),
 }
 
 # What check_games counts.
@@ -66,8 +71,8 @@ CHECKERS = 15
 @njit(cache=True)
 def check_games(trace, results, start, options):
     """Count rule violations in traced games (see the module); also some figures."""
-    home_lock, enter_first, start_doubles, forfeit, roll_number, freeze = (
-        options[0], options[1], options[2], options[3], options[4], options[5]
+    home_lock, enter_first, start_doubles, forfeit, roll_number, freeze, hit_first = (
+        options[0], options[1], options[2], options[3], options[4], options[5], options[6]
     )
     out = np.zeros(WIDTH, np.int64)
     size = start.shape[0]
@@ -82,6 +87,7 @@ def check_games(trace, results, start, options):
         while j < rows and trace[j, K.T_GAME] == g:
             j += 1
         started = 0 if start_doubles else 3
+        entered = 0  # bit p: all of p's checkers have entered once
         expect_player = -1
         expect_kind = K.KIND_PLAY
         expect_die = 0
@@ -138,6 +144,9 @@ def check_games(trace, results, start, options):
                 out[DICE] += 1
             base = player * SLOTS
             obase = other * SLOTS
+            opening = (entered >> player) & 1 == 0
+            enter_now = enter_first if opening else hit_first
+            one_two = fresh and d1 == 2 and d2 == 1 and opening and enter_first
             for k in range(moves):
                 src = trace[r, K.T_PATH + 3 * k]
                 dst = trace[r, K.T_PATH + 3 * k + 1]
@@ -160,8 +169,12 @@ def check_games(trace, results, start, options):
                     out[HOME_LOCK] += 1
                 if dst == 0 and outside > 0:
                     out[BEAR_OFF_HOME] += 1
-                if enter_first and src != BAR and board[base + BAR] > 0:
-                    out[ENTER_FIRST] += 1
+                if enter_now and src != BAR and board[base + BAR] > 0:
+                    # The 1-2's checker entered by the first die may move on.
+                    first_src = trace[r, K.T_PATH]
+                    first_dst = trace[r, K.T_PATH + 1]
+                    if not (one_two and k == 1 and first_src == BAR and src == first_dst):
+                        out[ENTER_FIRST] += 1
                 if freeze and outside == 0 and dst != 0:
                     out[FREEZE] += 1
                 board[base + src] -= 1
@@ -180,6 +193,8 @@ def check_games(trace, results, start, options):
                 if trace[r, K.T_BOARD + s] != board[s]:
                     out[REPLAY] += 1
                     break
+            if board[base + BAR] == 0:
+                entered |= 1 << player
             for p in range(2):  # on the board the kernel wrote
                 total = 0
                 for s in range(SLOTS):
@@ -227,6 +242,7 @@ def _options(rules) -> np.ndarray:
     return np.array([
         rules.home_lock, rules.enter_all_first, rules.start_on_doubles,
         rules.forfeit_unplayed, rules.roll_for_doubles, rules.home_freeze,
+        rules.hit_enters_first,
     ], np.int64)
 
 
@@ -283,6 +299,34 @@ def test_checker_catches_broken_games(name):
     same = trace.copy()
     same[passes[3], K.T_PLAYER] = 1 - same[passes[3], K.T_PLAYER]
     assert check_games(same, results, start, _options(rules))[EXTRA] > 0
+
+
+def test_checker_catches_games_played_under_other_opening_rules():
+    """Games of the lenient rules break the standard opening; games whose hit checkers
+    wait break AD-HIT-ENTER-FIRST once the opening is over; and the 1-2's exception is
+    used (the standard games pass only because the checker allows it)."""
+    def violations(played, checked) -> np.ndarray:
+        rules, judge = RULE_SETS[played], RULE_SETS[checked]
+        start = np.frombuffer(rules.start_position().board, np.int8).astype(np.int64)
+        results, trace = rules.traced_playouts(200, 5, 10_000, 200 * ROWS_PER_GAME)
+        return check_games(trace, results, start, _options(judge))
+
+    lenient = violations("lenient", "standard")
+    assert lenient[START] > 0 and lenient[ENTER_FIRST] > 0
+    late = gammon.variant("acey-deucey", enter_all_first=False, hit_enters_first=False)
+    RULE_SETS["late-hits"] = late
+    try:
+        assert violations("late-hits", "free-opening")[ENTER_FIRST] > 0
+    finally:
+        del RULE_SETS["late-hits"]
+    standard = RULE_SETS["standard"]
+    results, trace = standard.traced_playouts(200, 5, 10_000, 200 * ROWS_PER_GAME)
+    plays = trace[trace[:, K.T_KIND] == K.KIND_PLAY]
+    same = ((plays[:, K.T_DIE1] == 2) & (plays[:, K.T_DIE2] == 1) & (plays[:, K.T_MOVES] == 2)
+            & (plays[:, K.T_PATH] == BAR) & (plays[:, K.T_PATH + 3] == plays[:, K.T_PATH + 1]))
+    board = plays[:, K.T_BOARD:]
+    waiting = np.where(plays[:, K.T_PLAYER] == 0, board[:, BAR], board[:, SLOTS + BAR])
+    assert (same & (waiting > 0)).any()  # bar/22 with others still waiting
 
 
 def test_parallel_serial_and_traced_playouts_agree():

@@ -7,7 +7,8 @@
 - The Python rules (GameState) play 1,000 games with the same checks at every step (and
   10,000 under ``-m slow``).
 - A brute-force generator written from the rules page, sharing no code with the kernel,
-  gives the same plays as the kernel on positions taken from those games, for every roll.
+  gives the same plays as the kernel on positions taken from those games, for every roll
+  (with the duty to enter, and without it).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import numpy as np
 import pytest
 
 import gammon
+from gammon import Roll
 from gammon.core.position import Position
 from gammon.kernels import multigam as kernel
 from gammon.variants.multigam import SCORES
@@ -101,6 +103,35 @@ def test_kernel_invariants_after_every_play(traced_games):
     assert finishing[ends].all()
 
 
+def test_kernel_games_replay_through_the_python_rules(traced_games):
+    """The first compiled games, play by play through the rules object's states: each
+    traced play is legal there (MG-MUST-ENTER included), turns pass as the kernel passed
+    them, and each game ends with the kernel's scores."""
+    rows, trace = traced_games
+    start = 0
+    for g in range(40):
+        length = int(rows[g, kernel.PLAYS])
+        game = trace[start : start + length]
+        start += length
+        first = game[0]
+        state = MG.state(MG.start_position().with_turn(int(first[0])),
+                         (int(first[1]), int(first[2])))
+        for row in game:
+            mover, a, b = (int(x) for x in row[:3])
+            if state.is_chance:
+                state = state.apply(Roll((a, b)))
+            assert state.current_player == mover and state.dice == (max(a, b), min(a, b))
+            legal = state.legal_actions()
+            index = legal.index_of(Position(row[3:].astype(np.int8).tobytes(), PLAYERS,
+                                            mover))
+            assert index is not None, (g, row)
+            state = state.apply(legal[index])
+        assert state.is_terminal
+        first_score = kernel.FIRST_SCORE
+        assert state.returns() == tuple(float(x) for x in
+                                        rows[g, first_score : first_score + PLAYERS])
+
+
 def test_kernel_playouts_follow_the_seed():
     a = MG.random_playouts(300, 9)
     b = MG.random_playouts(300, 9)
@@ -164,9 +195,11 @@ def test_python_games_keep_the_invariants_10000():
 # --- the oracle --------------------------------------------------------------------------------
 
 
-def _oracle(counts: list[list[int]], player: int, dice: tuple[int, int]) -> set[tuple]:
+def _oracle(counts: list[list[int]], player: int, dice: tuple[int, int],
+            must_enter: bool = True) -> set[tuple]:
     """Every legal result, by the rules page alone. ``counts[p][n]`` is how many of
-    player ``p``'s checkers are on board number ``n`` (0 = BAR, 1-6 = points, 7 = OFF)."""
+    player ``p``'s checkers are on board number ``n`` (0 = BAR, 1-6 = points, 7 = OFF).
+    ``must_enter``: MG-MUST-ENTER, among the plays the dice rules keep."""
 
     def move(board, n, die):
         mine = board[player]
@@ -209,7 +242,11 @@ def _oracle(counts: list[list[int]], player: int, dice: tuple[int, int]) -> set[
     kept = [(board, began) for board, used, began in ends if used == best]
     if best == 1 and high != low and any(began for _, began in kept):
         kept = [(board, began) for board, began in kept if began]
-    return {board for board, _ in kept}
+    results = {board for board, _ in kept}
+    entering = {board for board in results if board[player][0] < start[player][0]}
+    if must_enter and entering:
+        return entering
+    return results
 
 
 def _counts(position: Position) -> list[list[int]]:
@@ -238,8 +275,10 @@ def test_kernel_matches_the_oracle(traced_games):
     assert compared > 2500
 
 
+@pytest.mark.parametrize("must_enter", [True, False])
 @pytest.mark.parametrize("roll", [(6, 1), (5, 5), (3, 2)])
-def test_kernel_matches_the_oracle_on_crowded_boards(roll):
+def test_kernel_matches_the_oracle_on_crowded_boards(roll, must_enter):
+    rules = gammon.variant("multi-gam", must_enter=must_enter)
     rng = random.Random(sum(roll))
     checked = 0
     while checked < 200:
@@ -255,7 +294,7 @@ def test_kernel_matches_the_oracle_on_crowded_boards(roll):
                                           rng.randrange(PLAYERS))
         if len(MG.finished(position)) >= 3 or position.turn in MG.finished(position):
             continue
-        state = MG.state(position, roll)
+        state = rules.state(position, roll)
         got = {tuple(map(tuple, _counts(p.result))) for p in state.legal_actions()}
-        assert got == _oracle(rows, position.turn, roll)
+        assert got == _oracle(rows, position.turn, roll, must_enter)
         checked += 1

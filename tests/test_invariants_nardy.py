@@ -1,4 +1,4 @@
-"""Invariants of whole random games of Long Nardy, Caucasian and short backgammon.
+"""Invariants of whole random games of Long Nardy, short backgammon and Caucasian.
 
 Games are played by :func:`play_and_check`, a compiled loop that throws the dice exactly
 as the kernel's ``random_playouts`` does (same generator, same draws in the same order),
@@ -11,10 +11,13 @@ so a seed gives the same games, and that checks after every single checker move:
   LN-SIX-BLOCK, written out again here from the page, not taken from the kernel);
   no more checkers leave the head in a turn than the head rule allows, and on a first
   roll of 6-6, 4-4 or 3-3 exactly two do; the head limit recognised from the position
-  (LN-HEAD-DOUBLES) is the one the kernel's loop uses; a checker bears off only when
-  its whole side is home;
-* Caucasian: a checker that hit this turn and stands alone never moves on to a point its
-  owner holds (CAU-NO-HIDE); a hit takes exactly one opposing checker to the bar;
+  (LN-HEAD-DOUBLES, and LN-HEAD-WIDE when that option is on) is the one the kernel's
+  loop uses; a checker bears off only when its whole side is home;
+* short backgammon and Caucasian: in some way of telling alike checkers apart, no
+  checker that hit this turn moves on to a point its owner holds (SHORT-NO-HIDE,
+  SHORT-COVERED-HITTER), nor, where the rule is on, is borne off
+  (SHORT-NO-BEAR-OFF-HITTER); with CAU-HOME-ONLY only hits in the home board count;
+  a hit takes exactly one opposing checker to the bar;
 * every move's replay gives the board the kernel wrote; every game ends (no game hits
   the turn limit); the points are those the rules page gives for the final board.
 
@@ -29,10 +32,11 @@ import pytest
 from numba import njit
 
 import gammon
+from gammon import Position, Roll
 from gammon.kernels import tracks
 from gammon.kernels.cache import refresh_when_changed
 
-NARDY, CAUCASIAN = 0, 1
+NARDY, HITTERS = 0, 1
 #: Counters returned by play_and_check, by name.
 CHECKS = (
     "conservation", "bar", "shared point", "six-block", "head rule", "head doubles forced",
@@ -82,11 +86,79 @@ def _points_won(board, winner, slots, points, home, mars, koks):
 
 
 @njit(cache=True)
-def play_and_check(games, start, rules, max_turns, plays, words, kind, head, mars, koks, fails):
+def _page_head_limit(board, player, a, b, slots, head, checkers, both, wide):
+    """LN-HEAD-DOUBLES and LN-HEAD-WIDE as the page words them: two on a first roll
+    (the mover's whole side on the head) of 6-6, 4-4 or 3-3 (the starter's only unless
+    ``both``); with ``wide``, two on the second player's first 5-5 or 6-2 after the
+    starter's 2-1, 6-2 or 5-5 took one checker to their 21, 16 or 4."""
+    if board[player * slots + head] != checkers:
+        return 1
+    other = (1 - player) * slots
+    if a == b and (a == 6 or a == 4 or a == 3) and (both or board[other + head] == checkers):
+        return 2
+    wide_roll = (a == 5 and b == 5) or (max(a, b) == 6 and min(a, b) == 2)
+    if wide and wide_roll and board[other + head] == checkers - 1:
+        for s in (head - 3, head - 8, head - 20):
+            if board[other + s] == 1:
+                return 2
+    return 1
+
+
+@njit(cache=True)
+def _hitter_masks(masks, n, work, base, src, dst, hit, home, no_hide, no_off, home_only):
+    """The possible sets (bit masks of points) of where hitters stand after one move,
+    from the ``n`` possible sets before it; a point's checkers are alike, so one leaving
+    a point where a hitter stands with another may be either. Returns how many."""
+    out = np.zeros(64, np.int64)
+    m = 0
+    for i in range(n):
+        mask = masks[i]
+        choices = np.zeros(2, np.int64)
+        c = 0
+        if (mask >> src) & 1:
+            if work[base + src] >= 2:
+                choices[c] = mask  # the cover moves
+                c += 1
+            hides = no_hide and dst > 0 and work[base + dst] > 0
+            if not hides and not (no_off and dst == 0):
+                moved = mask & ~(1 << src)
+                if dst > 0:
+                    moved |= 1 << dst
+                choices[c] = moved  # the hitter moves
+                c += 1
+        else:
+            choices[c] = mask
+            c += 1
+        for k in range(c):
+            after = choices[k]
+            if hit and (not home_only or dst <= home):
+                after |= 1 << dst
+            known = False
+            for j in range(m):
+                if out[j] == after:
+                    known = True
+            if not known and m < 64:
+                out[m] = after
+                m += 1
+    for i in range(m):
+        masks[i] = out[i]
+    return m
+
+
+@njit(cache=True)
+def play_and_check(games, start, rules, max_turns, plays, words, kind, head, mars, koks, page,
+                   fails, seen, trace):
     """Random games as the kernel plays them, checked move by move (``fails`` counts
-    each violated invariant, in the order of :data:`CHECKS`); ``head``, ``mars`` and
-    ``koks`` come from the rules page, not from ``rules``. Returns the kernel's rows:
-    winner (-1 unfinished, -2 drawn), points, plays."""
+    each violated invariant, in the order of :data:`CHECKS`); ``head``, ``mars``,
+    ``koks`` and ``page`` (no hide, hitter not borne off, home hits only, head doubles
+    for both, wide head exception) come from the rules page, not from ``rules``.
+    ``seen[0]`` counts first rolls where the wide head exception applied. ``trace``
+    receives, as far as it has room, a row per throw: game, player (-1 for the opening
+    lot, whose dice are player 0's and player 1's), the dice, the board after the play;
+    ``seen[1]`` the rows written. Returns the kernel's rows: winner (-1 unfinished, -2
+    drawn), points, plays."""
+    no_hide, no_off, home_only = page[0] == 1, page[1] == 1, page[2] == 1
+    both, wide = page[3] == 1, page[4] == 1
     size = start.shape[0]
     points = rules[tracks.R_POINTS]
     slots = points + 2
@@ -99,7 +171,8 @@ def play_and_check(games, start, rules, max_turns, plays, words, kind, head, mar
     out = np.zeros((games, 3), np.int64)
     board = np.empty_like(start)
     work = np.empty_like(start)
-    hitters = np.zeros(slots, np.bool_)
+    masks = np.zeros(64, np.int64)
+    n = 0
     for g in range(games):
         board[:] = start
         while True:
@@ -107,6 +180,9 @@ def play_and_check(games, start, rules, max_turns, plays, words, kind, head, mar
             b = np.random.randint(1, 7)
             if a != b:
                 break
+        if n < trace.shape[0]:
+            trace[n, 0], trace[n, 1], trace[n, 2], trace[n, 3] = g, -1, a, b
+            n += 1
         player = 0 if a > b else 1
         starter = player
         if rules[tracks.R_OPENING_ROLL_AGAIN] == 1:
@@ -116,31 +192,20 @@ def play_and_check(games, start, rules, max_turns, plays, words, kind, head, mar
         winner = -1
         last_roll = False
         while turns < max_turns:
-            limit = 1
-            if (
-                turns < 2 and a == b and (rules[tracks.R_HEAD_DOUBLES] >> a) & 1
-                and (rules[tracks.R_HEAD_DOUBLES_BOTH] == 1 or player == starter)
-            ):
-                limit = 2
+            limit = tracks.head_limit(board, player, a, b, rules)
             if kind == NARDY:
-                # LN-HEAD-DOUBLES as the page words it: the mover's whole side on the head.
-                by_position = 1
-                if (
-                    a == b and (a == 6 or a == 4 or a == 3)
-                    and board[player * slots + head] == checkers
-                    and (
-                        rules[tracks.R_HEAD_DOUBLES_BOTH] == 1
-                        or board[(1 - player) * slots + head] == checkers
-                    )
-                ):
-                    by_position = 2
+                by_position = _page_head_limit(board, player, a, b, slots, head, checkers,
+                                               both, wide)
                 if by_position != limit:
                     fails[6] += 1
+                if by_position == 2 and not (a == b and (a == 6 or a == 4 or a == 3)):
+                    seen[0] += 1
             count = tracks.generate_plays(board, player, a, b, limit, rules, plays, words)
             row = np.random.randint(0, count)
             # Replay the play's moves one at a time, checking each.
             work[:] = board
-            hitters[:] = False
+            masks[0] = 0
+            n_masks = 1
             left_head = 0
             base = player * slots
             other = 1 - player
@@ -156,16 +221,11 @@ def play_and_check(games, start, rules, max_turns, plays, words, kind, head, mar
                         fails[7] += 1
                 if src == head and head > 0:
                     left_head += 1
-                if kind == CAUCASIAN:
-                    if (
-                        hitters[src] and work[base + src] == 1 and dst > 0
-                        and work[base + dst] > 0
-                    ):
+                if kind == HITTERS and n_masks > 0:
+                    n_masks = _hitter_masks(masks, n_masks, work, base, src, dst, hit == 1,
+                                            home, no_hide, no_off, home_only)
+                    if n_masks == 0:
                         fails[8] += 1
-                    if hitters[src] and work[base + src] == 1:
-                        hitters[src] = False
-                        if dst > 0:
-                            hitters[dst] = True
                 work[base + src] -= 1
                 work[base + dst] += 1
                 if hit:
@@ -174,7 +234,6 @@ def play_and_check(games, start, rules, max_turns, plays, words, kind, head, mar
                         fails[9] += 1
                     work[there] -= 1
                     work[other * slots + points + 1] += 1
-                    hitters[dst] = True
                 if kind == NARDY:
                     for s in range(1, points + 1):
                         if work[base + s] > 0 and work[other * slots + cross[player, s]] > 0:
@@ -188,9 +247,13 @@ def play_and_check(games, start, rules, max_turns, plays, words, kind, head, mar
             if kind == NARDY:
                 if left_head > limit:
                     fails[4] += 1
-                if limit == 2 and left_head != 2:
+                if limit == 2 and a == b and (a == 6 or a == 4 or a == 3) and left_head != 2:
                     fails[5] += 1
             board[:] = plays[row, :size]
+            if n < trace.shape[0]:
+                trace[n, 0], trace[n, 1], trace[n, 2], trace[n, 3] = g, player, a, b
+                trace[n, 4:] = board
+                n += 1
             for p in range(2):
                 total = 0
                 for s in range(slots):
@@ -218,6 +281,7 @@ def play_and_check(games, start, rules, max_turns, plays, words, kind, head, mar
             fails[12] += 1
         if winner >= 0:
             out[g, 1] = _points_won(board, winner, slots, points, home, mars, koks)
+    seen[1] = n
     return out
 
 
@@ -227,28 +291,49 @@ VARIANTS = {
         "long-nardy", {"head_doubles_both": False, "koks": True, "last_roll": True}, NARDY
     ),
     "long-nardy-oin": ("long-nardy", {"mars": False}, NARDY),
-    "caucasian": ("caucasian", {}, CAUCASIAN),
-    "short": ("short", {}, -1),  # neither family's extra checks
+    "long-nardy-wide": ("long-nardy", {"wide_head_exception": True}, NARDY),
+    "short": ("short", {}, HITTERS),
+    "short-koks": ("short", {"koks": True, "no_bear_off_hitter": False}, HITTERS),
+    "caucasian": ("caucasian", {}, HITTERS),
+    "caucasian-home-only": (
+        "caucasian", {"no_hide_home_only": True, "no_bear_off_hitter": True}, HITTERS
+    ),
 }
 
 
-def run_checked(key: str, games: int, seed: int) -> tuple[np.ndarray, dict[str, int]]:
+def page_flags(rules) -> np.ndarray:
+    """The rules page's options of ``rules`` for :func:`play_and_check`."""
+    return np.array([
+        rules.no_hit_and_hide, rules.no_bear_off_hitter, rules.no_hide_home_only,
+        rules.head_doubles_both, getattr(rules, "wide_head_exception", False),
+    ], np.int64)
+
+
+def run_checked(
+    key: str, games: int, seed: int, trace_rows: int = 0
+) -> tuple[np.ndarray, dict[str, int], np.ndarray]:
     name, options, kind = VARIANTS[key]
     rules = gammon.variant(name, **options)
     plays, words = tracks.workspace(rules.players, rules.slots)
     start = np.frombuffer(rules.start_position().board, np.int8).copy()
     fails = np.zeros(len(CHECKS), np.int64)
+    seen = np.zeros(2, np.int64)
+    trace = np.zeros((trace_rows, 4 + len(start)), np.int64)
     tracks.seed_kernels(seed)
     rows = play_and_check(
         games, start, rules.kernel.rules, 10000, plays, words, kind, rules.head,
-        rules.gammons, rules.backgammons, fails,
+        rules.gammons, rules.backgammons, page_flags(rules), fails, seen, trace,
     )
-    return rows, dict(zip(CHECKS, fails.tolist(), strict=True))
+    result = dict(zip(CHECKS, fails.tolist(), strict=True))
+    return rows, result | {"wide head exceptions": int(seen[0])}, trace[: seen[1]]
 
 
 def check_variant(key: str, games: int, seed: int) -> np.ndarray:
-    rows, fails = run_checked(key, games, seed)
+    rows, fails, _ = run_checked(key, games, seed)
+    wide = fails.pop("wide head exceptions")
     assert not any(fails.values()), {k: v for k, v in fails.items() if v}
+    if key == "long-nardy-wide":
+        assert wide > 0  # the option was exercised
     name, options, _ = VARIANTS[key]
     rules = gammon.variant(name, **options)
     # The same games through the variant's own playouts: identical rows.
@@ -270,6 +355,45 @@ def test_invariants_10000_games(key):
     assert (rows[:, 0] != -1).all()
 
 
+@pytest.mark.parametrize("key", list(VARIANTS))
+def test_kernel_games_replay_through_the_python_rules(key):
+    """The compiled games, replayed through the rules object's states: every throw and
+    play is legal there (head limit, hitter rules), and each game ends where and as the
+    kernel says (the last roll, the score)."""
+    games = 40
+    rows, _, trace = run_checked(key, games, seed=11, trace_rows=games * 400)
+    name, options, _ = VARIANTS[key]
+    rules = gammon.variant(name, **options)
+    assert len(trace) < games * 400  # every game traced whole
+    state = None
+    for row in trace:
+        g, player, a, b = (int(x) for x in row[:4])
+        if player == -1:
+            if state is not None:
+                assert state.is_terminal
+                assert _result(state) == tuple(rows[g - 1, :2])
+            state = rules.initial_state().apply(Roll((a, b), opening=True))
+            continue
+        if state.is_chance:
+            state = state.apply(Roll((a, b)))
+        assert state.current_player == player and state.dice == (max(a, b), min(a, b))
+        legal = state.legal_actions()
+        index = legal.index_of(Position(row[4:].astype(np.int8).tobytes(), 2, player))
+        assert index is not None, (key, g)
+        state = state.apply(legal[index])
+    assert state is not None and state.is_terminal
+    assert _result(state) == tuple(rows[games - 1, :2])
+
+
+def _result(state) -> tuple[int, int]:
+    """(winner or -2 for a draw, points) of a finished game, as the kernel's rows."""
+    returns = state.returns()
+    if max(returns) == 0:
+        return (-2, 0)
+    winner = returns.index(max(returns))
+    return (winner, int(returns[winner]))
+
+
 def test_scores_take_the_values_the_rules_page_gives():
     rows = check_variant("long-nardy", 500, seed=99)
     assert set(np.unique(rows[:, 1])) == {1, 2}  # oin and mars both occur
@@ -281,9 +405,10 @@ def test_scores_take_the_values_the_rules_page_gives():
     assert set(np.unique(rows[~drawn, 1])) <= {1, 2, 3}
 
 
-def broken(name: str, kind: int, games: int, **fields: int) -> dict[str, int]:
+def broken(name: str, kind: int, games: int, options: dict | None = None,
+           **fields: int) -> dict[str, int]:
     """Violations counted when the kernel plays ``name`` with some rule fields changed."""
-    rules = gammon.variant(name)
+    rules = gammon.variant(name, **(options or {}))
     vector = rules.kernel.rules.copy()
     for field, value in fields.items():
         vector[getattr(tracks, field)] = value
@@ -291,17 +416,25 @@ def broken(name: str, kind: int, games: int, **fields: int) -> dict[str, int]:
     start = np.frombuffer(rules.start_position().board, np.int8).copy()
     fails = np.zeros(len(CHECKS), np.int64)
     tracks.seed_kernels(1)
-    play_and_check(games, start, vector, 10000, plays, words, kind, rules.head, True, False, fails)
+    play_and_check(games, start, vector, 10000, plays, words, kind, rules.head, True, False,
+                   page_flags(rules), fails, np.zeros(2, np.int64),
+                   np.zeros((0, 4 + len(start)), np.int64))
     return {k: v for k, v in zip(CHECKS, fails.tolist(), strict=True) if v}
 
 
 def test_the_checks_catch_broken_rules():
     assert "head limit (position vs kernel)" in broken("long-nardy", NARDY, 300, R_HEAD_DOUBLES=0)
+    assert "head limit (position vs kernel)" in broken(
+        "long-nardy", NARDY, 1000, {"wide_head_exception": True}, R_HEAD_WIDE_ROLLS=0)
     assert "head rule" in broken("long-nardy", NARDY, 300, R_HEAD=0)
     assert "bear-off not home" in broken("long-nardy", NARDY, 100, R_BEAR_ALL_HOME=0)
     hits = broken("long-nardy", NARDY, 100, R_HITTING=1, R_BLOCK=2)
     assert "bad hit" in hits and "bar" in hits
-    assert "hide after hit" in broken("caucasian", CAUCASIAN, 300, R_NO_HIT_AND_HIDE=0)
+    assert "hide after hit" in broken("caucasian", HITTERS, 300, R_NO_HIT_AND_HIDE=0)
+    assert "hide after hit" in broken("short", HITTERS, 2000, R_NO_HITTER_OFF=0)
+    assert "hide after hit" in broken(
+        "caucasian", HITTERS, 300, {"no_hide_home_only": True}, R_HITS_HOME_ONLY=0,
+        R_NO_HIT_AND_HIDE=0)
 
 
 @pytest.mark.slow
@@ -312,5 +445,7 @@ def test_the_six_block_check_catches_a_missing_rule():
 
 # The checkers above inline the move generator: recompile them when it changes.
 refresh_when_changed(
-    "test_invariants_nardy", (_six_block_broken, _points_won, play_and_check), (tracks,)
+    "test_invariants_nardy",
+    (_six_block_broken, _points_won, _page_head_limit, _hitter_masks, play_and_check),
+    (tracks,),
 )

@@ -58,8 +58,10 @@ def test_a_person_names_the_doubles_after_an_acey_deucey():
     assert "You may choose 1, 2, 3, 4, 5, 6" in out
     assert "Type your choice (1-6)" in out
     assert "✗ 'seven': type the number to play as doubles" in out
-    assert prompts[choice + 6] == "you (4-4)> "  # then the doubles, as a play
-    assert "X you plays 4-4" in out and "rolls again." in out
+    # Then the doubles, as a play: here the opening (AD-ENTER-ALL) leaves only one.
+    assert prompts[choice + 6] != "you (4-4)> "
+    assert "X you plays 4-4" in out and "Only one legal play: bar/21(4)." in out
+    assert "rolls again." in out
     # The record: the 1-2, the choice (no dice), the doubles.
     lines = record_lines(out)
     assert len(lines) == len(result.turns)
@@ -70,29 +72,30 @@ def test_a_person_names_the_doubles_after_an_acey_deucey():
 
 
 def test_only_the_numbers_that_play_most_are_offered():
-    # Seed 6 brings a choice between 3 and 4 only; "1" is refused with the reason.
+    # Seed 0 brings a choice of 2, 4, 5 or 6 only; "1" is refused with the reason.
     answer, prompts = answers([])
     seen: list[str] = []
 
     def picky(prompt: str) -> str:
-        if "(choose 3/4)" in prompt and not seen:
+        if "(choose 2/4/5/6)" in prompt and not seen:
             seen.append(prompt)
             return "1"
         return answer(prompt)
 
     out_console = console()
-    result = run_game(AD, ["human", "random"], 6, out_console, picky)
+    result = run_game(AD, ["human", "random"], 0, out_console, picky)
     out = out_console.export_text()
     assert result.finished and seen
-    assert "choose the doubles number (3 or 4)" in out
-    assert "✗ 1 plays fewer of the four moves than another number can: choose 3 or 4" in out
+    assert "choose the doubles number (2 or 4 or 5 or 6)" in out
+    assert ("✗ 1 plays fewer of the four moves than another number can: choose 2 or 4 or 5 "
+            "or 6") in out
 
 
 def test_decision_hooks_of_the_variant():
     # The position of test_ad_choice_most_moves: 1, 4 and 5 play all four moves.
     pos = Position.from_checkers([_row({24: 1, 6: 14}), _row({7: 2, 1: 13})], 0)
     chooser = dataclasses.replace(AD.state(pos, (2, 1)), dice=(),
-                                  memo=AceyMemo((True, True), CHOOSE))
+                                  memo=AceyMemo((True, True), CHOOSE, (True, True)))
     assert AD.decision_prompt(chooser) == "choose the doubles number (1 or 4 or 5)"
     for text, number in (("4", 4), ("44", 4), ("4-4", 4), ("4s", 4), ("doubles 5", 5),
                          (" 1 ", 1), ("D1", 1)):

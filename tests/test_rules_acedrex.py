@@ -43,6 +43,9 @@ from gammon.variants.acedrex import (
 )
 
 ACE: Acedrex = gammon.variant("acedrex")  # type: ignore[assignment]
+#: The option under which a defender beaten away from home is captured: the tests of
+#: captures, scores and the end use it to make captures by winning a fight.
+CAPTURING = Acedrex(foreign_defender="captured")
 EMPTY = "9/9/9/9"
 NONE = "-/-/-/-"
 
@@ -356,7 +359,7 @@ def test_ace_combat_roll_attacker_then_defender():
 def test_ace_combat_one_is_thrown_again():
     """A 1 is thrown again, so it is no outcome of a combat throw: the others share its
     probability, and applying it is refused."""
-    state = do(throw(S(f"RB,8/9/9/9 B - - {NONE}"), 5), "pass")
+    state = do(throw(S(f"RB,8/9/9/9 B - - {NONE}", CAPTURING), 5), "pass")
     assert 1 not in values(state)  # the attacker's 1 does not count
     with pytest.raises(IllegalOutcomeError, match="thrown again"):
         throw(state, 1)
@@ -382,21 +385,27 @@ def test_ace_modifiers_other_untapped_friends_add_one():
 
 
 def test_ace_combat_win_thirteen_or_more():
-    # Attacker wins outright against a foreign defender: captured.
+    # Attacker wins outright against a foreign defender: back to its owner's hand.
+    assert ACE.foreign_defender == "hand"
     state = fight(f"RB,8/9/9/9 B - - {NONE}", 13, 12)
-    assert state.captured[0] == (9,) and board(state) == "B,8/9/9/9"
-    # A defender beaten at home goes to its hand.
+    assert state.hands[1] == (9,) and state.captured == ((), (), (), ())
+    assert board(state) == "B,8/9/9/9"
+    # A defender beaten at home goes to its hand too.
     state = fight(f"BR,8/9/9/9 B - - {NONE}", 15, 3)  # Red attacks Blue on B1
     assert state.hands[0] == (0,) and state.captured == ((), (), (), ())
     # The defender wins outright: the attacker is captured.
     state = fight(f"RB,8/9/9/9 B - - {NONE}", 12, 13)
     assert state.captured[1] == (0,) and board(state) == "R,8/9/9/9"
-    # foreign_defender=hand: the beaten foreign defender goes home instead.
-    state = fight(f"RB,8/9/9/9 B - - {NONE}", 13, 12, Acedrex(foreign_defender="hand"))
-    assert state.hands[1] == (9,) and state.captured[0] == ()
+    # foreign_defender=captured: the defender beaten away from home is captured.
+    state = fight(f"RB,8/9/9/9 B - - {NONE}", 13, 12, CAPTURING)
+    assert state.captured[0] == (9,) and state.hands[1] == ()
+    state = fight(f"BR,8/9/9/9 B - - {NONE}", 15, 3, CAPTURING)  # at home: hand still
+    assert state.hands[0] == (0,) and state.captured == ((), (), (), ())
     # The threshold is checked on totals (with modifiers).
     state = fight(f"RBB,8/9/9/9 B - - {NONE}", 12, 5)
-    assert state.captured[0] == (9,)
+    assert state.hands[1] == (9,)
+    state = fight(f"RBB,8/9/9/9 B - - {NONE}", 11, 5)
+    assert board(state) == "BRB,8/9/9/9"  # 12 in all: a dodge
 
 
 def test_ace_dodge_attacker_wins_low_and_they_swap():
@@ -456,19 +465,19 @@ def test_ace_jackpot_fill_captures_reclaims_and_repeats_the_turn():
 
 
 def test_ace_capture_is_kept_for_good():
-    state = fight("RB,8/9/9/4,Y,4 B - - R/-/-/-", 13, 2)
+    state = fight("RB,8/9/9/4,Y,4 B - - R/-/-/-", 13, 2, CAPTURING)
     assert state.captured[0] == (10, 9)
     state = do(throw(state, 4), "pass")
     assert state.captured[0] == (10, 9)
 
 
 def test_ace_end_at_eight_captures_at_once():
-    state = fight("RB,RB,7/9/9/9 B - - RRRYYYO/-/-/-", 13, 2)
+    state = fight("RB,RB,7/9/9/9 B - - RRRYYYO/-/-/-", 13, 2, CAPTURING)
     assert state.is_terminal and state.ended == "captures"
     assert state.captures(0) == 8 and board(state) == "B,RB,7/9/9/9"  # B2 never fought
     assert Acedrex(captures_to_end=1).captures_to_end == 1
     # Nothing left to capture: Red's last piece is taken, only Blue has pieces in play.
-    state = fight(f"RB,8/9/9/9 B - - {NONE}", 13, 2)
+    state = fight(f"RB,8/9/9/9 B - - {NONE}", 13, 2, CAPTURING)
     assert state.is_terminal and state.ended == "stalled" and state.returns() == (
         3.0, -1.0, -1.0, -1.0)
     # Or nothing can move: every piece in play is in the jackpot.
@@ -484,12 +493,14 @@ def test_ace_score_doubles_per_piece():
 
 def test_ace_payout_difference_and_victim_sum_to_zero():
     text = "RB,8/9/9/9 B - - RRO/Y/-/B"  # scores after the fight: 8, 1, 0, 1
-    state = fight(text, 13, 2, Acedrex(captures_to_end=4, stake=5))
+    state = fight(text, 13, 2, Acedrex(captures_to_end=4, stake=5,
+                                       foreign_defender="captured"))
     assert state.is_terminal and state.scores() == (8, 1, 0, 1)
     # Blue collects 7, 8 and 7 points; Red gets 1 from Orange and pays Blue 7 ...
     assert state.returns() == (110.0, -30.0, -50.0, -30.0)
     assert sum(state.returns()) == 0
-    victim = fight(text, 13, 2, Acedrex(captures_to_end=4, payout="victim"))
+    victim = fight(text, 13, 2, Acedrex(captures_to_end=4, payout="victim",
+                                        foreign_defender="captured"))
     # Blue took 3 Red (4 points) and 1 Orange (1); Red took 1 Yellow, Yellow took 1 Blue.
     assert victim.returns() == (4 + 1 - 1, -4 + 1, -1, 1 - 1)
     assert sum(victim.returns()) == 0
@@ -529,7 +540,7 @@ def test_ace_cap_ends_and_settles():
 def test_ace_returns_money_zero_until_the_end():
     state = S("RB,8/9/9/9 B - - RRRRRRR/-/-/-")
     assert state.returns() == (0.0, 0.0, 0.0, 0.0)
-    end = fight("RB,8/9/9/9 B - - RRRRRRR/-/-/-", 13, 2)
+    end = fight("RB,8/9/9/9 B - - RRRRRRR/-/-/-", 13, 2, CAPTURING)
     assert end.is_terminal and end.returns() == (384.0, -128.0, -128.0, -128.0)
     assert end.winner == 0
 
@@ -586,10 +597,10 @@ def test_worked_example():
 
     result = fight_result(state, 9)
     assert (result.attack_total, result.defend_total, result.outcome, result.fate) == (
-        13, 9, "ace", "captured")
+        13, 9, "ace", "hand")
     state = throw(state, 9)
     assert format_state(state) == (
-        "3,BB,1,b,Bb,BYR,1/R,R,R,R,R,4/O,O,O,O,O,O,O,1,R/Y,Y,B,Y,Y,Y,Y,2 R - YO RRY/B/B/O"
+        "3,BB,1,b,Bb,BYR,1/R,R,R,R,R,4/O,O,O,O,O,O,O,1,R/Y,Y,B,Y,Y,Y,Y,2 R R YO RY/B/B/O"
         " - 0,0,0,0 1"
     )
-    assert state.standing() == (9, -3, -3, -3)
+    assert state.standing() == (3, -1, -1, -1)

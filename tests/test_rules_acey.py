@@ -8,14 +8,17 @@ borne off). The expected plays are written out from the rules page.
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from fractions import Fraction
 
 import pytest
 from layouts import position
+from typer.testing import CliRunner
 
 import gammon
 from gammon import IllegalPlayError, InvalidOptionError, Phase, Play, Position, Roll
+from gammon.cli.main import app
 from gammon.core.errors import IllegalOutcomeError
 from gammon.variants.acey import (
     ACEY_DOUBLES,
@@ -28,6 +31,11 @@ from gammon.variants.acey import (
 
 AD = gammon.variant("acey-deucey")
 RESTRICTIVE = gammon.variant("acey-deucey-restrictive")
+#: The standard game with every opening rule switched off: any roll enters or moves,
+#: and nothing has to enter first (the game before the source's opening was the default).
+LENIENT = gammon.variant("acey-deucey", start_on_doubles=False, enter_all_first=False,
+                         hit_enters_first=False)
+OPENING = ("start_on_doubles", "enter_all_first", "hit_enters_first")
 FLAGS = ("start_on_doubles", "enter_all_first", "roll_for_doubles", "forfeit_unplayed",
          "home_freeze", "exact_bear_off")
 
@@ -46,6 +54,15 @@ def lay(**points: int) -> tuple:
     """Layout from keyword form p24=2, bar=1 (off omitted)."""
     slots = {25 if key == "bar" else int(key[1:]): n for key, n in points.items()}
     return tuple(sorted(slots.items()))
+
+
+def in_game(variant, pos: Position, dice: tuple[int, int], entered: tuple[bool, bool]):
+    """A state of a game in progress in which both players have started, and
+    ``entered[p]`` says whether all of player p's checkers have entered once (the memo a
+    game keeps; a position typed by hand cannot tell a hit checker from one that never
+    entered)."""
+    return dataclasses.replace(variant.state(pos, dice),
+                               memo=AceyMemo((True, True), "", entered))
 
 
 def play_to(state, **points: int) -> Play:
@@ -88,37 +105,103 @@ def test_ad_opening_lot_only_picks_the_starter():
     assert rolled.current_player == 1 and rolled.dice == (2, 1)
 
 
+# --- the opening -----------------------------------------------------------------------
+
+
+def test_ad_start_doubles():
+    state = AD.initial_state().apply(Roll((5, 2), opening=True))
+    rolled = state.apply(Roll((6, 5)))
+    assert [p.moves for p in rolled.legal_actions()] == [()]
+    assert AD.no_move_reason(rolled) is not None
+    state = rolled.apply(rolled.legal_actions()[0])
+    assert state.position.turn == 1
+    # O starts with a double, plays it at once, then moves with any roll.
+    rolled = state.apply(Roll((4, 4)))
+    assert all(len(p.moves) == 4 for p in rolled.legal_actions())
+    state = rolled.apply(rolled.legal_actions()[0])
+    assert state.position.turn == 1 and state.memo.started == (False, True)
+    rolled = state.apply(Roll((6, 3)))
+    assert all(len(p.moves) == 2 for p in rolled.legal_actions())
+    state = rolled.apply(rolled.legal_actions()[0])
+    # X is still bound; a 1-2 starts X too.
+    rolled = state.apply(Roll((6, 3)))
+    assert [p.moves for p in rolled.legal_actions()] == [()]
+    state = rolled.apply(rolled.legal_actions()[0]).apply(Roll((5, 1)))
+    state = state.apply(state.legal_actions()[0])
+    rolled = state.apply(Roll((2, 1)))
+    assert all(len(p.moves) == 2 for p in rolled.legal_actions())
+    # The command line's view of the start: 6-5 lists only "no move".
+    result = CliRunner().invoke(app, ["legal", "acey-deucey", "--dice", "65", "--json"])
+    assert result.exit_code == 0, result.output
+    assert [p["move"] for p in json.loads(result.output)["plays"]] == ["no move"]
+    # Without the option, any roll enters.
+    rules = gammon.variant("acey-deucey", start_on_doubles=False)
+    assert layouts(rules, rules.start_position(), (5, 3)) == {lay(bar=13, p22=1, p20=1)}
+    assert all(len(p.moves) == 2 for p in LENIENT.state(LENIENT.start_position(), (5, 3))
+               .legal_actions())
+
+
+def test_ad_enter_all():
+    pos = position({25: 14, 13: 1}, {1: 15})
+    found = layouts(AD, pos, (6, 5))
+    # Both dice must enter checkers; the 13 stays.
+    assert found == {lay(bar=12, p20=1, p19=1, p13=1)}
+    # Option off: checkers on the board move while others wait, even for the whole game.
+    rules = gammon.variant("acey-deucey", enter_all_first=False)
+    found = layouts(rules, pos, (6, 5))
+    assert lay(bar=14, p2=1) in found  # 13/7/2: the 13 moves, fourteen still wait
+    assert lay(bar=13, p19=1, p8=1) in found  # or one enters and the 13 moves
+    assert lay(bar=12, p20=1, p19=1, p13=1) in found  # or two enter
+    assert layouts(LENIENT, pos, (6, 5)) == found
+
+
+def test_ad_acey_same_checker():
+    # The 1-2 moves one checker one point and one two, which may be the same checker:
+    # bar/22 (by way of 24 or 23) while fourteen still wait, in the standard game and in
+    # the restrictive one.
+    for rules in (AD, RESTRICTIVE):
+        start = rules.start_position()
+        assert layouts(rules, start, (2, 1)) == {lay(bar=13, p24=1, p23=1),
+                                                  lay(bar=14, p22=1)}
+    # Only the checker that entered: with one already on the board, the 2 may not move
+    # it while others wait.
+    pos = position({25: 14, 13: 1}, {7: 15})
+    assert layouts(AD, pos, (2, 1)) == {lay(bar=12, p24=1, p23=1, p13=1),
+                                        lay(bar=13, p22=1, p13=1)}
+    # Other rolls are no exception: 3-1 enters two.
+    assert layouts(AD, pos, (3, 1)) == {lay(bar=12, p24=1, p22=1, p13=1)}
+
+
 # --- entering and moving ---------------------------------------------------------------
 
 
 def test_ad_enter_counts_the_starting_point_as_one():
     start = AD.start_position()
+    # 1s enter on the 24-point, 2s on the 23-point (the 1-2 may take one checker on to
+    # the 22, AD-ACEY-SAME-CHECKER).
     assert layouts(AD, start, (2, 1)) == {lay(bar=13, p24=1, p23=1), lay(bar=14, p22=1)}
-    assert layouts(AD, start, (6, 5)) == {lay(bar=13, p19=1, p20=1), lay(bar=14, p14=1)}
-    found = layouts(AD, start, (1, 1))
-    # Four moves of 1: k checkers enter (k = 1..4), the rest of the 1s move them on.
-    assert lay(bar=11, p24=4) in found and lay(bar=14, p21=1) in found
-    assert all(dict(f).get(25, 0) >= 11 for f in found)
+    assert layouts(AD, start, (1, 1)) == {lay(bar=11, p24=4)}
+    assert layouts(AD, start, (6, 6)) == {lay(bar=11, p19=4)}
+    assert layouts(LENIENT, start, (6, 5)) == {lay(bar=13, p19=1, p20=1), lay(bar=14, p14=1)}
 
 
 def test_ad_enter_blocked_and_hitting():
     # O holds its 5-point (our 20) and has a blot on its 3-point (our 22).
     pos = position({25: 15}, {5: 2, 3: 1, 1: 12})
-    state = AD.state(pos, (5, 3))
-    for play in state.legal_actions():
-        assert play.result.count(0, 20) == 0  # a 5 never enters on the held 20
-    # The 3 enters on 22 and hits; the 5 cannot enter, but moves the entered checker on.
+    for rules in (AD, LENIENT):
+        for play in in_game(rules, pos, (5, 3), (False, True)).legal_actions():
+            assert play.result.count(0, 20) == 0  # a 5 never enters on the held 20
+    # The 3 enters on 22 and hits; the 5 cannot enter. In the opening the entered
+    # checker may not move on (AD-ENTER-ALL), so only the 3 is played ...
+    state = in_game(AD, pos, (5, 3), (False, True))
+    assert {(_layout(p.result.row(0)), p.result.bar(1)) for p in state.legal_actions()} == {
+        (lay(bar=14, p22=1), 1)
+    }
+    # ... while the lenient rules move it on with the 5.
+    state = in_game(LENIENT, pos, (5, 3), (False, True))
     assert {(_layout(p.result.row(0)), p.result.bar(1)) for p in state.legal_actions()} == {
         (lay(bar=14, p17=1), 1)
     }
-
-
-def test_ad_enter_free_checkers_on_the_board_move_while_others_wait():
-    pos = position({25: 14, 13: 1}, {1: 15})
-    found = layouts(AD, pos, (6, 5))
-    assert lay(bar=14, p2=1) in found  # 13/7/2: the 13 moves, fourteen still wait
-    assert lay(bar=13, p19=1, p8=1) in found  # or one enters and the 13 moves
-    assert lay(bar=12, p20=1, p19=1, p13=1) in found  # or two enter
 
 
 def test_ad_dice_both_higher_and_doubles_max():
@@ -137,16 +220,50 @@ def test_ad_dice_both_higher_and_doubles_max():
     assert len(state.legal_actions()) == 1 and state.legal_actions()[0].moves == ()
 
 
-def test_ad_hit_checker_goes_off_the_board_and_need_not_enter_first():
+def test_ad_hit_checker_goes_back_off_the_board():
     pos = position({13: 1, 8: 14}, {20: 1, 13: 2, 1: 12})
     state = AD.state(pos, (5, 3))
     hits = [p for p in state.legal_actions() if p.result.bar(1) == 1]
     hit = play_to(state, p5=1, p8=14)  # 13/8/5* hits O's blot on its 20 (our 5)
     assert hit in hits and hit.result.count(1, 20) == 0
-    # O now has a checker off the board again and may still move the others.
-    after = AD.state(hit.result.with_turn(1), (4, 2))
-    assert any(p.result.bar(1) == 1 for p in after.legal_actions())
-    assert any(p.result.bar(1) == 0 for p in after.legal_actions())
+    # It waits on the bar slot, to enter as every checker did at the start (AD-ENTER).
+    after = state.apply(hit).apply(Roll((4, 2)))
+    assert after.position.bar(1) == 1 and after.current_player == 1
+    assert any(p.moves[0].source == 25 for p in after.legal_actions())
+
+
+def test_ad_hit_enter_first():
+    # Both players past the opening (every checker entered once). X hits O's blot; O's
+    # hit checker must enter before any other O checker moves.
+    pos = position({13: 1, 8: 14}, {20: 1, 13: 2, 1: 12})
+    for rules, must in ((AD, True), (LENIENT, False),
+                        (gammon.variant("acey-deucey", hit_enters_first=False), False)):
+        state = in_game(rules, pos, (5, 3), (True, True))
+        state = state.apply(play_to(state, p5=1, p8=14)).apply(Roll((4, 2)))
+        plays = state.legal_actions()
+        assert all(p.moves[0].source == 25 for p in plays) is must
+        assert any(p.result.bar(1) == 0 for p in plays)
+        assert any(p.result.bar(1) == 1 for p in plays) is not must
+    # After the opening a 1-2 is no exception: two hit checkers both enter ...
+    pos = position({25: 2, 13: 1, 8: 12}, {7: 15})
+    state = in_game(AD, pos, (2, 1), (True, True))
+    assert {_layout(p.result.row(0)) for p in state.legal_actions()} == {
+        lay(p24=1, p23=1, p13=1, p8=12)}
+    # ... while in the opening the 1-2 may take the entered checker on (the same
+    # position, read as checkers that never entered: AD-ACEY-SAME-CHECKER).
+    state = in_game(AD, pos, (2, 1), (False, True))
+    assert lay(bar=1, p22=1, p13=1, p8=12) in {
+        _layout(p.result.row(0)) for p in state.legal_actions()}
+    # In a lenient opening (enter_all_first=false) a checker hit before all have entered
+    # waits with the others: nothing has to enter first until the last one is in.
+    rules = gammon.variant("acey-deucey", enter_all_first=False)
+    pos = position({25: 3, 13: 1, 8: 11}, {1: 15})
+    opening = {_layout(p.result.row(0))
+               for p in in_game(rules, pos, (6, 5), (False, True)).legal_actions()}
+    assert lay(bar=3, p2=1, p8=11) in opening  # 13/7/2 with three waiting
+    later = {_layout(p.result.row(0))
+             for p in in_game(rules, pos, (6, 5), (True, True)).legal_actions()}
+    assert later == {lay(bar=1, p20=1, p19=1, p13=1, p8=11)}
 
 
 # --- doubles and the acey-deucey -------------------------------------------------------
@@ -196,19 +313,19 @@ def test_ad_choice_most_moves():
     # One checker left, on the 6-point: 1s play four moves; 2, 3 and 6 bear it off
     # (complete: the game is won); 4 and 5 play one move and then cannot bear off.
     state = AD.state(position({6: 1}, {25: 15}), (2, 1))
-    assert AD.doubles_choices(state.position) == [1, 2, 3, 6]
+    assert AD.doubles_choices(state) == [1, 2, 3, 6]
     # Nothing can be played with any number: all six may be named.
     closed = {p: 2 for p in range(1, 7)} | {7: 3}
     nothing = position({25: 1, 6: 14}, closed)
     assert all(AD.kernel.plays(nothing.board, 0, n, n)[0, -1] == 0 for n in range(1, 7))
-    assert AD.doubles_choices(nothing) == [1, 2, 3, 4, 5, 6]
+    assert AD.doubles_choices(AD.state(nothing, (2, 1))) == [1, 2, 3, 4, 5, 6]
     # Some numbers blocked: a lone checker on 24, 14 locked at home, O holding our 18:
     # 1s, 4s and 5s play four moves (24/20, 24/8, 24/4); 2s two (24/20, then 18 is
     # held), 3s one (24/21) and 6s none.
     pos = position({24: 1, 6: 14}, {7: 2, 1: 13})
-    assert AD.doubles_choices(pos) == [1, 4, 5]
+    assert AD.doubles_choices(AD.state(pos, (2, 1))) == [1, 4, 5]
     chooser = dataclasses.replace(AD.state(pos, (2, 1)), dice=(), memo=AceyMemo(
-        (True, True), CHOOSE))
+        (True, True), CHOOSE, (True, True)))
     assert list(chooser.legal_actions()) == [DoublesChoice(1), DoublesChoice(4),
                                              DoublesChoice(5)]
     with pytest.raises(IllegalPlayError, match="not a legal choice"):
@@ -328,51 +445,15 @@ def test_ad_no_cube():
 
 def test_adr_preset_sets_every_flag():
     assert all(getattr(RESTRICTIVE, flag) for flag in FLAGS)
-    assert not any(getattr(AD, flag) for flag in FLAGS if flag != "exact_bear_off")
+    assert RESTRICTIVE.hit_enters_first
+    # The standard game has the source's opening; the restrictive rules are options.
+    assert all(getattr(AD, flag) for flag in OPENING) and AD.exact_bear_off
+    assert not any(getattr(AD, flag) for flag in ("roll_for_doubles", "forfeit_unplayed",
+                                                  "home_freeze"))
     assert RESTRICTIVE.name == "acey-deucey" and RESTRICTIVE.scoring == "single"
     one = gammon.variant("acey-deucey", forfeit_unplayed=True)
-    assert one.forfeit_unplayed and not one.start_on_doubles
-
-
-def test_adr_start_doubles():
-    rules = gammon.variant("acey-deucey", start_on_doubles=True)
-    state = rules.initial_state().apply(Roll((5, 2), opening=True))
-    rolled = state.apply(Roll((5, 3)))
-    assert [p.moves for p in rolled.legal_actions()] == [()]
-    assert rules.no_move_reason(rolled) is not None
-    state = rolled.apply(rolled.legal_actions()[0])
-    assert state.position.turn == 1
-    # O starts with a double, plays it at once, then moves with any roll.
-    rolled = state.apply(Roll((4, 4)))
-    assert all(len(p.moves) == 4 for p in rolled.legal_actions())
-    state = rolled.apply(rolled.legal_actions()[0])
-    assert state.position.turn == 1 and state.memo.started == (False, True)
-    rolled = state.apply(Roll((6, 3)))
-    assert all(len(p.moves) == 2 for p in rolled.legal_actions())
-    state = rolled.apply(rolled.legal_actions()[0])
-    # X is still bound; a 1-2 starts X too.
-    rolled = state.apply(Roll((6, 3)))
-    assert [p.moves for p in rolled.legal_actions()] == [()]
-    state = rolled.apply(rolled.legal_actions()[0]).apply(Roll((5, 1)))
-    state = state.apply(state.legal_actions()[0])
-    rolled = state.apply(Roll((2, 1)))
-    assert all(len(p.moves) == 2 for p in rolled.legal_actions())
-    # Without the option, any roll enters.
-    assert all(len(p.moves) == 2 for p in AD.state(AD.start_position(), (5, 3))
-               .legal_actions())
-
-
-def test_adr_enter_all():
-    rules = gammon.variant("acey-deucey", enter_all_first=True)
-    pos = position({25: 14, 13: 1}, {1: 15})
-    found = layouts(rules, pos, (6, 5))
-    # Both dice must enter checkers; the 13 stays (contrast AD-ENTER-FREE).
-    assert found == {lay(bar=12, p20=1, p19=1, p13=1)}
-    # Hit checkers, too, must enter before others move: with two waiting, both dice
-    # enter them.
-    pos = position({25: 2, 13: 1, 8: 12}, {1: 15})
-    assert layouts(rules, pos, (6, 5)) == {lay(p20=1, p19=1, p13=1, p8=12)}
-    assert lay(bar=1, p20=1, p7=1, p8=12) in layouts(AD, pos, (6, 5))
+    assert one.forfeit_unplayed and one.start_on_doubles and not one.home_freeze
+    assert not any(getattr(LENIENT, flag) for flag in OPENING)
 
 
 def test_adr_roll_number():
@@ -418,10 +499,13 @@ def test_adr_forfeit():
     assert after.is_chance and after.position.turn == 0
     # The doubles of a 1-2, not played in full, end the turn as well: the 1 and 2 bring
     # the 9 home; the checker waiting to enter finds O's home board closed, and the
-    # home checkers are locked, so no number moves anything.
+    # home checkers are locked, so no number moves anything. (Without the opening rules,
+    # so that the 9 may move while a checker waits.)
     closed = {p: 2 for p in range(1, 7)} | {7: 3}
     pos = position({25: 1, 9: 1, 6: 13}, closed)
-    for variant, next_player in ((rules, 1), (AD, 0)):
+    free = {"start_on_doubles": False, "enter_all_first": False, "hit_enters_first": False}
+    for options, next_player in (({"forfeit_unplayed": True}, 1), ({}, 0)):
+        variant = gammon.variant("acey-deucey", **free, **options)
         chooser = variant.state(pos, (2, 1))
         chooser = chooser.apply(play_to(chooser, bar=1, p6=14))
         assert chooser.memo.stage == CHOOSE and len(chooser.legal_actions()) == 6

@@ -16,6 +16,7 @@ import pytest
 import gammon
 from gammon import Phase, Position, Roll
 from gammon.core.errors import IllegalOutcomeError
+from gammon.kernels import tracks
 from gammon.variants.multigam import SCORES, MultiGamMemo, RollOff
 
 MG = gammon.variant("multi-gam")
@@ -141,9 +142,11 @@ def test_mg_tie_rerolls_among_the_tied_only():
 
 
 def test_mg_split_winning_die_and_lowest_on_the_table():
-    # The page's example: 6, 6, 5, 1, then 2-1 between players 0 and 1.
+    # The page's example: 6, 6, 5, 1, then 2-1 between players 0 and 1. Player 2's 5
+    # stays on the table, higher than the winning 2.
     state = opened(Roll((6, 6, 5, 1), opening=True), RollOff((2, 1), True, (0, 1)))
     assert state.current_player == 0 and state.dice == (2, 1)
+    assert state.memo.table == (2, 1, 5, 1)
     # The re-throw winner may be lower than a die kept from the first throw.
     state = opened(Roll((6, 6, 5, 3), opening=True), RollOff((2, 1), True, (0, 1)))
     assert state.current_player == 0 and state.dice == (2, 1)
@@ -278,13 +281,43 @@ def test_mg_enter_on_the_point_of_the_die():
                    for p in state.legal_actions())
 
 
-def test_mg_loose_bar_other_checkers_move_first():
-    # Entry is open, yet the checker on 1 may take both dice and the BAR stays.
+def test_mg_loose_bar_other_checkers_move_too():
+    # A checker enters and the other die moves a checker already on the board (1/3, in
+    # either order), or the entered one (bar/1/2 or bar/2 1/2 give the same board).
     found = results(pos("01777", "77777", "00000", "66777"), (2, 1))
-    assert "04777/77777/00000/66777" in found
+    assert found == {"13777/77777/00000/66777", "22777/77777/00000/66777"}
+    # The BAR need not be cleared: with two waiting and 6-1, bar/1 and 1/off (the
+    # checker that was on 1, or the one just entered: the same board) leave one there.
+    assert results(pos("00127", "77777", "00000", "66777"), (6, 1)) == {
+        "01277/77777/00000/66777"}
     # Entry on 1 and 2 is closed: the checker on 4 still moves, 4/5/off.
     found = results(pos("04777", "11227", "00000", "00000"), (2, 1))
     assert found == {"07777/11227/00000/00000"}
+
+
+def test_mg_must_enter():
+    free = gammon.variant("multi-gam", must_enter=False)
+    assert MG.must_enter and MG.options() == {"must_enter": True}
+    # Entry is open: every play enters a checker. Without the duty the checker on 1 may
+    # take both dice and leave the BAR as it was (1/4).
+    position = pos("01777", "77777", "00000", "66777")
+    assert "04777/77777/00000/66777" not in results(position, (2, 1))
+    assert {written(p.result) for p in free.state(position, (2, 1)).legal_actions()} == \
+        results(position, (2, 1)) | {"04777/77777/00000/66777"}
+    # Two waiting, 6-1: 2/3 1/off would enter nobody; bar/1 1/off enters one.
+    position = pos("00127", "77777", "00000", "66777")
+    assert {written(p.result) for p in free.state(position, (6, 1)).legal_actions()} == {
+        "00377/77777/00000/66777", "01277/77777/00000/66777"}
+    assert results(position, (6, 1)) == {"01277/77777/00000/66777"}
+    # The dice come first: when no play that uses both dice enters, those plays stand.
+    # With 3-2, bar/2 leaves the 3 unplayable (3 and 5 are primes); 2/4*/off plays both.
+    position = pos("00227", "00067", "45577", "03333")
+    assert results(position, (3, 2)) == {"00277/00067/05577/03333"}
+    assert any(p.result.bar(0) == 1 for p in MG.state(position, (2, 2)).legal_actions())
+    # And the compiled playouts honour it: a traced game never leaves an open entry
+    # unused while a play could have entered (checked move by move in the invariants).
+    assert MG.kernel.rules[tracks.R_MUST_ENTER] == 1
+    assert free.kernel.rules[tracks.R_MUST_ENTER] == 0
 
 
 def test_mg_snipe_enter_and_bear_off_in_one_turn():

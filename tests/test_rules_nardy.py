@@ -19,6 +19,8 @@ from gammon import GameState, Phase, Position, Roll
 from gammon.core.dice import two_dice
 from gammon.core.errors import IllegalOutcomeError
 from gammon.notation.movetext import format_play
+from gammon.stakes import CubeAction, StakeRules
+from gammon.stakes.cube import CubeState
 
 LN = gammon.variant("long-nardy")
 ROLLS = [roll.dice for roll, _ in two_dice()]
@@ -225,6 +227,49 @@ def test_ln_head_doubles_both_option_starter_only():
     assert state.current_player == 0 and texts(state) == {"24/18"}
 
 
+WIDE = gammon.variant("long-nardy", wide_head_exception=True)
+#: The starter's first play, as the other player sees it: one checker off the head to
+#: the starter's 21 (2-1), 16 (6-2, also 5-3 and 2-2) or 4 (5-5).
+AFTER = {"2-1": {24: 14, 21: 1}, "6-2": {24: 14, 16: 1}, "5-5": {24: 14, 4: 1}}
+
+
+@pytest.mark.parametrize(("starter", "dice", "default", "wide"), [
+    # The starter's checker on our 9 stops a lone 5-5 at 14: two checkers play all four.
+    ("2-1", (5, 5), {"24/14"}, {"24/14(2)"}),
+    ("2-1", (6, 2), {"24/16"}, {"24/16", "24/22 24/18"}),
+    # On our 4: a lone 5-5 stops at 9.
+    ("6-2", (5, 5), {"24/9"}, {"24/14(2)", "24/9 24/19"}),
+    ("6-2", (6, 2), {"24/16"}, {"24/16", "24/22 24/18"}),
+    # On our 16: a lone 6-2 plays only the 6.
+    ("5-5", (6, 2), {"24/18"}, {"24/22 24/18"}),
+    ("5-5", (5, 5), {"24/4"}, {"24/4", "24/14(2)", "24/9 24/19"}),
+    # Other rolls: no exception.
+    ("2-1", (6, 5), {"24/13"}, {"24/13"}),
+    ("6-2", (5, 4), {"24/15"}, {"24/15"}),
+])
+def test_ln_head_wide(starter, dice, default, wide):
+    pos = position({24: 15}, AFTER[starter])
+    assert plays(pos, dice) == default
+    assert plays(pos, dice, WIDE) == wide
+
+
+def test_ln_head_wide_only_after_those_first_plays():
+    # After the starter's 6-5 (24/13) nothing changes; nor for the starter's own roll,
+    # nor on a later roll of the second player.
+    after = position({24: 15}, {24: 14, 13: 1})
+    for dice in ((5, 5), (6, 2)):
+        assert plays(after, dice, WIDE) == plays(after, dice)
+        assert plays(WIDE.start_position(0), dice, WIDE) == plays(LN.start_position(0), dice)
+    later = position({24: 14, 18: 1}, {24: 13, 16: 1, 10: 1})
+    assert plays(later, (5, 5), WIDE) == plays(later, (5, 5))
+    # Through a real game: the starter throws 6-2 (24/16), the other 5-5.
+    state = first_roll(0, (6, 2), WIDE)
+    state = state.apply(state.legal_actions()[0]).apply(Roll((5, 5)))
+    assert state.current_player == 1 and texts(state) == {"24/14(2)", "24/9 24/19"}
+    assert WIDE.head_limit(state) == 2 and LN.head_limit(
+        LN.state(state.position, (5, 5))) == 1
+
+
 # --- the six-block -------------------------------------------------------------------
 # Our 11..6 are the opponent's 23..18. Their head (our 12) is behind such a block; a
 # checker on their 16 (our 4) or lower, or borne off, is ahead of it.
@@ -395,6 +440,28 @@ def test_ln_last_roll_option():
     assert play_out(last, {1: 1}, {6: 15}, (2, 1)).returns() == (2.0, -2.0)
 
 
+def test_ln_last_roll_no_cube():
+    last = gammon.variant("long-nardy", last_roll=True)
+    # With the cube: the starter bears off the last checker; the other's last roll
+    # follows with no cube decision for anyone, and a double is refused.
+    state = CubeState.midgame(last, position({1: 1}, {2: 1, 1: 1}), (6, 5),
+                              rules=StakeRules(cube=True))
+    state = state.apply(state.legal_actions()[0])
+    assert state.phase is Phase.CHANCE and not state.preroll and state.position.turn == 1
+    assert not state.may_double(1) and not state.may_double(0)
+    assert "last roll" in state.why_no_double(1)
+    with pytest.raises(gammon.IllegalPlayError, match="last roll"):
+        state.apply(CubeAction.DOUBLE)
+    end = state.apply(Roll((2, 1)))
+    end = end.apply(end.legal_actions()[0])
+    assert end.is_terminal and end.returns() == (0.0, 0.0)
+    # On an ordinary turn the same player may double.
+    state = CubeState.midgame(last, position({20: 2}, {2: 1, 1: 1}), (6, 5),
+                              rules=StakeRules(cube=True))
+    state = state.apply(state.legal_actions()[0])
+    assert state.preroll and state.legal_actions() == (CubeAction.ROLL, CubeAction.DOUBLE)
+
+
 def test_ln_last_roll_only_for_the_second_player():
     last = gammon.variant("long-nardy", last_roll=True)
     # The second player (moves odd) finishing first wins at once.
@@ -420,6 +487,7 @@ def test_ln_positions_checked():
 def test_ln_options_are_named_and_typed():
     assert LN.options() == {
         "head_doubles_both": True, "last_roll": False, "mars": True, "koks": False,
+        "wide_head_exception": False,
     }
     with pytest.raises(gammon.InvalidOptionError, match="takes a bool"):
         gammon.variant("long-nardy", koks=1)
@@ -443,6 +511,13 @@ def oracle_results(rules, pos: Position, dice: tuple[int, int]) -> set[bytes]:
     two_from_head = (
         dice[0] == dice[1] and dice[0] in (6, 4, 3) and pos.count(mover, 24) == 15
         and (rules.head_doubles_both or pos.count(other, 24) == 15)
+    )
+    # LN-HEAD-WIDE: the second player's first 5-5 or 6-2 after the starter's first play
+    # left its checker on the starter's 21, 16 or 4.
+    two_from_head = two_from_head or (
+        rules.wide_head_exception and sorted(dice) in ([5, 5], [2, 6])
+        and pos.count(mover, 24) == 15 and pos.count(other, 24) == 14
+        and any(pos.count(other, point) == 1 for point in (21, 16, 4))
     )
     limit = 2 if two_from_head else 1
 
@@ -528,13 +603,15 @@ def game_positions(rules, count: int, seed: int) -> list[Position]:
     return list(seen.values())
 
 
-@pytest.mark.parametrize("options", [{}, {"head_doubles_both": False}])
+@pytest.mark.parametrize("options", [{}, {"head_doubles_both": False},
+                                     {"wide_head_exception": True}])
 def test_ln_kernel_agrees_with_the_rules_page(options):
     rules = gammon.variant("long-nardy", **options)
     positions = game_positions(rules, 60, seed=5)
     positions += [rules.start_position(0), position({24: 15}, {24: 14, 13: 1}),
                   position({24: 15}, {24: 14, 4: 1}), position(BLOCK_BASE, {24: 15}),
                   position({16: 1, **BLOCK_BASE}, {24: 14, 16: 1})]
+    positions += [position({24: 15}, after) for after in AFTER.values()]
     for pos in positions:
         for dice in ROLLS:
             got = [p.result.board for p in rules.state(pos, dice).legal_actions()]

@@ -317,6 +317,17 @@ def test_cube_no_mars_with_cube_every_win_single():
     rows[0] = [14, 1] + [0] * (len(rows[0]) - 2)
     state = CubeState.midgame(nardy, Position.from_checkers(rows), stakes=rules)
     assert finish(state).returns() == (1.0, -1.0)
+    # Left at None, the variant decides: off for backgammon and Long Nardy, on for short
+    # backgammon and the Caucasian game (docs/rules/short.md); False switches it off.
+    default = StakeRules()
+    assert default.no_mars_with_cube is None
+    assert finish(at(race(GAMMON), rules=default)).returns() == (2.0, -2.0)
+    assert not default.no_mars_for(nardy) and not default.no_mars_for(BG)
+    for name in ("short", "caucasian"):
+        assert default.no_mars_for(gammon.variant(name))
+        assert not StakeRules(no_mars_with_cube=False).no_mars_for(gammon.variant(name))
+    with pytest.raises(InvalidOptionError, match="no_mars_with_cube"):
+        StakeRules(no_mars_with_cube="yes")  # type: ignore[arg-type]
 
 
 def test_cube_variants_defaults():

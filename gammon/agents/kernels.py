@@ -18,19 +18,15 @@ from gammon.kernels.cache import refresh_when_changed
 
 
 @njit(cache=True)
-def expand(boards, player, rolls, rules, plays, words, out, starts, head, head_doubles,
-           head_both):
+def expand(boards, player, rolls, rules, plays, words, out, starts):
     """Every play of ``player`` for each roll from each board, stacked into ``out``.
 
     ``starts[k * len(rolls) + r]`` receives where the plays of board ``k`` and roll
     ``r`` begin. Returns the number of rows written, or -1 when ``out`` is too small
-    (the caller grows it and calls again). ``head``/``head_doubles``/``head_both`` state
-    the head rule (Long Nardy): two checkers may leave a full head on a first roll of
-    one of the head doubles (a bit mask of numbers).
+    (the caller grows it and calls again). The head rule (Long Nardy) limits each roll
+    as :func:`gammon.kernels.tracks.head_limit` says.
     """
     size = boards.shape[1]
-    slots = rules[tracks.R_POINTS] + 2
-    checkers = rules[tracks.R_CHECKERS]
     total = 0
     g = 0
     cap = out.shape[0]
@@ -39,13 +35,7 @@ def expand(boards, player, rolls, rules, plays, words, out, starts, head, head_d
         for r in range(rolls.shape[0]):
             d1 = rolls[r, 0]
             d2 = rolls[r, 1]
-            limit = 1
-            if (
-                head > 0 and d1 == d2 and (head_doubles >> d1) & 1
-                and board[player * slots + head] == checkers
-                and (head_both == 1 or board[(1 - player) * slots + head] == checkers)
-            ):
-                limit = 2
+            limit = tracks.head_limit(board, player, d1, d2, rules)
             count = tracks.generate_plays(board, player, d1, d2, limit, rules, plays, words)
             if total + count > cap:
                 return -1

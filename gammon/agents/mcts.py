@@ -98,9 +98,9 @@ class MCTSAgent:
         self.name = name
         #: Value a new leaf by a random playout to the end instead of the evaluator.
         self.rollouts = rollouts
-        self.boards = (BoardSearch(variant, self.evaluator)
-                       if board_search_applies(variant) and isinstance(self.evaluator, BoardEvaluator)
-                       else None)
+        board_search = (board_search_applies(variant)
+                        and isinstance(self.evaluator, BoardEvaluator))
+        self.boards = BoardSearch(variant, self.evaluator) if board_search else None
         self._low = 0.0
         self._high = 0.0
 

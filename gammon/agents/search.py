@@ -118,14 +118,11 @@ class BoardSearch:
         boards = np.ascontiguousarray(boards, dtype=np.int8)
         starts = np.empty(len(boards) * len(self.rolls), np.int64)
         plays, words = self.kernel._workspace()
-        v = self.variant
-        mask = sum(1 << d for d in v.head_doubles)
         while True:
             if self._out.shape[0] < 64 * len(starts):
                 self._out = np.empty((64 * len(starts), self.size), np.int8)
             total = kernels.expand(boards, player, self.roll_array, self.kernel.rules, plays,
-                                   words, self._out, starts, v.head, mask,
-                                   int(v.head_doubles_both))
+                                   words, self._out, starts)
             if total >= 0:
                 return self._out[:total].copy(), starts
             self._out = np.empty((2 * self._out.shape[0], self.size), np.int8)

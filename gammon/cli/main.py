@@ -278,8 +278,10 @@ def play(
         bool, typer.Option(help="Stakes rise 1, 2, 3, 4... instead of 1, 2, 4, 8...")
     ] = False,
     no_mars: Annotated[
-        bool, typer.Option("--no-mars", help="With the cube every win counts single.")
-    ] = False,
+        bool | None,
+        typer.Option("--no-mars/--mars", help="With the cube every win counts single "
+                     "(default: the variant's; on in short backgammon and Caucasian)."),
+    ] = None,
     crawford: Annotated[
         bool, typer.Option("--crawford/--no-crawford", help="The Crawford rule in a match.")
     ] = True,
@@ -296,7 +298,7 @@ def play(
         seats = ",".join(["human"] + [rules.bots[0]] * (rules.players - 1))
     names = [name.strip() for name in seats.split(",") if name.strip()]
     cube_options = (cube is not None or jacoby or beaver or raccoon or auto_doubles > 0
-                    or max_cube != 64 or arithmetic or no_mars)
+                    or max_cube != 64 or arithmetic or no_mars is not None)
     money = stake is not None or games is not None or cube_options
     try:
         if len(names) != rules.players:

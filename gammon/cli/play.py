@@ -74,6 +74,7 @@ HELP_COMMANDS = (
 
 _LIST = ("?", "hint", "legal", "list", "moves")
 _QUIT = ("quit", "q", "exit")
+_BOARD = ("board", "show")
 
 
 class Quit(Exception):
@@ -430,12 +431,12 @@ class TerminalGame:
         self.say(self.who(seat), ", ", question.text, ".")
         return self.ask_choice(question)
 
-    def common(self, command: str, board: Callable[[], None]) -> bool:
-        """The commands of every prompt; True when ``command`` was one of them."""
+    def common(self, command: str, state: Any) -> bool:
+        """Quit and board, at every prompt; True when ``command`` was one of them."""
         if command in _QUIT:
             raise Quit
-        if command in ("board", "show"):
-            board()
+        if command in _BOARD:
+            self.board(state)
             return True
         return False
 
@@ -446,7 +447,7 @@ class TerminalGame:
         while True:
             line = self.read(prompt)
             command = line.strip().lower()
-            if self.common(command, lambda: self.board(state)):
+            if self.common(command, state):
                 continue
             if command in _LIST:
                 self.say(question.text)
@@ -476,7 +477,7 @@ class TerminalGame:
         while True:
             line = self.read(prompt)
             command = line.strip().lower()
-            if self.common(command, lambda: self.board(state)):
+            if self.common(command, state):
                 continue
             if command in _LIST or command == "":
                 if command == "" and self.moves.example:
@@ -555,7 +556,10 @@ class TerminalGame:
         while True:
             line = self.read(prompt)
             command = line.strip().lower()
-            if self.common(command, lambda: self.show_partial(state, game, units, pending)):
+            if command in _QUIT:
+                raise Quit
+            if command in _BOARD:
+                self.show_partial(state, game, units, pending)
                 continue
             if command == "":
                 if pending is not None:

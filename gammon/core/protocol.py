@@ -34,7 +34,6 @@ from typing import Any, Protocol
 from gammon.core.dice import Roll
 from gammon.core.state import Phase
 
-
 #: A line for the game's log: the player it is about (None: nobody in particular) and
 #: the words, which read after that player's name ("rolls again.").
 Note = tuple[int | None, str]

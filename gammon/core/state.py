@@ -14,7 +14,6 @@ variant changes behaviour in one place.
 from __future__ import annotations
 
 import enum
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction

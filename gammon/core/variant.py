@@ -64,6 +64,12 @@ class TrackVariant:
     head_doubles: ClassVar[tuple[int, ...]] = ()
     #: The head doubles apply to both players' first rolls, not only the starter's.
     head_doubles_both: ClassVar[bool] = True
+    #: The second player's wider first-roll exception is in force: after the starter's
+    #: first roll is one of ``head_wide_after``, a first roll among ``head_wide_rolls``
+    #: may take two checkers from the head.
+    head_wide: ClassVar[bool] = False
+    head_wide_after: ClassVar[tuple[tuple[int, int], ...]] = ()
+    head_wide_rolls: ClassVar[tuple[tuple[int, int], ...]] = ()
     #: The opening dice are the starter's first roll; else the starter rolls afresh.
     opening_plays_lot: ClassVar[bool] = True
     #: After the starter bears off the last checker the other player gets one more
@@ -73,12 +79,28 @@ class TrackVariant:
     six_block: ClassVar[bool] = False
     #: A checker that hit may not go on to a point its owner already holds.
     no_hit_and_hide: ClassVar[bool] = False
+    #: A checker that hit may not be borne off in the same turn.
+    no_bear_off_hitter: ClassVar[bool] = False
+    #: The two rules above bind only a checker that hit in its own home board.
+    no_hide_home_only: ClassVar[bool] = False
+    #: With checkers on the bar, a play must enter one when some play can (among those
+    #: the dice rules allow); entering need not come first.
+    must_enter: ClassVar[bool] = False
+    #: With ``enter_first``, in a roll of 2-1 the checker entered with one die may move
+    #: on with the other while others still wait (acey-deucey's opening).
+    acey_deucey_moves_on: ClassVar[bool] = False
     #: A checker in the home board may not move until the whole side is home.
     home_lock: ClassVar[bool] = False
     #: Once the whole side is home, checkers may only bear off.
     home_only_bear_off: ClassVar[bool] = False
     gammons: ClassVar[bool] = True
     backgammons: ClassVar[bool] = True
+    #: Stakes default: with the doubling cube in play every win counts single (the
+    #: ``no_mars_with_cube`` option of :class:`gammon.stakes.StakeRules`, when left None).
+    no_mars_with_cube: ClassVar[bool] = False
+    #: With the doubling cube in play every win counts single, unless the stakes say
+    #: otherwise (StakeRules.no_mars_with_cube).
+    no_mars_with_cube: ClassVar[bool] = False
     #: What this game calls a win worth one, two and three times the stake.
     result_names: ClassVar[tuple[str, str, str]] = ("single game", "gammon", "backgammon")
 
@@ -168,6 +190,18 @@ class TrackVariant:
         fields[tracks.R_HEAD_DOUBLES_BOTH] = self.head_doubles_both
         fields[tracks.R_OPENING_ROLL_AGAIN] = not self.opening_plays_lot
         fields[tracks.R_LAST_ROLL] = self.last_roll
+        fields[tracks.R_NO_HITTER_OFF] = self.no_bear_off_hitter
+        fields[tracks.R_HITS_HOME_ONLY] = self.no_hide_home_only
+        fields[tracks.R_MUST_ENTER] = self.must_enter
+        fields[tracks.R_ACEY_MOVES_ON] = self.acey_deucey_moves_on
+        if self.head_wide:
+            # A first roll takes one checker off the head, and it plays the whole roll.
+            fields[tracks.R_HEAD_WIDE_AFTER] = sum(
+                1 << (4 * a if a == b else a + b) for a, b in self.head_wide_after
+            )
+            fields[tracks.R_HEAD_WIDE_ROLLS] = sum(
+                1 << (8 * max(a, b) + min(a, b)) for a, b in self.head_wide_rolls
+            )
         cross = np.zeros((self.players, self.players, self.slots), np.int64)
         for p in range(self.players):
             for q in range(self.players):
@@ -283,23 +317,18 @@ class TrackVariant:
         """How many checkers may leave the head in this turn (head rule only).
 
         Two on a player's first roll when it is one of ``head_doubles`` (the starter's
-        only, unless ``head_doubles_both``), else one. A first roll is recognised by the
+        only, unless ``head_doubles_both``), or with ``head_wide`` one of the second
+        player's wider exceptions; else one. A first roll is recognised by the
         position: the mover's whole side still stands on the head (a first roll always
         moves one off); the starter's is the one where the opponent's head is full too.
-        This holds for positions set up by hand as well as in games.
+        This holds for positions set up by hand as well as in games. The compiled
+        :func:`gammon.kernels.tracks.head_limit` decides, for every caller.
         """
-        high, low = state.dice
-        if high != low or high not in self.head_doubles:
+        if not self.head:
             return 1
         position = state.position
-        mover = position.turn
-        if position.count(mover, self.head) != self.checkers:
-            return 1
-        if not self.head_doubles_both:
-            other = (mover + 1) % self.players
-            if position.count(other, self.head) != self.checkers:
-                return 1  # the second player's first roll
-        return 2
+        board = np.frombuffer(position.board, np.int8)
+        return int(tracks.head_limit(board, position.turn, *state.dice, self.kernel.rules))
 
     def apply_action(self, state: GameState, action: Any) -> GameState:
         if not isinstance(action, Play):
@@ -334,6 +363,17 @@ class TrackVariant:
             )
         position = Position(board, self.players, (mover + 1) % self.players)
         return GameState(self, position, Phase.CHANCE, (), False, state.moves + 1, state.memo)
+
+    def why_no_cube(self, state: GameState) -> str:
+        """Why the game itself allows no cube action before this roll ("" when it does).
+
+        The last roll (``last_roll``): the other player's one more turn after the
+        starter has borne everything off. The game is then decided but for a draw, so
+        neither player may double (LN-LAST-ROLL-NO-CUBE).
+        """
+        if state.memo == LAST_ROLL:
+            return "the last roll after the starter finished: the cube is not turned"
+        return ""
 
     # --- scoring -----------------------------------------------------------------
 

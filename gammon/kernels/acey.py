@@ -4,9 +4,11 @@ The whole game runs here: the opening lot, two-dice rolls, the extra roll after 
 and after a 1-2, the doubles number of a 1-2 (drawn uniformly among the legal choices,
 or thrown on one die under ``F_ROLL_FOR_DOUBLES``), and the restrictive flags. Checker
 moves come from :func:`gammon.kernels.tracks.generate_plays` with the variant's rules
-vector (entering from the bar slot, the home lock, exact bear-off, enter-first are
-fields of that vector); this module adds only the turn structure, whose flags are a
-second small vector (the ``F_*`` indices).
+vectors (entering from the bar slot, the home lock, exact bear-off, enter-first and the
+1-2's exception to it are fields of those vectors): row 0 for a player still in the
+opening (some checker never entered), row 1 once all fifteen have entered, as the
+Python rules object's ``kernel`` and ``later_kernel``. This module adds only the turn
+structure, whose flags are a second small vector (the ``F_*`` indices).
 
 A game can be traced: one row per decision (see the ``T_*`` columns), so that tests can
 check the rules over many games with numpy instead of replaying them in Python.
@@ -102,7 +104,8 @@ def random_playouts(
 ) -> tuple[np.ndarray, np.ndarray]:
     """``games`` random games from ``start``; ``(results, trace)``.
 
-    ``results`` has one row per game (the ``O_*`` columns). With ``trace_rows``,
+    ``rules`` holds two rules vectors: the opening's and the one after it (see the
+    module). ``results`` has one row per game (the ``O_*`` columns). With ``trace_rows``,
     ``trace`` holds the games' decisions in order (``T_*`` columns, ``int16``; at most
     32767 games a call), each block of games with an equal share of ``trace_rows``
     (ValueError if a block makes more decisions than that). Without, ``trace`` is
@@ -238,11 +241,12 @@ def _choose_number(board, player, rules, plays, words, rng):
 
 
 @njit(cache=True)
-def _game(g, start, board, rules, acey, max_plays, plays, words, trace, n, rng, out):
-    """Play game ``g`` into ``out[g]``; returns the trace rows written so far."""
+def _game(g, start, board, phases, acey, max_plays, plays, words, trace, n, rng, out):
+    """Play game ``g`` into ``out[g]``; returns the trace rows written so far.
+    ``phases`` are the two rules vectors (the opening's, and the one after it)."""
     size = start.shape[0]
-    slots = rules[R_POINTS] + 2
-    checkers = rules[R_CHECKERS]
+    slots = phases[0, R_POINTS] + 2
+    checkers = phases[0, R_CHECKERS]
     length_col = size + 3 * MAX_DICE
     roll_number = acey[F_ROLL_FOR_DOUBLES] == 1
     forfeit = acey[F_FORFEIT] == 1
@@ -254,6 +258,7 @@ def _game(g, start, board, rules, acey, max_plays, plays, words, trace, n, rng, 
             break
     player = 0 if a > b else 1
     started = 0 if acey[F_START_ON_DOUBLES] == 1 else 3  # bit p: player p may move
+    entered = 0  # bit p: every checker of player p has entered once (opening over)
     made = 0
     extra = 0
     aceys = 0
@@ -267,6 +272,7 @@ def _game(g, start, board, rules, acey, max_plays, plays, words, trace, n, rng, 
         double = high == low
         if acey_deucey or double:
             started |= 1 << player
+        rules = phases[(entered >> player) & 1]
         if (started >> player) & 1 == 0:
             # Not started: the only play is the empty one.
             n = _record(trace, n, g, player, KIND_PLAY, high, low, plays, -1, size, board)
@@ -284,6 +290,9 @@ def _game(g, start, board, rules, acey, max_plays, plays, words, trace, n, rng, 
             if board[player * slots] == checkers:
                 winner = player
                 break
+            if board[player * slots + slots - 1] == 0 and (entered >> player) & 1 == 0:
+                entered |= 1 << player
+                rules = phases[1]
             if forfeit and used < 2:
                 player = 1 - player
                 continue
@@ -308,12 +317,14 @@ def _game(g, start, board, rules, acey, max_plays, plays, words, trace, n, rng, 
         if board[player * slots] == checkers:
             winner = player
             break
+        if board[player * slots + slots - 1] == 0:
+            entered |= 1 << player
         if double and not (forfeit and used < MAX_DICE):
             extra += 1  # the same player throws again
         else:
             player = 1 - player
     out[g, O_WINNER] = winner
-    out[g, O_POINTS] = winner_points(board, winner, rules) if winner >= 0 else 0
+    out[g, O_POINTS] = winner_points(board, winner, phases[0]) if winner >= 0 else 0
     out[g, O_PLAYS] = made
     out[g, O_EXTRA] = extra
     out[g, O_ACEY] = aceys
@@ -327,8 +338,8 @@ def playouts(games, start, rules, acey, max_plays, seed, first, plays, words, tr
     Game ``first + g`` of the stream of ``seed`` opens with one die per player (ties
     thrown again); the higher die starts and throws two dice. Every play is drawn
     uniformly among the distinct legal plays, and a 1-2's doubles number uniformly among
-    the legal numbers. ``rules`` is the variant's rules vector, ``acey`` the ``F_*``
-    flags.
+    the legal numbers. ``rules`` are the variant's two rules vectors (the opening's,
+    then the one after it), ``acey`` the ``F_*`` flags.
 
     The games are cut into blocks run on numba's threads (one workspace each:
     ``plays[t]``, ``words[t]``): block ``c`` plays games ``bounds[c]`` to

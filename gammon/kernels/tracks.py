@@ -39,11 +39,19 @@ R_HOME_ONLY_BEAR = 16  # 1: once all are home, checkers only bear off
 R_HEAD_DOUBLES_BOTH = 17  # 1: the head doubles apply to both players' first rolls
 R_OPENING_ROLL_AGAIN = 18  # 1: the opening only picks the starter, who rolls afresh
 R_LAST_ROLL = 19  # 1: after the starter finishes the other gets one more turn (draw)
-CROSS = 20  # start of the crossing table
+R_NO_HITTER_OFF = 20  # 1: a checker that hit may not bear off in the same turn
+R_HITS_HOME_ONLY = 21  # 1: only a hit in the mover's home board binds the hitter
+R_MUST_ENTER = 22  # 1: with checkers on the bar, a play must enter one when some play can
+R_ACEY_MOVES_ON = 23  # 1: with enter-first, a 2-1's entering checker may move on
+R_HEAD_WIDE_AFTER = 24  # bit n: the opponent's first play took one checker n pips off
+R_HEAD_WIDE_ROLLS = 25  # bit 8 * high + low: ... then this first roll may take two
+CROSS = 26  # start of the crossing table
 
 MAX_DICE = 4  # moves in one play (a double)
 # A move refused by a rule that other moves of the same play could lift (six-block, no
-# hit-and-hide, only bear off once home): a double is then searched in every order.
+# hit-and-hide, the hitter not borne off, only bear off once home): a double is then
+# searched in every order, and with the hitter rules also with either of two alike
+# checkers on a covered hitter's point taken as the hitter.
 REFUSED_FOR_NOW = -2
 # What the search found at a depth, when not a row of the work array holding a board:
 NO_LEAF = -1  # nothing to record
@@ -129,13 +137,16 @@ def _six_block_ok(plays, row, player, src, dst, rules):
 
 @njit(cache=True, inline="always")
 def _check_move(
-    plays, row, h, player, src, die, outside, heads, head_limit, hitters, rules, words
+    plays, row, h, player, src, die, outside, heads, head_limit, hitters, free_src, rules,
+    words,
 ):
     """Whether one checker of board ``row`` may move ``die`` pips from ``src``.
 
     ``outside`` is how many of the mover's checkers are not home yet, ``heads`` how many
     left the head this turn (at most ``head_limit``), ``hitters`` the slots (bits) where
-    a checker that hit this turn stands alone. Returns ``(destination, or -1 if illegal,
+    a checker that hit this turn stands (alone, or covered by another that may leave in
+    its place), ``free_src`` a slot whose checker may move although checkers wait on
+    the bar (acey-deucey's 2-1), or -1. Returns ``(destination, or -1 if illegal,
     or REFUSED_FOR_NOW, index of a hit checker or -1, hash after the move)`` without
     writing anything:
     most generated moves end in a leaf whose board is written once, straight into its
@@ -148,7 +159,10 @@ def _check_move(
     count = plays[row, base + src]
     if count == 0:
         return -1, -1, h
-    if src != bar and rules[R_ENTER_FIRST] == 1 and plays[row, base + bar] > 0:
+    if (
+        src != bar and src != free_src and rules[R_ENTER_FIRST] == 1
+        and plays[row, base + bar] > 0
+    ):
         return -1, -1, h
     if rules[R_HEAD] == src and heads >= head_limit:
         return -1, -1, h
@@ -166,6 +180,8 @@ def _check_move(
             for s in range(src + 1, bar + 1):
                 if plays[row, base + s] > 0:
                     return -1, -1, h
+        if rules[R_NO_HITTER_OFF] == 1 and (hitters >> src) & 1 and count == 1:
+            return REFUSED_FOR_NOW, -1, h
         dst = 0
     else:
         if rules[R_HOME_ONLY_BEAR] == 1 and outside == 0:
@@ -224,7 +240,8 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
 
     Writes one row per play into ``plays`` (see :func:`row_width`) and returns their
     number. Plays are distinct by resulting board; they use as many dice as can be used
-    and, when only one of two different dice can be played, the larger one if it can.
+    and, when only one of two different dice can be played, the larger one if it can
+    (and, with ``R_MUST_ENTER``, enter a checker from the bar when one of those can).
     A position with no legal move yields one empty play.
     """
     size = board.shape[0]
@@ -275,12 +292,20 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
 
     # A double's moves are tried in non-increasing source order, which reaches every
     # result unless a move was refused for a rule that other moves can lift (six-block,
-    # hit and hide): then a second pass tries every order.
+    # hit and hide): then a second pass tries every order. Under the hitter rules that
+    # pass also tries, from a point where a hitter stands covered, the hitter itself
+    # leaving (the candidates are walked twice: ``alt`` is the second walk): alike
+    # checkers may have moved in either order.
     passes = 1 if double else 2
     refused = False
+    hitter_rules = rules[R_NO_HIT_AND_HIDE] == 1 or rules[R_NO_HITTER_OFF] == 1
+    # Acey-deucey's 2-1 under enter-first: the checker entered by the first die may move
+    # on with the second.
+    moves_on = rules[R_ACEY_MOVES_ON] == 1 and high == 2 and low == 1
     order = 0
     while order < passes:
         every_order = double and order == 1
+        branch = every_order and hitter_rules
         first = high if order == 0 else low
         second = high if double or order == 1 else low
         for i in range(size):
@@ -299,19 +324,36 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
                 row = cand + depth * CANDIDATES
                 j = words[next_src + depth]
                 end = words[ncand + depth]
+                stop = 2 * end if branch else end
                 parent = stack + depth
-                while j < end:
-                    src = words[row + j]
+                free_src = -1
+                if moves_on and depth == 1 and words[path] // 512 == slots - 1:
+                    free_src = (words[path] // 2) % 256
+                while j < stop:
+                    alt = j >= end
+                    src = words[row + (j - end if alt else j)]
                     j += 1
+                    if alt and not (
+                        (words[hitters + depth] >> src) & 1 and plays[parent, base + src] >= 2
+                    ):
+                        continue  # no covered hitter here
                     dst, hit_index, h = _check_move(
                         plays, parent, words[hstack + depth], player, src, die,
                         words[outside + depth], words[heads + depth], head_limit,
-                        words[hitters + depth], rules, words,
+                        words[hitters + depth], free_src, rules, words,
                     )
                     if dst < 0:
                         if dst == REFUSED_FOR_NOW:
                             refused = True
                         continue
+                    if alt and (
+                        (
+                            dst > 0 and rules[R_NO_HIT_AND_HIDE] == 1
+                            and plays[parent, base + dst] > 0
+                        )
+                        or (dst == 0 and rules[R_NO_HITTER_OFF] == 1)
+                    ):
+                        continue  # the hitter may not go there; its cover may (first walk)
                     if order == 0 and depth == 0:
                         high_first |= 1 << src
                     elif (
@@ -365,11 +407,11 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
                         1 if src == rules[R_HEAD] else 0
                     )
                     standing = words[hitters + depth - 1]
-                    if (standing >> src) & 1 and plays[parent, base + src] == 1:
-                        standing &= ~(1 << src)
+                    if (standing >> src) & 1 and (alt or plays[parent, base + src] == 1):
+                        standing &= ~(1 << src)  # the hitter moved (the cover stays)
                         if dst > 0:
                             standing |= 1 << dst
-                    if hit_index >= 0:
+                    if hit_index >= 0 and (rules[R_HITS_HOME_ONLY] == 0 or dst <= home):
                         standing |= 1 << dst
                     words[hitters + depth] = standing
                     words[hstack + depth] = h
@@ -464,9 +506,24 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
             if plays[i, length_col] == 1 and words[W_FLAGS + i] % 2 == 1:
                 need_high = True
                 break
+    # With the duty to enter (Multi-Gam): when some such play enters a checker from the
+    # bar (the bar holds fewer afterwards), only those that do.
+    bar_slot = base + points + 1
+    need_enter = False
+    if rules[R_MUST_ENTER] == 1 and board[bar_slot] > 0:
+        for i in range(count):
+            if (
+                plays[i, length_col] == best
+                and not (need_high and words[W_FLAGS + i] % 2 == 0)
+                and plays[i, bar_slot] < board[bar_slot]
+            ):
+                need_enter = True
+                break
     kept = 0
     for i in range(count):
         if plays[i, length_col] != best or (need_high and words[W_FLAGS + i] % 2 == 0):
+            continue
+        if need_enter and plays[i, bar_slot] == board[bar_slot]:
             continue
         if kept != i:
             for j in range(plays.shape[1]):
@@ -502,13 +559,42 @@ def winner_points(board, winner, rules):
     return 2
 
 
-@njit(cache=True, inline="always")
-def _head_limit(rules, first_turn, starter, player, a, b):
+@njit(cache=True)
+def head_limit(board, player, die1, die2, rules):
+    """How many checkers may leave the head in ``player``'s play of ``die1``-``die2``.
+
+    One, except on a player's first roll, recognised by the position: all the mover's
+    checkers still stand on the head (a first roll always takes one off). Then two for
+    a double among ``R_HEAD_DOUBLES`` (the starter's first roll only, unless
+    ``R_HEAD_DOUBLES_BOTH``; the starter's is the one where the opponent's head is full
+    too); and two for the second player's first roll among ``R_HEAD_WIDE_ROLLS`` when
+    the starter's first play took one checker a number of pips in ``R_HEAD_WIDE_AFTER``
+    off the head (where 2-1, 6-2 or 5-5 leave it). Python's rules objects, the search's
+    expansion and the playouts all ask this one function.
+    """
+    head = rules[R_HEAD]
+    if head == 0:
+        return 1
+    slots = rules[R_POINTS] + 2
+    checkers = rules[R_CHECKERS]
+    if board[player * slots + head] != checkers:
+        return 1
+    other = ((player + 1) % rules[R_PLAYERS]) * slots
+    other_full = board[other + head] == checkers
+    high = max(die1, die2)
+    low = min(die1, die2)
     if (
-        first_turn and a == b and (rules[R_HEAD_DOUBLES] >> a) & 1
-        and (rules[R_HEAD_DOUBLES_BOTH] == 1 or player == starter)
+        high == low and (rules[R_HEAD_DOUBLES] >> high) & 1
+        and (rules[R_HEAD_DOUBLES_BOTH] == 1 or other_full)
     ):
         return 2
+    if (
+        (rules[R_HEAD_WIDE_ROLLS] >> (8 * high + low)) & 1
+        and board[other + head] == checkers - 1
+    ):
+        for s in range(1, head):
+            if board[other + s] == 1:
+                return 2 if (rules[R_HEAD_WIDE_AFTER] >> (head - s)) & 1 else 1
     return 1
 
 
@@ -543,7 +629,7 @@ def random_playouts(games, start, rules, max_turns, plays, words):
         winner = -1
         last_roll = False
         while turns < max_turns:
-            limit = _head_limit(rules, turns < 2, starter, player, a, b)
+            limit = head_limit(board, player, a, b, rules)
             count = generate_plays(board, player, a, b, limit, rules, plays, words)
             board[:] = plays[np.random.randint(0, count), :size]
             turns += 1

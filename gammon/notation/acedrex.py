@@ -26,7 +26,6 @@ is not a :class:`~gammon.core.position.Position`, so this form is not a
 from __future__ import annotations
 
 import re
-
 from typing import Any
 
 from gammon.core.errors import GammonError, IllegalPlayError, InvalidNotationError

@@ -31,7 +31,6 @@ import itertools
 import re
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from gammon.core.errors import IllegalPlayError, InvalidNotationError
 from gammon.core.play import Play
@@ -40,8 +39,7 @@ from gammon.core.state import GameState, Phase
 from gammon.core.variant import TrackVariant
 from gammon.notation import movetext
 from gammon.notation.codecs import PositionCodec, register_codec
-from gammon.notation.movetext import register_move_text
-from gammon.notation.movetext import NO_MOVE, ParsedMoves, PartialPlay
+from gammon.notation.movetext import NO_MOVE, ParsedMoves, PartialPlay, register_move_text
 
 Pair = tuple[int, int]
 

@@ -22,8 +22,8 @@ grammar says: the case tells the players apart. Spaces around the text are ignor
 
 The starting position, player 0 to move, is ``o...........O...........:0``.
 
-Caucasian backgammon and short backgammon are played on the backgammon board and use
-the GNU Position ID like backgammon (registered here for ``caucasian``).
+Short backgammon and Caucasian backgammon are played on the backgammon board and use
+the GNU Position ID like backgammon (see :mod:`gammon.notation.codecs`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from __future__ import annotations
 from gammon.core.errors import InvalidNotationError
 from gammon.core.position import Position
 from gammon.core.variant import TrackVariant
-from gammon.notation.codecs import GNU, PositionCodec, register_codec
+from gammon.notation.codecs import PositionCodec, register_codec
 
 EMPTY = "."
 #: The letters for counts 1..15, player 0's (lower case) and player 1's (upper case).

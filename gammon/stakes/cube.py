@@ -22,7 +22,6 @@ options of :class:`~gammon.stakes.rules.StakeRules`. The rules are docs/rules/st
 from __future__ import annotations
 
 import enum
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -355,7 +354,7 @@ class CubeState:
 
     @property
     def no_mars_applies(self) -> bool:
-        return self.stakes.no_mars_with_cube and self.cube_in_play
+        return self.cube_in_play and self.stakes.no_mars_for(self.variant)
 
     def may_double(self, player: int) -> bool:
         """Whether ``player`` may offer the cube when next about to roll."""
@@ -374,6 +373,8 @@ class CubeState:
             return f"the cube belongs to {_name(self.cube_owner)}"
         if self.stakes.next_value(self.cube_value) > self.stakes.max_cube:
             return f"the cube is at its limit ({self.stakes.max_cube})"
+        if closed := self.variant.why_no_cube(self.base):
+            return closed
         if self.ending is not None or self.base.phase is not Phase.CHANCE or self.base.opening:
             return "a double is offered before rolling, at the start of a turn"
         return ""

@@ -40,7 +40,8 @@ class StakeRules:
     - ``auto_doubles``: how many equal opening throws double the cube automatically
       (money play only; 0 = none) (**CUBE-AUTO**).
     - ``no_mars_with_cube``: with the cube in play every win counts single
-      (**CUBE-NO-MARS**).
+      (**CUBE-NO-MARS**); ``None`` means the variant's default (:meth:`no_mars_for`:
+      on for short backgammon and the Caucasian game, whose source says so).
     - ``list_resignations``: list the resignation offers among ``legal_actions()``
       (they are always accepted by ``apply``) (**RESIGN-OFFER**).
     """
@@ -52,16 +53,20 @@ class StakeRules:
     raccoon: bool = False
     jacoby: bool = False
     auto_doubles: int = 0
-    no_mars_with_cube: bool = False
+    no_mars_with_cube: bool | None = None
     list_resignations: bool = False
 
     def __post_init__(self) -> None:
-        for name in ("beaver", "raccoon", "jacoby", "no_mars_with_cube", "list_resignations"):
+        for name in ("beaver", "raccoon", "jacoby", "list_resignations"):
             if not isinstance(getattr(self, name), bool):
                 raise InvalidOptionError(f"stake option {name} is true or false, "
                                          f"not {getattr(self, name)!r}")
-        if self.cube is not None and not isinstance(self.cube, bool):
-            raise InvalidOptionError(f"stake option cube is true, false or None, not {self.cube!r}")
+        for name in ("cube", "no_mars_with_cube"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, bool):
+                raise InvalidOptionError(
+                    f"stake option {name} is true, false or None, not {value!r}"
+                )
         if self.progression not in PROGRESSIONS:
             raise InvalidOptionError(
                 f"the stake progression is 'geometric' (1, 2, 4, 8...) or 'arithmetic' "
@@ -101,6 +106,13 @@ class StakeRules:
                 f"the doubling cube is for two players; {variant.name} has {variant.players}"
             )
         return self.cube
+
+    def no_mars_for(self, variant: Any) -> bool:
+        """Whether, with the cube in play, every win of ``variant`` counts single: the
+        option when set, else the variant's own default (its ``no_mars_with_cube``)."""
+        if self.no_mars_with_cube is None:
+            return variant.no_mars_with_cube
+        return self.no_mars_with_cube
 
     def check_match(self, match_length: int) -> None:
         """Raise if an option is for money play only and this is a match."""

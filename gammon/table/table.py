@@ -147,7 +147,8 @@ class Table:
             games = 1
         self.length, self.stake, self.crawford, self.games = length, stake, crawford, games
         self.seed = seed
-        self.dice: RandomSource = random.Random(seed) if seed is not None else secrets.SystemRandom()
+        self.dice: RandomSource = (random.Random(seed) if seed is not None
+                                   else secrets.SystemRandom())
         self.series: Match | Session
         if kind == MATCH:
             self.stakes = stakes if stakes is not None else StakeRules()

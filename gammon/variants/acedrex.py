@@ -222,7 +222,9 @@ class Acedrex:
     turn_cap: int = 1000
     split_die: bool = True
     combat_scope: str = "territory"
-    foreign_defender: str = "captured"
+    #: Where a defender beaten away from its own territory goes: "hand" (back to its
+    #: owner's hand, as both lines of the source say) or "captured" (ACE-COMBAT-WIN).
+    foreign_defender: str = "hand"
     ties: str = "reroll"
     payout: str = "difference"
     threshold: int = 13
@@ -965,7 +967,7 @@ def fight_result(state: AcedrexState, defend: int) -> FightResult:
     (not 1) after the attacker's ``state.attack``."""
     rules = state.variant
     attacker, defender, a_bonus, d_bonus = _bonuses(state)
-    a_side, d_side = attacker // PIECES, defender // PIECES
+    d_side = defender // PIECES
     a_total, d_total = state.attack + a_bonus, defend + d_bonus
     args = (state.fight, attacker, defender, state.attack, defend, a_bonus, d_bonus)
     if a_total == d_total and rules.ties == "reroll":

@@ -3,24 +3,27 @@
 The rules are docs/rules/acey-deucey.md (labels ``AD-...`` and ``ADR-...``). What differs
 from the shared mechanics of :class:`TrackVariant`:
 
-- all 15 checkers start on the bar slot and enter as bar checkers do; in the standard
-  rules they need not enter before others move (``enter_first`` off);
+- all 15 checkers start on the bar slot and enter as bar checkers do;
+- the opening: nothing moves before a player's first doubles or 1-2, and no checker on
+  the board moves while any is still to enter, except that a 1-2 may take the checker
+  it enters on with the other die (the rules vector's ``enter_first`` and
+  ``acey_deucey_moves_on``); after a player's opening, as in backgammon, a hit checker
+  must enter before any other moves (a second rules vector, :attr:`later_kernel`);
 - a double is played four times and the same player rolls again; a 1-2 (the
   *acey-deucey*) is played, then the player chooses a number (:class:`DoublesChoice`, a
   decision of its own) and plays it as doubles, then rolls again;
 - the home lock, exact bear-off, and single-game scoring (gammons as an option);
-- the restrictive rules, each its own option, all set by the ``acey-deucey-restrictive``
-  preset.
+- each opening rule is an option that can be turned off; the restrictive rules, each
+  its own option, are all set by the ``acey-deucey-restrictive`` preset.
 
 The turn is kept in ``GameState.memo`` (:class:`AceyMemo`): which players have earned
-their start, and the stage of an acey-deucey or an extra roll. The compiled playouts are
-:mod:`gammon.kernels.acey`.
+their start and which have entered all their checkers, and the stage of an acey-deucey
+or an extra roll. The compiled playouts are :mod:`gammon.kernels.acey`.
 """
 
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -34,8 +37,8 @@ from gammon.core.play import Play
 from gammon.core.position import Position
 from gammon.core.state import GameState, Phase
 from gammon.core.variant import LegalPlays, TrackVariant, register
+from gammon.kernels import TrackKernel, tracks
 from gammon.kernels import acey as acey_kernel
-from gammon.kernels import tracks
 
 #: The roll that names the game: a 1 and a 2.
 ACEY_DEUCEY = (2, 1)
@@ -74,11 +77,14 @@ class AceyMemo:
 
     ``started[p]``: player ``p`` has rolled doubles or a 1-2 (only the
     ``start_on_doubles`` rule asks). ``stage``: where the turn stands (the module's
-    ``NORMAL``, ``EXTRA``, ``CHOOSE``, ``NUMBER``, ``ACEY_DOUBLES``).
+    ``NORMAL``, ``EXTRA``, ``CHOOSE``, ``NUMBER``, ``ACEY_DOUBLES``). ``entered[p]``:
+    every checker of player ``p`` has been entered once, so ``p``'s opening is over and
+    a checker on the bar is one that was hit (AD-HIT-ENTER-FIRST).
     """
 
     started: tuple[bool, ...] = (False, False)
     stage: str = NORMAL
+    entered: tuple[bool, ...] = (False, False)
 
 
 @functools.cache
@@ -90,18 +96,21 @@ def one_die(sides: int = 6) -> Outcomes:
 @register
 @dataclass(frozen=True)
 class AceyDeucey(TrackVariant):
-    """Acey-deucey, standard rules by default; each restrictive rule is an option."""
+    """Acey-deucey as the source's standard rules play it by default; each opening rule
+    can be turned off, and each restrictive rule is an option."""
 
     name = "acey-deucey"
     summary = (
-        "All 15 checkers start off the board; doubles and 1-2 (acey-deucey: 1, 2, then "
-        "doubles of your choice) roll again; home lock, exact bear-off, single game."
+        "All 15 checkers start off the board; nothing moves before a first doubles or "
+        "1-2, and all enter before any moves on; doubles and 1-2 (acey-deucey: 1, 2, "
+        "then doubles of your choice) roll again; home lock, exact bear-off, single game."
     )
     aliases = ("acey", "aceydeucey", "acey-ducey")
     presets = {
         "acey-deucey-restrictive": {
             "start_on_doubles": True,
             "enter_all_first": True,
+            "hit_enters_first": True,
             "roll_for_doubles": True,
             "forfeit_unplayed": True,
             "home_freeze": True,
@@ -116,10 +125,17 @@ class AceyDeucey(TrackVariant):
 
     #: How a won game scores: single (1), gammon (1 or 2) or backgammon (1, 2 or 3).
     scoring: str = "single"
-    #: Restrictive: no checker moves until the player has rolled doubles or a 1-2.
-    start_on_doubles: bool = False
-    #: Restrictive: no checker on the board moves while any is still off it (to enter).
-    enter_all_first: bool = False
+    #: The opening: no checker moves until the player has rolled doubles or a 1-2
+    #: (AD-START-DOUBLES; False: any roll enters or moves).
+    start_on_doubles: bool = True
+    #: The opening: no checker on the board moves while any of the side is still to
+    #: enter, but a 1-2 may move on the checker it enters (AD-ENTER-ALL; False:
+    #: checkers enter whenever the player likes).
+    enter_all_first: bool = True
+    #: After a player's opening, a hit checker must enter before any other checker
+    #: moves, as in backgammon (AD-HIT-ENTER-FIRST; False: it waits to enter like the
+    #: others, and the rest move freely).
+    hit_enters_first: bool = True
     #: Restrictive: after a 1-2 the doubles number is thrown on one die, not chosen.
     roll_for_doubles: bool = False
     #: Restrictive: a 1-2 or doubles not played in full ends the turn (no doubles, no
@@ -150,7 +166,26 @@ class AceyDeucey(TrackVariant):
 
     @property  # type: ignore[override]
     def enter_first(self) -> bool:
+        """In :attr:`kernel`, the opening's rule; :attr:`later_kernel` has the other."""
         return self.enter_all_first
+
+    @property  # type: ignore[override]
+    def acey_deucey_moves_on(self) -> bool:
+        return self.enter_all_first
+
+    @functools.cached_property
+    def later_kernel(self) -> TrackKernel:
+        """The rules vector after a player's opening (all fifteen entered once): a hit
+        checker enters first when ``hit_enters_first``, and a 1-2 is no exception."""
+        rules = self.kernel.rules.copy()
+        rules[tracks.R_ENTER_FIRST] = self.hit_enters_first
+        rules[tracks.R_ACEY_MOVES_ON] = 0
+        return TrackKernel(rules, self.players, self.slots)
+
+    def kernel_for(self, state: GameState) -> TrackKernel:
+        """The move generator for the player to move: the opening's or the later one."""
+        return self.later_kernel if self.memo_of(state).entered[state.position.turn] \
+            else self.kernel
 
     @property  # type: ignore[override]
     def home_lock(self) -> bool:
@@ -177,20 +212,26 @@ class AceyDeucey(TrackVariant):
     # --- states ----------------------------------------------------------------------
 
     def initial_state(self) -> GameState:
-        return GameState(self, self.start_position(), memo=AceyMemo((False,) * self.players))
+        none = (False,) * self.players
+        return GameState(self, self.start_position(), memo=AceyMemo(none, NORMAL, none))
 
     def memo_of(self, state: GameState) -> AceyMemo:
-        """The state's memo; for a hand-built state (memo None), a player counts as
-        started once any of their checkers has left the starting position."""
+        """The state's memo. For a hand-built state (memo None) the position tells: a
+        player counts as started once any of their checkers has left the starting
+        position, and as past the opening when none is waiting on the bar or some are
+        already borne off (checkers on the bar of a player with nothing off count as
+        never entered: the position cannot tell them from hit ones)."""
         if isinstance(state.memo, AceyMemo):
             return state.memo
         position = state.position
-        started = [position.bar(p) < self.checkers for p in range(self.players)]
+        players = range(self.players)
+        started = [position.bar(p) < self.checkers for p in players]
         if state.phase is Phase.DECIDE and state.dice:
             high, low = state.dice
             if high == low or (high, low) == ACEY_DEUCEY:
                 started[position.turn] = True
-        return AceyMemo(tuple(started))
+        entered = tuple(position.bar(p) == 0 or position.off(p) > 0 for p in players)
+        return AceyMemo(tuple(started), NORMAL, entered)
 
     def stage(self, state: GameState) -> str:
         return self.memo_of(state).stage
@@ -216,7 +257,7 @@ class AceyDeucey(TrackVariant):
         if high == low or (high, low) == ACEY_DEUCEY:
             started = tuple(s or p == player for p, s in enumerate(started))
         return GameState(self, state.position, Phase.DECIDE, (high, low), False, state.moves,
-                         AceyMemo(started, NORMAL))
+                         AceyMemo(started, NORMAL, memo.entered))
 
     # --- decisions -------------------------------------------------------------------
 
@@ -224,19 +265,23 @@ class AceyDeucey(TrackVariant):
         """The plays of the roll, or the :class:`DoublesChoice` values after a 1-2."""
         memo = self.memo_of(state)
         if memo.stage == CHOOSE:
-            return [DoublesChoice(n) for n in self.doubles_choices(state.position)]
+            return [DoublesChoice(n) for n in self.doubles_choices(state)]
         if self.start_on_doubles and not memo.started[state.position.turn]:
             return self._no_play(state.position)
-        return super().legal_plays(state)
+        position = state.position
+        rows = self.kernel_for(state).plays(position.board, position.turn, *state.dice)
+        return LegalPlays(rows, position)
 
-    def doubles_choices(self, position: Position) -> list[int]:
+    def doubles_choices(self, state: GameState) -> list[int]:
         """The numbers the mover may choose after a 1-2: those whose doubles play the
         most moves, a play that bears off the last checker counting as complete (all
         six numbers when none can be played, or when every one plays all four moves)."""
+        position = state.position
+        kernel = self.kernel_for(state)
         off = position.turn * self.slots
         lengths = []
         for n in range(1, self.sides + 1):
-            rows = self.kernel.plays(position.board, position.turn, n, n)
+            rows = kernel.plays(position.board, position.turn, n, n)
             finishes = bool((rows[:, off] == self.checkers).any())
             lengths.append(tracks.MAX_DICE if finishes else int(rows[0, -1]))
         most = max(lengths)
@@ -280,6 +325,10 @@ class AceyDeucey(TrackVariant):
         mover = state.position.turn
         board = play.result.board
         moves = state.moves + 1
+        if not memo.entered[mover] and board[mover * self.slots + self.points + 1] == 0:
+            # The last checker to enter has entered: the mover's opening is over.
+            memo = replace(memo, entered=tuple(e or p == mover
+                                               for p, e in enumerate(memo.entered)))
         if board[mover * self.slots] == self.checkers:
             position = Position(board, self.players, mover)
             return GameState(self, position, Phase.TERMINAL, (), False, moves, memo)
@@ -372,7 +421,8 @@ class AceyDeucey(TrackVariant):
     ) -> tuple[np.ndarray, np.ndarray]:
         """Random games with more figures, and optionally their decisions:
         ``(results, trace)`` as :func:`gammon.kernels.acey.random_playouts` returns."""
+        rules = np.stack([self.kernel.rules, self.later_kernel.rules])
         return acey_kernel.random_playouts(
-            self.kernel.rules, self.flags, self.start_position().board, self.players,
+            rules, self.flags, self.start_position().board, self.players,
             games, seed, max_turns, trace_rows, parallel,
         )

@@ -1,7 +1,8 @@
 """Standard backgammon and the games gnubg plays on its board.
 
 Backgammon is the shared mechanics of :class:`TrackVariant` with its start position;
-nackgammon and hypergammon differ only in where the checkers start.
+nackgammon and hypergammon differ only in where the checkers start. Short backgammon
+(:mod:`gammon.variants.short`) and the Caucasian game build on it.
 """
 
 from __future__ import annotations
@@ -16,11 +17,8 @@ from gammon.core.variant import TrackVariant, register
 @dataclass(frozen=True)
 class Backgammon(TrackVariant):
     name = "backgammon"
-    summary = (
-        "Standard backgammon: 15 checkers, hitting, gammons and backgammons "
-        "(short backgammon, short nardy: oin, mars and koks)."
-    )
-    aliases = ("standard", "short", "short-backgammon", "short-nardy")
+    summary = "Standard (international) backgammon: 15 checkers, hitting, gammons and backgammons."
+    aliases = ("standard",)
     #: gnubg and pubeval play the standard game; a subclass with other rules restates it.
     bots = ("expectimax", "gnubg", "pubeval", "mcts", "heuristic", "random")
 

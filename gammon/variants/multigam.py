@@ -11,6 +11,8 @@ What differs from the shared mechanics:
 - the opening: every player throws one die; ties for the highest re-throw among the
   tied players only (a :class:`RollOff` outcome); the starter plays the winning die
   with the lowest die showing on the table;
+- with checkers on the BAR a player must enter one when a die can (option
+  ``must_enter``), but need not enter first or enter them all (the loose bar);
 - turns pass clockwise, skipping players who have finished;
 - the game ends when the third player finishes; places score 5/3/2/1.
 
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from typing import Any, ClassVar
@@ -121,6 +123,10 @@ class MultiGam(TrackVariant):
     cube = False
     #: Points for the 1st, 2nd, 3rd and 4th place.
     scores: ClassVar[tuple[int, ...]] = SCORES
+
+    #: "You must attempt to enter": with checkers on the BAR, a play must enter one
+    #: when some play can (MG-MUST-ENTER); False: entering is only ever a choice.
+    must_enter: bool = True
 
     def start_layout(self) -> dict[int, int]:
         return {self.points + 1: 5}  # all five on the BAR

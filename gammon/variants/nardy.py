@@ -4,7 +4,8 @@ Fifteen checkers each start on the *head*, the player's own 24-point, and both p
 travel the same way round the board from opposite corners, so one player's point *n* is
 the other's point *n* + 12 (mod 24). Nothing is ever hit: a point with any opposing
 checker on it is closed. Only one checker may leave the head in a turn, except on a
-player's first roll of 6-6, 4-4 or 3-3; a block of six points is legal only while an
+player's first roll of 6-6, 4-4 or 3-3 (and, as an option, the second player's wider
+exception after the starter's 2-1, 6-2 or 5-5); a block of six points is legal only while an
 opposing checker is ahead of it. Scoring: *oin* (1) and *mars* (2), with *koks* (3) and
 the *last roll* for the second player as options. docs/rules/long-nardy.md states every
 rule and the readings chosen where the sources disagree.
@@ -36,6 +37,10 @@ class LongNardy(TrackVariant):
       own first quarter (points 19-24, the head's quarter) scores 3.
     - ``last_roll`` (default False): when the starter bears off the last checker, the
       other player gets one more roll; bearing off everything with it draws the game.
+      No cube action is possible before that roll.
+    - ``wide_head_exception`` (default False): after the starter's first roll of 2-1,
+      6-2 or 5-5, the second player's first roll of 5-5 or 6-2 may also take two
+      checkers from the head.
     """
 
     name = "long-nardy"
@@ -48,15 +53,23 @@ class LongNardy(TrackVariant):
     block = 1
     head = 24
     head_doubles = (6, 4, 3)
+    head_wide_after = ((2, 1), (6, 2), (5, 5))
+    head_wide_rolls = ((5, 5), (6, 2))
     opening_plays_lot = False
     six_block = True
     notation = "nardy"
     bot_options = {"expectimax": "width=4"}
 
+    #: The first-roll head doubles for both players (LN-HEAD-DOUBLES-BOTH).
     head_doubles_both: bool = True
+    #: A loser with nothing borne off loses 2 (LN-MARS-OPTION).
     mars: bool = True
+    #: A mars with a loser's checker in their first quarter scores 3 (LN-KOKS).
     koks: bool = False
+    #: The second player's last roll after the starter finishes (LN-LAST-ROLL).
     last_roll: bool = False
+    #: The second player's wider first-roll head exception (LN-HEAD-WIDE).
+    wide_head_exception: bool = False
 
     def __post_init__(self) -> None:
         if self.koks and not self.mars:
@@ -65,6 +78,10 @@ class LongNardy(TrackVariant):
             )
 
     result_names = ("oin", "mars", "koks")
+
+    @property
+    def head_wide(self) -> bool:  # type: ignore[override]
+        return self.wide_head_exception
 
     @property
     def gammons(self) -> bool:  # type: ignore[override]
