@@ -15,6 +15,7 @@ import gammon
 from gammon import IllegalPlayError, Position
 from gammon.cli.main import app
 from gammon.cli.play import run_game
+from gammon.notation.movetext import move_text_for
 from gammon.variants.acey import CHOOSE, AceyMemo, DoublesChoice
 
 AD = gammon.variant("acey-deucey")
@@ -31,7 +32,7 @@ def answers(at_choice: list[str]) -> tuple[Callable[[str], str], list[str]]:
         prompts.append(prompt)
         if len(prompts) > 2000:
             raise EOFError
-        match = re.search(r"\(choose (\d)", prompt)
+        match = re.search(r"\[choose the doubles number \((\d)", prompt)
         if match:
             return queue.pop(0) if queue else match.group(1)
         return "1"
@@ -43,25 +44,30 @@ def record_lines(out: str) -> list[str]:
     return out.split("Game record", 1)[1].strip("─ \n").splitlines()
 
 
+CHOICE_PROMPT = "you [choose the doubles number (1-6)]> "
+
+
 def test_a_person_names_the_doubles_after_an_acey_deucey():
     answer, prompts = answers(["9", "?", "help", "board", "seven", "4-4"])
     out_console = console()
     result = run_game(AD, ["human", "random"], 2, out_console, answer)
     out = out_console.export_text()
     assert result.finished
-    assert "O random goes first and rolls." in out or "X you goes first and rolls." in out
-    assert "played the 1 and the 2 of the acey-deucey, and now names a number" in out
+    assert "go first and roll." in out or "goes first and rolls." in out
+    assert "played the 1 and the 2 of the acey-deucey: a number to play as doubles" in out
     assert "X you, choose the doubles number (1-6)." in out
-    choice = prompts.index("you (choose 1-6)> ")
-    assert prompts[choice:choice + 6] == ["you (choose 1-6)> "] * 6
+    choice = prompts.index(CHOICE_PROMPT)
+    assert prompts[choice:choice + 6] == [CHOICE_PROMPT] * 6
     assert "✗ 9: the doubles number is 1 to 6" in out
-    assert "You may choose 1, 2, 3, 4, 5, 6" in out
-    assert "Type your choice (1-6)" in out
+    assert "You may choose doubles 1, doubles 2, doubles 3, doubles 4, doubles 5, doubles 6"\
+        in out
+    assert "the number to play as doubles (also 44, d4)" in out  # the help
     assert "✗ 'seven': type the number to play as doubles" in out
     # Then the doubles, as a play: here the opening (AD-ENTER-ALL) leaves only one.
     assert prompts[choice + 6] != "you (4-4)> "
-    assert "X you plays 4-4" in out and "Only one legal play: bar/21(4)." in out
-    assert "rolls again." in out
+    assert "X you: doubles 4" in out
+    assert "X you play bar/21(4), the only legal play." in out
+    assert "another roll." in out
     # The record: the 1-2, the choice (no dice), the doubles.
     lines = record_lines(out)
     assert len(lines) == len(result.turns)
@@ -72,23 +78,28 @@ def test_a_person_names_the_doubles_after_an_acey_deucey():
 
 
 def test_only_the_numbers_that_play_most_are_offered():
-    # Seed 0 brings a choice of 2, 4, 5 or 6 only; "1" is refused with the reason.
-    answer, prompts = answers([])
-    seen: list[str] = []
+    # A seed that brings a choice of fewer than six numbers: another is refused with the
+    # reason.
+    for seed in range(40):
+        seen: list[str] = []
+        answer, _ = answers([])
 
-    def picky(prompt: str) -> str:
-        if "(choose 2/4/5/6)" in prompt and not seen:
-            seen.append(prompt)
-            return "1"
-        return answer(prompt)
+        def picky(prompt: str, seen: list[str] = seen, answer=answer) -> str:
+            match = re.search(r"\[choose the doubles number \((\d)((?: or \d)+)\)", prompt)
+            if match and not seen:
+                seen.append(prompt)
+                offered = {match.group(1), *re.findall(r"\d", match.group(2))}
+                return next(str(n) for n in range(1, 7) if str(n) not in offered)
+            return answer(prompt)
 
-    out_console = console()
-    result = run_game(AD, ["human", "random"], 0, out_console, picky)
+        out_console = console()
+        result = run_game(AD, ["human", "random"], seed, out_console, picky)
+        if seen:
+            break
     out = out_console.export_text()
     assert result.finished and seen
-    assert "choose the doubles number (2 or 4 or 5 or 6)" in out
-    assert ("✗ 1 plays fewer of the four moves than another number can: choose 2 or 4 or 5 "
-            "or 6") in out
+    numbers = re.search(r"choose the doubles number \(([\d or]+)\)", seen[0]).group(1)
+    assert f"plays fewer of the four moves than another number can: choose {numbers}" in out
 
 
 def test_decision_hooks_of_the_variant():
@@ -97,13 +108,14 @@ def test_decision_hooks_of_the_variant():
     chooser = dataclasses.replace(AD.state(pos, (2, 1)), dice=(),
                                   memo=AceyMemo((True, True), CHOOSE, (True, True)))
     assert AD.decision_prompt(chooser) == "choose the doubles number (1 or 4 or 5)"
+    moves = move_text_for(AD)
     for text, number in (("4", 4), ("44", 4), ("4-4", 4), ("4s", 4), ("doubles 5", 5),
                          (" 1 ", 1), ("D1", 1)):
-        assert AD.parse_action(chooser, text) == DoublesChoice(number)
+        assert moves.read_actions(chooser, text) == [DoublesChoice(number)]
     for text, message in (("2", "choose 1 or 4 or 5"), ("45", "type the number"),
                           ("0", "1 to 6"), ("", "type the number")):
         with pytest.raises(IllegalPlayError, match=message):
-            AD.parse_action(chooser, text)
+            moves.read_actions(chooser, text)
     assert AD.decision_prompt(AD.state(pos, (3, 1))) is None
 
 
@@ -122,12 +134,10 @@ def test_restrictive_game_announces_its_rules():
     assert result.finished
     assert "cannot move: nothing moves before a first doubles or 1-2." in out
     assert "one die names the doubles." in out
-    assert re.search(r"throws one die for the doubles of the acey-deucey: (\d), so plays "
-                     r"\1-\1\.", out)
+    # The die that names the doubles is thrown, then played as a double.
+    assert re.search(r"one die names the doubles\.\n.*random \d rolls \d and plays ", out)
     assert "could not play all the 1 and 2 of the acey-deucey: the turn ends" in out
     assert "could not play all the four moves of the double: the turn ends" in out
-    # Doubles named by a die are played, not rolled.
-    assert re.search(r"random \d plays (\d)-\1: ", out)
 
 
 def test_bots_only_same_seed_same_game():
@@ -145,7 +155,7 @@ runner = CliRunner()
 def test_cli_play_and_quit():
     result = runner.invoke(app, ["play", "acey-deucey", "--seed", "1"], input="?\nquit\n")
     assert result.exit_code == 0, result.output
-    assert "Acey-Deucey" in result.output and "bar 15" in result.output
+    assert "Acey-Deucey" in result.output and "X to play" in result.output
     assert "Game abandoned." in result.output
 
 

@@ -51,7 +51,7 @@ def test_human_against_random_to_the_end():
 
     assert result.finished and result.winner in (0, 1) and result.points in (1, 2, 3)
     assert result.state.is_terminal
-    assert "Opening roll:" in out and "goes first with 3-1" in out
+    assert "Opening roll:" in out and "you go first with 3-1" in out
     assert "✗ '24/30': there is no point 30" in out
     assert "✗ 13/7 is not legal with 3-1: 13/7 is 6 pips" in out
     assert re.search(r"\b1\. 24/23 24/21\b", out)  # the list, highest checkers first
@@ -62,7 +62,7 @@ def test_human_against_random_to_the_end():
     assert "random rolls" in out  # the bot's moves are shown
     # The result, and the record: one line per turn, the first being ours.
     kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[result.points]
-    assert f"wins {kind}: {result.points} point" in out
+    assert re.search(f"wins? {kind}: {result.points} points?", out)
     lines = record_lines(out)
     assert len(lines) == len(result.turns)
     assert re.fullmatch(r"\s*1\s+X you\s+31\s+8/5 6/5", lines[0])
@@ -115,12 +115,16 @@ def test_quit_and_end_of_input_abandon_the_game():
         assert "Game abandoned." in out_console.export_text()
 
 
-def test_resign_gives_the_opponent_a_single_game():
+def test_resign_is_offered_and_the_opponent_answers():
     out_console = console()
-    result = run_game(BG, ["human", "human"], 1, out_console, script(["resign"])[0])
+    answer, prompts = script(["resign", "reject", "resign gammon", "accept"])
+    result = run_game(BG, ["human", "human"], 1, out_console, answer)
     mover = opening(1).position.turn
-    assert result.resigned and result.winner == 1 - mover and result.points == 1
-    assert "resigns" in out_console.export_text()
+    assert result.resigned and result.winner == 1 - mover and result.points == 2
+    out = out_console.export_text()
+    assert "offers to resign a single game" in out and "rejects the single game" in out
+    assert "accept or reject?" in out and "accepts the gammon" in out
+    assert prompts[1].endswith("(accept/reject)> ")
 
 
 def test_help_and_bad_numbers():

@@ -280,7 +280,7 @@ def _mars_with(rules: StakeRules, variant=SHORT, cube_value=1, cube_owner=None):
     rows = [[0] * 26, [0] * 26]
     rows[0][1], rows[0][0] = 1, 14
     rows[1][6] = 15
-    state = CubeState.midgame(variant, Position.from_checkers(rows, 0), (2, 1), rules=rules,
+    state = CubeState.midgame(variant, Position.from_checkers(rows, 0), (2, 1), stakes=rules,
                               cube_value=cube_value, cube_owner=cube_owner)
     return state.apply(state.legal_actions()[0])
 

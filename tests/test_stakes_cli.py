@@ -50,7 +50,7 @@ def test_a_match_to_the_end_with_a_person():
     assert "Game 1 of the 5-point match" in text and "Score: you" in text
     # The cube decisions were asked and answered at the prompt.
     assert any("(roll/double)" in p for p in player.prompts)
-    assert "X you doubles to 2." in text
+    assert "X you double to 2." in text
     assert "answer a double" in text  # the help at a cube decision
     assert "✗ take: no cube is on offer; double or roll" in text
     assert "answer the double first" in text  # "roll" typed while doubled
@@ -83,12 +83,12 @@ def test_money_session_ledger_and_options():
     assert len(session.ledger) == 3
     assert "Ledger" in text and "total" in text
     assert all(e.amounts == tuple(5 * p for p in e.points) for e in session.ledger)
-    assert "After 3 game(s) at 5 a point" in text
+    assert "After 3 games at 5 a point" in text
 
 
 def test_resigning_and_answering_at_the_prompt():
     out = console()
-    player = Player({"(3-1)": ["resign backgammon"], "(accept/reject)": ["accept"]})
+    player = Player({"human 1 (6-4)": ["resign backgammon"], "(accept/reject)": ["accept"]})
     session = run_session("backgammon", ["human", "human"], 1, StakeRules(), seed=4,
                           console=out, input_func=player, games=1)
     text = out.export_text()
@@ -111,7 +111,7 @@ def test_cli_play_money_options():
                                  "--beaver", "--raccoon", "--auto-doubles", "2",
                                  "--max-cube", "16"])
     assert result.exit_code == 0, result.output
-    assert "After 2 game(s) at 5 a point" in result.output
+    assert "After 2 games at 5 a point" in result.output
     result = runner.invoke(app, ["play", "backgammon", "--stake", "2", "--no-cube",
                                  "--seats", "random,random", "--games", "1", "--seed", "2"])
     assert result.exit_code == 0, result.output

@@ -321,7 +321,7 @@ def test_cube_no_mars_with_cube_every_win_single():
     # backgammon and the Caucasian game (docs/rules/short.md); False switches it off.
     default = StakeRules()
     assert default.no_mars_with_cube is None
-    assert finish(at(race(GAMMON), rules=default)).returns() == (2.0, -2.0)
+    assert finish(at(race(GAMMON), stakes=default)).returns() == (2.0, -2.0)
     assert not default.no_mars_for(nardy) and not default.no_mars_for(BG)
     for name in ("short", "caucasian"):
         assert default.no_mars_for(gammon.variant(name))

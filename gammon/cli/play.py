@@ -33,6 +33,7 @@ from gammon.core.errors import GammonError, InvalidOptionError
 from gammon.core.play import Play
 from gammon.core.protocol import Rules
 from gammon.core.variant import variant_from
+from gammon.core.words import agree
 from gammon.notation.movetext import NO_MOVE, MoveText, Pair, move_text_for
 from gammon.render import board_for
 from gammon.stakes.cube import CubeState, Resign
@@ -40,6 +41,7 @@ from gammon.stakes.match import Match
 from gammon.stakes.prompt import HELP as STAKES_HELP
 from gammon.stakes.prompt import parse_command
 from gammon.stakes.rules import StakeRules
+from gammon.stakes.session import Session
 from gammon.table import narrate
 from gammon.table.table import (
     ANOTHER,
@@ -182,6 +184,7 @@ class TerminalGame:
         self.pending: Text | None = None  # a bot's roll, told with its play
         self.pending_parts = 0  # the parts of a roll told so far (Acedrex's die)
         self.quiet = False  # no person left in the game: the bots finish it at once
+        self.throws: list[str] = []
 
     # --- output --------------------------------------------------------------------------
 
@@ -195,6 +198,8 @@ class TerminalGame:
     def flush(self) -> None:
         if self.pending is not None:
             line, self.pending = self.pending, None
+            if not line.plain.endswith("."):
+                line.append(".")
             self.console.print(line)
 
     def refuse(self, reason: str) -> None:
@@ -274,48 +279,52 @@ class TerminalGame:
             self.say(("No person is left in the game: the bots play it out.", "italic"))
 
     def tell(self, step: Step, line: narrate.Line) -> None:
-        seat = line.seat
-        human = seat is not None and self.table.seats[seat].human
-        if line.kind == narrate.ROLL and seat is not None:
+        """Print one line: a person's roll as a rule above their turn, a bot's roll
+        with what it played on the same line, anything else after its seat's name."""
+        seat, kind = line.seat, line.kind
+        if seat is None:
+            style = "bold" if kind == narrate.RESULT else ("italic" if kind == narrate.NOTE
+                                                           else "")
+            self.say((line.text, style))
+            return
+        # Lines are verb phrases after the name ("rolls 6-5"), but for a choice (the
+        # action's own name: "doubles 4", "B3+7>Y1").
+        text = line.text if kind == narrate.CHOICE else agree(self.names[seat], line.text)
+        human = self.table.seats[seat].human
+        if kind == narrate.ROLL:
+            self.flush()
             if human:
-                self.flush()
                 self.console.print()
-                self.console.rule(Text.assemble(self.who(seat), " ", line.text),
-                                  style="grey50")
+                self.console.rule(Text.assemble(self.who(seat), " ", text), style="grey50")
             else:
-                self.flush()
-                self.pending = Text.assemble(self.who(seat), " ", line.text)
+                self.pending = Text.assemble(self.who(seat), " ", text)
                 self.pending_parts = 0
             return
-        if line.kind == narrate.PLAY and seat is not None and self.pending is not None:
-            self.pending.append(f" and {line.text}.")
-            self.flush()
-            return
-        if line.kind == narrate.CHOICE and seat is not None:
-            if self.pending is not None and not human:  # a bot's parts of one roll
-                self.pending.append((": " if not self.pending_parts else ", ") + line.text)
+        if self.pending is not None and not human:
+            if kind == narrate.PLAY:
+                self.pending.append(f" and {text}.")
+                self.flush()
+                return
+            if kind == narrate.CHOICE:  # the parts of one roll (Acedrex's die)
+                self.pending.append((": " if not self.pending_parts else ", ") + text)
                 self.pending_parts += 1
                 return
-            self.say(self.who(seat), ": ", line.text)
-            return
-        if line.kind == narrate.RESULT:
-            if seat is None:
-                self.say((line.text, "bold"))
-            else:
-                self.say("  ", self.who(seat), "  ", line.text)
-            return
-        if line.kind == narrate.OPENING:
-            self.say(line.text)
-            return
-        if seat is None:
-            self.say((line.text, "italic" if line.kind == narrate.NOTE else ""))
+        if kind == narrate.CHOICE:
+            self.say(self.who(seat), ": ", text)
+        elif kind == narrate.RESULT:
+            self.say(self.who(seat), " ", (text, "bold"))
         else:
-            self.say(self.who(seat), " ", (line.text, "italic" if line.kind == narrate.NOTE
-                                          else ""), "" if line.text.endswith(".") else ".")
+            self.say(self.who(seat), " ", (text, "italic" if kind == narrate.NOTE else ""),
+                     "" if text.endswith(".") else ".")
 
     def remember(self, step: Step) -> None:
         """Keep the record of the game: one line per play or decision."""
         taken, before = step.taken, base_state(step.before)
+        if step.kind == THROW and taken.opening and self.rules.players > 2:
+            # Who starts among more than two is a story of its own: keep the throws.
+            throwers = taken.players or range(len(taken.dice))
+            self.throws.append(" ".join(f"{self.board_kind.token(p).plain}:{die}"
+                                        for p, die in zip(throwers, taken.dice, strict=True)))
         if step.kind == THROW or step.seat is None:
             return
         record = self.turns[-1]
@@ -331,6 +340,7 @@ class TerminalGame:
 
     def new_game(self, step: Step) -> None:
         self.turns.append([])
+        self.throws: list[str] = []  # the opening's throws, for the record
         self.last_play = None
         self.quiet = False
         self.console.print()
@@ -340,11 +350,6 @@ class TerminalGame:
         self.console.rule(title)
         for line in narrate.narrate(self.table, step, self.names):
             self.say((line.text, "bold" if line.kind == narrate.GAME else "italic"))
-        state = step.after
-        if isinstance(state, CubeState) and (state.cube_in_play or not state.score.money):
-            from gammon.stakes.prompt import cube_text, score_text
-
-            self.say(score_text(state, self.names), "; ", cube_text(state, self.names))
 
     def record(self) -> None:
         turns = self.turns[-1] if self.turns else []
@@ -352,6 +357,8 @@ class TerminalGame:
             return
         self.console.rule("Game record", style="grey50")
         width = max(len(name) for name in self.names)
+        if self.throws:
+            self.say("     opening  ", (", then ".join(self.throws), "cyan"))
         for number, turn in enumerate(turns, 1):
             dice = "".join(map(str, turn.dice)).ljust(2)
             self.say(f"{number:>3}  ", self.board_kind.token(turn.player), " ",
@@ -409,9 +416,8 @@ class TerminalGame:
             if len(legal) == 1 and not legal[0].moves:
                 return [legal[0]]  # nothing to play: the narration says why
             if len(legal) == 1:
-                self.say("Only one legal play: ", (self.moves.format_action(legal[0]), "bold"),
-                         ".")
-                return [legal[0]]
+                return [legal[0]]  # the narration says it was the only legal play
+            self.board(state)
             return self.ask_play(state, game, seat)
         if question.kind != CHOICE:
             self.console.print()
@@ -479,13 +485,17 @@ class TerminalGame:
             command = line.strip().lower()
             if self.common(command, state):
                 continue
+            if command == "" and not self.reads_numbers(state):
+                self.say("Type your move, like ", (self.moves.example, "cyan"), "; ",
+                         ("?", "cyan"), " lists what is legal, ", ("help", "cyan"),
+                         " explains more.")
+                continue
             if command in _LIST or command == "":
-                if command == "" and self.moves.example:
-                    self.say("Type your move, like ", (self.moves.example, "cyan"), "; ",
-                             ("?", "cyan"), " lists what is legal, ", ("help", "cyan"),
-                             " explains more.")
-                    continue
-                self.list_actions([str(a) for a in legal])
+                if self.reads_numbers(state):  # the answer is a number: no numbered list
+                    self.say(f"You may choose {', '.join(str(a) for a in legal)}: "
+                             f"{question.text}.")
+                else:
+                    self.list_actions([str(a) for a in legal])
                 continue
             if command in ("help", "h"):
                 self.help()
@@ -699,7 +709,8 @@ def play_table(table: Table, console: Console | None = None,
     winner = state.winner
     ending = state.ending if isinstance(state, CubeState) else None
     ranking = tuple(sorted(range(len(returns)), key=lambda p: -returns[p]))
-    return GameResult(state, turns, winner, returns[winner] if winner is not None else 0,
+    points = returns[winner] if winner is not None else 0
+    return GameResult(state, turns, winner, int(points) if float(points).is_integer() else points,
                       resigned=ending is not None and ending.how == "resign",
                       ranking=ranking if len(returns) > 2 else (), finished=True,
                       table=table)
@@ -716,22 +727,24 @@ def run_game(variant: Rules | str, seats: Sequence[str], seed: int | None = None
 def run_match(variant: Rules | str, seats: Sequence[str], length: int,
               stakes: StakeRules | None = None, seed: int | None = None,
               console: Console | None = None, input_func: Callable[[str], str] = input,
-              *, crawford: bool = True) -> Table:
-    """Play a match to ``length`` points in the terminal; the table (its series is the
-    :class:`gammon.stakes.Match`)."""
+              *, crawford: bool = True) -> Match:
+    """Play a match to ``length`` points in the terminal; the match (its score and a
+    record of every game)."""
     table = seat(variant, seats, kind=MATCH, length=length, stakes=stakes, seed=seed,
                  crawford=crawford)
     play_table(table, console, input_func)
-    return table
+    assert isinstance(table.series, Match)
+    return table.series
 
 
 def run_session(variant: Rules | str, seats: Sequence[str], stake: float = 1,
                 stakes: StakeRules | None = None, seed: int | None = None,
                 console: Console | None = None, input_func: Callable[[str], str] = input,
-                *, games: int | None = None) -> Table:
+                *, games: int | None = None) -> Session:
     """Money games in the terminal at ``stake`` a point: ``games`` games, or (None) as
-    many as the person asks for; the table (its series is the :class:`Session`)."""
+    many as the person asks for; the session (its ledger and standings)."""
     table = seat(variant, seats, kind=MONEY, stake=stake, stakes=stakes, seed=seed,
                  games=games)
     play_table(table, console, input_func)
-    return table
+    assert isinstance(table.series, Session)
+    return table.series

@@ -23,6 +23,7 @@ from gammon.core.play import Play
 from gammon.core.position import Position
 from gammon.core.state import GameState, Phase
 from gammon.core.variant import TrackVariant
+from gammon.core.words import agree
 from gammon.render.terminal import FRAME, HIGHLIGHT, LABEL, MARK, checker, style, symbol
 
 HEIGHT = 5  # rows of the board: the tallest stack one player can build is shown whole
@@ -148,7 +149,7 @@ def _status(state: GameState, names: Sequence[str], dice_left: Sequence[int] | N
         text = Text("Game over: ")
         if ranking:
             text.append_text(checker(ranking[0]))
-            text.append(f" {names[ranking[0]]} wins", style="bold")
+            text.append(f" {names[ranking[0]]} {agree(names[ranking[0]], 'wins')}", style="bold")
         return text
     if state.phase is Phase.CHANCE and state.opening:
         return Text("Opening: each player throws one die")

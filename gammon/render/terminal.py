@@ -30,6 +30,7 @@ from gammon.core.play import Play
 from gammon.core.position import Position
 from gammon.core.state import GameState, Phase
 from gammon.core.variant import TrackVariant
+from gammon.core.words import agree
 
 #: Checker letters and styles, by player number.
 SYMBOLS = ("X", "O", "Y", "Z")
@@ -270,7 +271,7 @@ def _status(state: GameState, player: int, names: Sequence[str],
             return text
         winner = state.winner if state.winner is not None else player
         text.append_text(checker(winner))
-        text.append(f" {names[winner]} wins", style="bold")
+        text.append(f" {names[winner]} {agree(names[winner], 'wins')}", style="bold")
         return text
     text.append_text(checker(player))
     if state.phase is Phase.CHANCE:

@@ -164,7 +164,7 @@ def result_text(state: CubeState, names: Sequence[str] | None = None) -> str:
     names = _names(state, names)
     winner = state.winner
     if winner is None:
-        return "the game is drawn"
+        return "The game is drawn"
     points = _points(state.returns()[winner])
     ending = state.ending
     cube = f" with the cube at {state.cube_value}" if state.cube_value != 1 else ""

@@ -15,8 +15,9 @@ from typing import Any
 
 from gammon.core.dice import Roll
 from gammon.core.play import Play
+from gammon.core.words import agree
 from gammon.stakes.cube import CubeAction, CubeState, Resign, ResignAnswer
-from gammon.stakes.prompt import result_text
+from gammon.stakes.prompt import cube_text, result_text, score_text
 from gammon.stakes.record import describe
 from gammon.table.table import ACTION, NEW_GAME, THROW, Step, Table
 
@@ -69,6 +70,9 @@ def _new_game(table: Table, step: Step, names: Sequence[str]) -> list[Line]:
             lines.append(Line(None, "The Crawford game: no doubling in this game.", NOTE))
     elif table.kind == "money":
         lines.append(Line(None, f"Game {step.game}, at {table.stake} a point", GAME))
+    if isinstance(state, CubeState) and table.kind != "game":
+        score = score_text(state, names) + "; " if table.kind == "match" else ""
+        lines.append(Line(None, score + cube_text(state, names), GAME))
     return lines
 
 
@@ -86,7 +90,8 @@ def _throw(roll: Roll, before: Any, after: Any, names: Sequence[str]) -> list[Li
 
 def _opening(roll: Roll, before: Any, after: Any, names: Sequence[str]) -> Line:
     throwers = roll.players or tuple(range(len(roll.dice)))
-    throws = ", ".join(f"{names[p]} throws {d}" for p, d in zip(throwers, roll.dice, strict=True))
+    throws = ", ".join(f"{names[p]} {agree(names[p], 'throws')} {d}"
+                       for p, d in zip(throwers, roll.dice, strict=True))
     label = "Roll-off" if roll.players else "Opening roll"
     text = f"{label}: {throws}"
     state = base(after)
@@ -98,9 +103,11 @@ def _opening(roll: Roll, before: Any, after: Any, names: Sequence[str]) -> Line:
                             if d == best)
         text += f" — a tie for the highest: {tied} throw again"
     elif state.is_chance:  # the opening only chose who starts
-        text += f" — {names[state.position.turn]} goes first and rolls"
+        first = names[state.position.turn]
+        text += f" — {first} {agree(first, 'goes')} first and {agree(first, 'rolls')}"
     else:
-        text += (f" — {names[state.position.turn]} goes first with "
+        first = names[state.position.turn]
+        text += (f" — {first} {agree(first, 'goes')} first with "
                  f"{state.dice[0]}-{state.dice[1]}")
     return Line(None, text + ".", OPENING)
 
@@ -115,7 +122,8 @@ def _action(table: Table, seat: int, action: Any, before: Any, after: Any) -> li
             state = base(before)
             reason = state.variant.no_move_reason(state)
             return [Line(seat, "cannot move" + (f": {reason}" if reason else ""), PLAY)]
-        return [Line(seat, f"plays {table.describe(before, action)}", PLAY)]
+        forced = ", the only legal play" if len(base(before).legal_actions()) == 1 else ""
+        return [Line(seat, f"plays {table.describe(before, action)}{forced}", PLAY)]
     return [Line(seat, str(action), CHOICE)]
 
 
@@ -124,11 +132,17 @@ def result_lines(table: Table, state: Any, names: Sequence[str]) -> list[Line]:
     and the score of a match or the money so far."""
     lines = []
     if isinstance(state, CubeState):
-        lines.append(Line(None, result_text(state, names) + ".", RESULT))
+        text = result_text(state, names) + "."
+        winner = state.winner
+        if winner is not None and text.startswith(names[winner] + " "):
+            lines.append(Line(winner, text[len(names[winner]) + 1:], RESULT))
+        else:
+            lines.append(Line(None, text, RESULT))
     else:
         returns = state.returns()
         order = sorted(range(len(returns)), key=lambda p: -returns[p])
         money = sum(returns) == 0
+        lines.append(Line(None, "Money at the end:" if money else "Final ranking:", RESULT))
         for place, p in enumerate(order):
             value = returns[p]
             worth = f"{value:+g}" if money else f"{value:g} point{'s' if value != 1 else ''}"

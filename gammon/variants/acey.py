@@ -378,19 +378,16 @@ class AceyDeucey(TrackVariant):
         mover = before.position.turn
         stage = self.stage(after)
         if before.is_chance:
-            if self.stage(before) == NUMBER:
-                n = after.dice[0]
-                return f"threw one die for the doubles of the acey-deucey, so plays {n}-{n}."
             return None
         if stage == CHOOSE:
-            return "played the 1 and the 2 of the acey-deucey, and now names a number to " \
-                "play as doubles."
+            return "played the 1 and the 2 of the acey-deucey: a number to play as " \
+                "doubles comes next."
         if stage == NUMBER:
-            return "played the 1 and the 2 of the acey-deucey; one die names the doubles."
+            return "played the 1 and the 2 of the acey-deucey: one die names the doubles."
         if stage == EXTRA and after.position.turn == mover:
             if self.stage(before) == ACEY_DOUBLES:
-                return "played the acey-deucey's doubles and rolls again."
-            return "played doubles and rolls again."
+                return "played the acey-deucey's doubles: another roll."
+            return "played doubles: another roll."
         if after.position.turn != mover and self.forfeit_unplayed and before.dice:
             high, low = before.dice
             acey = (high, low) == ACEY_DEUCEY and self.stage(before) != ACEY_DOUBLES
