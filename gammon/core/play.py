@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from gammon.core.position import Position
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
-    """One checker moved by one die, in the mover's own numbering (0 = off, N+1 = bar)."""
+class Move(NamedTuple):
+    """One checker moved by one die, in the mover's own numbering (0 = off, N+1 = bar).
+
+    A named tuple rather than a dataclass: every legal play of every roll is made of
+    them, and a tuple is built several times faster."""
 
     source: int
     destination: int

@@ -33,6 +33,10 @@ class Position:
     turn: int = 0
 
     def __post_init__(self) -> None:
+        size, players = len(self.board), self.players
+        if players >= 1 and size % players == 0 and size >= 3 * players \
+                and 0 <= self.turn < players:
+            return  # one test on the hot path; the ones below say what is wrong
         if self.players < 1 or len(self.board) % self.players:
             raise ValueError("the board must hold the same number of slots for every player")
         if len(self.board) // self.players < 3:

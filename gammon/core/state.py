@@ -52,7 +52,8 @@ class GameState:
     opening: bool = True
     moves: int = 0
     memo: Any = None
-    _legal: list[Any] = field(default_factory=list, compare=False, repr=False)
+    #: The legal plays once computed (states are values, so they never change).
+    _legal: LegalPlays | None = field(default=None, compare=False, repr=False)
 
     @property
     def current_player(self) -> int | None:
@@ -81,10 +82,11 @@ class GameState:
         """The legal actions of the player to move, one per distinct resulting position."""
         if self.phase is not Phase.DECIDE:
             raise ValueError(f"no decision to make in the {self.phase.value} phase")
-        # States are values, so the list is computed once and kept.
-        if not self._legal:
-            self._legal.append(self.variant.legal_plays(self))
-        return self._legal[0]
+        legal = self._legal
+        if legal is None:
+            legal = self.variant.legal_plays(self)
+            object.__setattr__(self, "_legal", legal)
+        return legal
 
     def apply(self, outcome_or_action: Any) -> GameState:
         """The state after a chance outcome (at CHANCE) or an action (at DECIDE)."""

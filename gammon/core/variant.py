@@ -155,11 +155,11 @@ class TrackVariant:
 
     # --- derived rules -----------------------------------------------------------
 
-    @property
+    @functools.cached_property
     def checkers(self) -> int:
         return sum(self.start_layout().values())
 
-    @property
+    @functools.cached_property
     def slots(self) -> int:
         return self.points + 2
 
@@ -267,13 +267,15 @@ class TrackVariant:
         opening throw when ``opening``); else :class:`IllegalOutcomeError` saying why."""
         if not isinstance(roll, Roll):
             raise IllegalOutcomeError(f"the dice are to be thrown, not {roll!r}")
-        count = {1: "one die", 2: "two dice"}.get(dice, f"{dice} dice")
-        what = (f"the opening throw, one die for each of the {dice} players" if opening
-                else f"a throw of {count}")
         if roll.opening != opening or len(roll.dice) != dice:
+            count = {1: "one die", 2: "two dice"}.get(dice, f"{dice} dice")
+            what = (f"the opening throw, one die for each of the {dice} players" if opening
+                    else f"a throw of {count}")
             raise IllegalOutcomeError(f"{roll} is not {what}")
-        if not all(isinstance(d, int) and 1 <= d <= self.sides for d in roll.dice):
-            raise IllegalOutcomeError(f"{roll}: each die shows 1 to {self.sides}")
+        sides = self.sides
+        for d in roll.dice:
+            if d.__class__ is not int or not 1 <= d <= sides:
+                raise IllegalOutcomeError(f"{roll}: each die shows 1 to {sides}")
         return roll.dice
 
     def apply_roll(self, state: GameState, roll: Roll) -> GameState:
@@ -334,13 +336,13 @@ class TrackVariant:
         if not isinstance(action, Play):
             raise IllegalPlayError(f"{action!r} is not a play")
         legal = state.legal_actions()
-        index = legal.find(action)
-        if index is None:
+        play = legal.find(action)
+        if play is None:
             raise IllegalPlayError(
                 f"that play is not legal for {state.dice[0]}-{state.dice[1]}"
                 f" ({len(legal)} legal plays)"
             )
-        return self.after_play(state, legal[index])
+        return self.after_play(state, play)
 
     def after_play(self, state: GameState, play: Play) -> GameState:
         """Pass the dice on, or end the game when the mover has borne everything off.
@@ -401,7 +403,7 @@ class TrackVariant:
 class LegalPlays(Sequence[Play]):
     """The legal plays of a state, built from the kernel's rows when first looked at."""
 
-    __slots__ = ("_rows", "_position", "_size", "_plays", "_index")
+    __slots__ = ("_rows", "_position", "_size", "_plays", "_index", "_blob", "_width")
 
     def __init__(self, rows: np.ndarray, position: Position) -> None:
         self._rows = rows
@@ -409,6 +411,11 @@ class LegalPlays(Sequence[Play]):
         self._size = len(position.board)
         self._plays: list[Play | None] = [None] * len(rows)
         self._index: dict[bytes, int] | None = None
+        # A row is the board, then (source, destination, hit) per move, then the number
+        # of moves; every value is small and not negative, so its bytes read it without
+        # numpy.
+        self._blob = rows.tobytes()
+        self._width = rows.shape[1]
 
     def __len__(self) -> int:
         return len(self._plays)
@@ -422,26 +429,25 @@ class LegalPlays(Sequence[Play]):
             return [self[j] for j in range(*i.indices(len(self)))]
         play = self._plays[i]
         if play is None:
-            row = self._rows[i]
-            size = self._size
-            flat = row.tolist()
-            moves = tuple(
-                Move(flat[size + 3 * k], flat[size + 3 * k + 1], bool(flat[size + 3 * k + 2]))
-                for k in range(flat[-1])
-            )
-            result = Position(row[:size].tobytes(), self._position.players, self._position.turn)
+            blob, width = self._blob, self._width
+            start = (i if i >= 0 else i + len(self._plays)) * width
+            at = start + self._size
+            moves = tuple([Move(blob[m], blob[m + 1], blob[m + 2] == 1)
+                           for m in range(at, at + 3 * blob[start + width - 1], 3)])
+            result = Position(blob[start:at], self._position.players, self._position.turn)
             play = self._plays[i] = Play(moves, result)
         return play
 
     def __iter__(self) -> Iterator[Play]:
         return (self[i] for i in range(len(self)))
 
-    def find(self, play: Play) -> int | None:
-        """Which legal play is ``play`` (the same object, or one with the same result)."""
-        for index, known in enumerate(self._plays):
+    def find(self, play: Play) -> Play | None:
+        """The legal play that ``play`` is (itself, or the one with the same result)."""
+        for known in self._plays:
             if known is play:
-                return index
-        return self.index_of(play.result)
+                return known
+        index = self.index_of(play.result)
+        return None if index is None else self[index]
 
     def index_of(self, result: Position) -> int | None:
         """Which play leads to ``result`` (by board), or None."""
