@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 OFF = 0
 
+_set = object.__setattr__
+
 
 @dataclass(frozen=True, slots=True)
 class Position:
@@ -43,6 +45,16 @@ class Position:
             raise ValueError("a track needs an off slot, at least one point and a bar")
         if not 0 <= self.turn < self.players:
             raise ValueError(f"turn {self.turn} is not a player of this position")
+
+    @classmethod
+    def unchecked(cls, board: bytes, players: int, turn: int) -> Position:
+        """A position from parts known to fit (a board the move generator wrote), made
+        without the checks of the constructor: the play-by-play path of every game."""
+        position = object.__new__(cls)
+        _set(position, "board", board)
+        _set(position, "players", players)
+        _set(position, "turn", turn)
+        return position
 
     @classmethod
     def from_checkers(cls, rows: Iterable[Iterable[int]], turn: int = 0) -> Position:

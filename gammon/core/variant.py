@@ -359,11 +359,11 @@ class TrackVariant:
                 self, position, Phase.CHANCE, (), False, state.moves + 1, LAST_ROLL
             )
         if finished or state.memo == LAST_ROLL:
-            position = Position(board, self.players, mover)
+            position = Position.unchecked(board, self.players, mover)
             return GameState(
                 self, position, Phase.TERMINAL, (), False, state.moves + 1, state.memo
             )
-        position = Position(board, self.players, (mover + 1) % self.players)
+        position = Position.unchecked(board, self.players, (mover + 1) % self.players)
         return GameState(self, position, Phase.CHANCE, (), False, state.moves + 1, state.memo)
 
     def why_no_cube(self, state: GameState) -> str:
@@ -400,6 +400,18 @@ class TrackVariant:
         return tuple(points if p == winner else -points for p in range(self.players))
 
 
+class _MoveTable(dict[tuple[int, int, int], Move]):
+    """Every move a kernel row can hold, made once: moves are values, so plays share
+    them (building each anew was a fifth of a random game's time)."""
+
+    def __missing__(self, key: tuple[int, int, int]) -> Move:
+        move = self[key] = Move(key[0], key[1], key[2] == 1)
+        return move
+
+
+_MOVES = _MoveTable()
+
+
 class LegalPlays(Sequence[Play]):
     """The legal plays of a state, built from the kernel's rows when first looked at."""
 
@@ -432,9 +444,10 @@ class LegalPlays(Sequence[Play]):
             blob, width = self._blob, self._width
             start = (i if i >= 0 else i + len(self._plays)) * width
             at = start + self._size
-            moves = tuple([Move(blob[m], blob[m + 1], blob[m + 2] == 1)
+            moves = tuple([_MOVES[blob[m], blob[m + 1], blob[m + 2]]
                            for m in range(at, at + 3 * blob[start + width - 1], 3)])
-            result = Position(blob[start:at], self._position.players, self._position.turn)
+            result = Position.unchecked(blob[start:at], self._position.players,
+                                        self._position.turn)
             play = self._plays[i] = Play(moves, result)
         return play
 
