@@ -3,7 +3,7 @@
 Two measurements, each printed with its ratio to the anchor and the project's target:
 
 1. Random playouts, games per second. gammon's compiled playouts
-   (``variant.kernel.random_playouts``: whole games in numba, uniform choice among the
+   (``variant.random_playouts``: whole games in numba, uniform choice among the
    distinct legal plays) against OpenSpiel's C++ backgammon driven from Python the way
    its examples do it (``pyspiel.load_game("backgammon")``; chance nodes drawn from
    ``chance_outcomes()``, decisions drawn uniformly from ``legal_actions()``). Both run
@@ -232,12 +232,10 @@ def time_budget(run_batch: Callable[[int], tuple[int, dict[str, int]]], seconds:
 
 def gammon_compiled_playouts(seconds: float, seed: int, batch: int, max_turns: int) -> Rate:
     variant = gammon.variant("backgammon")
-    kernel = variant.kernel
-    start = variant.start_position().board
-    kernel.random_playouts(4, start, seed, max_turns)  # warm-up: compile or load the cache
+    variant.random_playouts(4, seed, max_turns)  # warm-up: compile or load the cache
 
     def run(i: int) -> tuple[int, dict[str, int]]:
-        rows = kernel.random_playouts(batch, start, seed + i, max_turns)
+        rows = variant.random_playouts(batch, seed + i, max_turns)
         return batch, {"turns": int(rows[:, 2].sum()), "unfinished": int((rows[:, 0] < 0).sum())}
 
     return time_budget(run, seconds)

@@ -5,16 +5,18 @@ from __future__ import annotations
 import random
 
 import pytest
+from gnubg_runner import require_gnubg
 
 import gammon
 from gammon.agents import duel, make_agent
-from gammon.agents.gnubg import gnubg_path
 from gammon.notation.movetext import format_play
 
-pytestmark = [
-    pytest.mark.gnubg,
-    pytest.mark.skipif(gnubg_path() is None, reason="gnubg is not installed"),
-]
+pytestmark = pytest.mark.gnubg
+
+
+@pytest.fixture(autouse=True)
+def gnubg_installed() -> None:
+    require_gnubg()
 
 BG = gammon.variant("backgammon")
 

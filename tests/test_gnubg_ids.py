@@ -20,7 +20,7 @@ import random
 from pathlib import Path
 
 import pytest
-from gnubg_runner import gnubg_path, run_gnubg
+from gnubg_runner import require_gnubg, run_gnubg
 
 from gammon.core.position import Position
 from gammon.notation import Situation
@@ -99,8 +99,7 @@ def sample() -> list[Situation]:
 
 @pytest.fixture(scope="module")
 def gnubg_answers() -> list[tuple[Situation, dict]]:
-    if gnubg_path() is None:
-        pytest.skip("GNU Backgammon is not installed (make test installs it)")
+    require_gnubg()
     situations = sample()
     items = [{"xgid": s.xgid(), "gnubgid": s.gnubg_id()} for s in situations]
     answers, _ = run_gnubg(DRIVER, items)

@@ -165,11 +165,7 @@ def variations() -> dict[str, str]:
 @pytest.fixture(scope="module")
 def answers() -> dict[str, list[tuple[Case, dict]]]:
     """gnubg's answer to every case, by variant."""
-    if gnubg_runner.gnubg_path() is None:
-        pytest.skip(
-            "GNU Backgammon is not installed (looked for $GNUBG, gnubg on the PATH and "
-            "/usr/games/gnubg); `make test` installs it, or: apt-get install gnubg"
-        )
+    gnubg_runner.require_gnubg()
     chosen = variations()
     everything = cases()
     jobs = [

@@ -203,10 +203,12 @@ def test_invariants_with_options(options):
 
 
 @pytest.mark.slow
-def test_invariants_over_10000_random_games():
-    ends = run_games(10_000, seed=10, resign_rate=0.002)
-    assert sum(ends.values()) == 10_000
-    print("ends:", dict(ends))
+def test_invariants_over_3000_random_games():
+    # The Python engine plays about 35 games a second: 3,000 keep CI's run short; the
+    # compiled playouts are checked against this engine over many more (below).
+    ends = run_games(3_000, seed=10, resign_rate=0.002)
+    assert sum(ends.values()) == 3_000
+    assert ends["captures"] > 0 and ends["resignations"] > 0
 
 
 def test_d20_outcomes():

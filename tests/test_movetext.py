@@ -353,10 +353,9 @@ def test_every_play_typed_move_by_move_completes(seed):
 
 @pytest.mark.gnubg
 def test_matches_gnubg():
-    from gnubg_runner import from_gnubg, gnubg_legal_plays, gnubg_path, to_gnubg
+    from gnubg_runner import from_gnubg, gnubg_legal_plays, require_gnubg, to_gnubg
 
-    if gnubg_path() is None:
-        pytest.skip("gnubg is not installed")
+    require_gnubg()
     states = [random_state(seed) for seed in range(80)]
     jobs = [
         {"board": to_gnubg(s.position), "dice": list(s.dice), "variation": "standard"}

@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gnubg_runner import gnubg_path, run_gnubg
+from gnubg_runner import require_gnubg, run_gnubg
 
 import gammon
 from gammon.core.dice import Roll
@@ -141,8 +141,7 @@ def jobs() -> list[dict]:
 
 @pytest.fixture(scope="module")
 def gnubg_results():
-    if gnubg_path() is None:
-        pytest.skip("GNU Backgammon is not installed (make test installs it)")
+    require_gnubg()
     results, _ = run_gnubg(DRIVER, jobs(), processes=2)
     return results
 

@@ -88,7 +88,7 @@ class Summary:
     def half_width(self) -> float:
         return (self.high - self.low) / 2
 
-    def as_dict(self) -> dict[str, float]:
+    def as_dict(self) -> dict[str, float | list[float]]:
         return {"mean": self.mean, "ci95": [self.low, self.high],
                 "half_width": self.half_width, "sd": self.sd, "n": self.n}
 

@@ -127,7 +127,7 @@ def _show(name: str, w: np.ndarray) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:  # pragma: no cover - a tool
-    from gammon.core.variant import variant as get_variant
+    from gammon.core.variant import track_variant as get_variant
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("variant")

@@ -28,7 +28,7 @@ import numpy as np
 from gammon.agents.stakes import resolve
 from gammon.core.errors import GammonError, InvalidOptionError
 from gammon.core.position import Position
-from gammon.core.variant import TrackVariant
+from gammon.core.variant import TrackVariant, play_leading_to
 
 DRIVER = Path(__file__).resolve().parent / "gnubg_driver.py"
 #: Our variants gnubg plays, and gnubg's name for each.
@@ -177,10 +177,10 @@ class GnubgAgent:
             "plies": self.plies, "noise": self.noise,
         })
         board = apply_gnubg_move(position, answer["move"])
-        index = legal.index_of(Position(board, 2, position.turn))
-        if index is None:
+        play = play_leading_to(legal, Position(board, 2, position.turn))
+        if play is None:
             raise GnubgError(f"gnubg's move {answer['move']} is not one of our legal plays")
-        return legal[index]
+        return play
 
     def chances(self, boards: np.ndarray, to_move: int) -> tuple[np.ndarray, ...]:
         """Player 0's chance to win and the gammon rates of each player's wins (the

@@ -219,9 +219,10 @@ class MCTSAgent:
         root = _Decision(state)
         for _ in range(self.iterations):
             self._walk(root)
-        assert root.visits is not None and root.prior is not None and root.totals is not None
+        visits, prior, totals = root.visits, root.prior, root.totals
+        assert visits is not None and prior is not None and totals is not None
         p = root.player
-        mean = (root.totals[:, p] + root.prior[:, p]) / (root.visits + 1.0)
-        best = max(range(len(root.actions)), key=lambda i: (root.visits[i], mean[i]))
+        mean = (totals[:, p] + prior[:, p]) / (visits + 1.0)
+        best = max(range(len(root.actions)), key=lambda i: (visits[i], mean[i]))
         return root.actions[best]
 

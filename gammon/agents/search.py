@@ -38,7 +38,6 @@ from gammon.agents.base import (
     BoardEvaluator,
     chance_children,
     child_states,
-    is_track,
     play_rows,
 )
 from gammon.core.dice import two_dice
@@ -117,7 +116,7 @@ class BoardSearch:
         (:func:`gammon.agents.kernels.expand`) does the whole batch."""
         boards = np.ascontiguousarray(boards, dtype=np.int8)
         starts = np.empty(len(boards) * len(self.rolls), np.int64)
-        plays, words = self.kernel._workspace()
+        plays, words = self.kernel.workspace()
         while True:
             if self._out.shape[0] < 64 * len(starts):
                 self._out = np.empty((64 * len(starts), self.size), np.int8)
@@ -178,7 +177,8 @@ class BoardSearch:
         legal = state.legal_actions()
         rows = play_rows(legal)
         if rows is None:
-            rows = self.kernel.plays(state.position.board, mover, *state.dice,
+            high, low = state.dice
+            rows = self.kernel.plays(state.position.board, mover, high, low,
                                      self.variant.head_limit(state))
         boards = np.ascontiguousarray(rows[:, : self.size])
         sign = 1.0 if mover == 0 else -1.0
@@ -347,7 +347,7 @@ def make_search(variant: Any, evaluator: Any, wide: int | None = None
 def best_action(search: BoardSearch | StateSearch, state: Any, depth: int, width: int,
                 cutoff: float | None = None) -> Any:
     """The action the search prefers at ``state`` (the first of equal scores)."""
-    if isinstance(search, BoardSearch) and is_track(state):
+    if isinstance(search, BoardSearch):  # made only for track games' states
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]

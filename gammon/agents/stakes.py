@@ -56,6 +56,7 @@ def stakes_decision(state: Any, evaluator: Any, policy: CubePolicy | None = None
     if not isinstance(state, CubeState):
         return None
     player = state.current_player
+    assert player is not None  # a decision
     legal = list(state.legal_actions())
     if state.resignation is not None:
         resigner, level = state.resignation

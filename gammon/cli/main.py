@@ -20,7 +20,8 @@ import gammon
 from gammon.core.dice import parse_dice
 from gammon.core.errors import GammonError, InvalidOptionError
 from gammon.core.protocol import Rules
-from gammon.core.variant import TrackVariant
+from gammon.core.variant import TrackVariant, track_variant
+from gammon.variants.acedrex import Acedrex
 
 app = typer.Typer(
     help="gammon: backgammon and its relatives, exactly by their rules.",
@@ -164,8 +165,9 @@ def legal(
     if not isinstance(rules, TrackVariant):  # a game of whole states: Acedrex
         from gammon.cli.acedrex import cli_legal
 
+        assert isinstance(rules, Acedrex), "every variant is a track game or Acedrex"
         try:
-            if cli_legal(rules, position, dice, as_json, batch, console):  # type: ignore[arg-type]
+            if cli_legal(rules, position, dice, as_json, batch, console):
                 raise typer.Exit(1)
         except (GammonError, OSError) as error:
             raise _fail(str(error)) from None
@@ -232,8 +234,7 @@ def id_command(
         situation = situation_from_text(text)
     except GammonError as error:
         raise _fail(str(error)) from None
-    rules = gammon.variant("backgammon")
-    state = rules.state(situation.position, situation.dice)
+    state = track_variant("backgammon").state(situation.position, situation.dice)
     console.print(render_board(state, viewer=situation.position.turn))
     table = Table(show_header=False, box=None, padding=(0, 2))
     table.add_column(style="bold")
@@ -345,7 +346,8 @@ def selfplay(
     if not isinstance(rules, TrackVariant):  # Acedrex: its own playout columns
         from gammon.cli.acedrex import cli_selfplay
 
-        cli_selfplay(rules, games, seed, as_json, max_turns, console)  # type: ignore[arg-type]
+        assert isinstance(rules, Acedrex), "every variant is a track game or Acedrex"
+        cli_selfplay(rules, games, seed, as_json, max_turns, console)
         return
     chunk = max(1, min(games, 2000))
     rows = []

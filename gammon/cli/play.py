@@ -184,14 +184,14 @@ class TerminalGame:
         self.pending: Text | None = None  # a bot's roll, told with its play
         self.pending_parts = 0  # the parts of a roll told so far (Acedrex's die)
         self.quiet = False  # no person left in the game: the bots finish it at once
-        self.throws: list[str] = []
+        self.throws: list[str] = []  # the opening's throws of this game, for the record
 
     # --- output --------------------------------------------------------------------------
 
     def who(self, seat: int) -> Text:
         return Text.assemble(self.board_kind.token(seat), " ", (self.names[seat], "bold"))
 
-    def say(self, *parts: str | Text) -> None:
+    def say(self, *parts: str | Text | tuple[str, str]) -> None:
         self.flush()
         self.console.print(Text.assemble(*parts))
 
@@ -340,7 +340,7 @@ class TerminalGame:
 
     def new_game(self, step: Step) -> None:
         self.turns.append([])
-        self.throws: list[str] = []  # the opening's throws, for the record
+        self.throws = []
         self.last_play = None
         self.quiet = False
         self.console.print()

@@ -59,13 +59,13 @@ class Position:
     @classmethod
     def from_checkers(cls, rows: Iterable[Iterable[int]], turn: int = 0) -> Position:
         """Build a position from one row of slot counts per player."""
-        rows = [list(row) for row in rows]
-        if any(len(row) != len(rows[0]) for row in rows):
+        lists = [list(row) for row in rows]
+        if any(len(row) != len(lists[0]) for row in lists):
             raise ValueError("every player needs the same number of slots (off, points, bar)")
-        flat = [count for row in rows for count in row]
+        flat = [count for row in lists for count in row]
         if any(not 0 <= count <= 127 for count in flat):
             raise ValueError("checker counts must lie between 0 and 127")
-        return cls(bytes(flat), len(rows), turn)
+        return cls(bytes(flat), len(lists), turn)
 
     @classmethod
     def from_points(

@@ -137,6 +137,12 @@ class Rules(Protocol):
     def initial_state(self) -> State:
         """A new game, before its first throw."""
 
+    def random_playouts(self, games: int, seed: int | None) -> Any:
+        """``games`` whole games between random players in compiled code, from the
+        start: a numpy array, one row per game, whose first three columns are the
+        winner (-1: unfinished), the winner's points and the decisions made; the rest
+        are the variant's own. ``seed`` reseeds the compiled generator."""
+
     def decision_prompt(self, state: Any) -> str | None:
         """What a person is asked at a decision that is not a plain move, else None."""
 

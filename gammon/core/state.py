@@ -24,7 +24,7 @@ from gammon.core.position import Position
 
 if TYPE_CHECKING:
     from gammon.core.protocol import RandomSource
-    from gammon.core.variant import LegalPlays, TrackVariant
+    from gammon.core.variant import TrackVariant
 
 
 class Phase(enum.Enum):
@@ -53,7 +53,7 @@ class GameState:
     moves: int = 0
     memo: Any = None
     #: The legal plays once computed (states are values, so they never change).
-    _legal: LegalPlays | None = field(default=None, compare=False, repr=False)
+    _legal: Sequence[Any] | None = field(default=None, compare=False, repr=False)
 
     @property
     def current_player(self) -> int | None:
@@ -78,8 +78,10 @@ class GameState:
             raise ValueError(f"no dice to throw in the {self.phase.value} phase")
         return self.variant.chance_outcomes(self)
 
-    def legal_actions(self) -> LegalPlays:
-        """The legal actions of the player to move, one per distinct resulting position."""
+    def legal_actions(self) -> Sequence[Any]:
+        """The legal actions of the player to move: the plays of the dice, one per
+        distinct resulting position (a :class:`~gammon.core.variant.LegalPlays`), or a
+        variant's own choices."""
         if self.phase is not Phase.DECIDE:
             raise ValueError(f"no decision to make in the {self.phase.value} phase")
         legal = self._legal

@@ -36,7 +36,9 @@ class TrackVariant:
     """A game in which checkers race along a track of points, moved by two dice.
 
     The class attributes are the fixed rules; dataclass fields of subclasses are the
-    options a player may set.
+    options a player may set. The rules' switches (``hitting``, ``gammons``...) are
+    plain class attributes, not ``ClassVar``: a variant may make one an option (a
+    field) or derive it from its options.
     """
 
     name: ClassVar[str]
@@ -49,58 +51,55 @@ class TrackVariant:
     home: ClassVar[int] = 6
     sides: ClassVar[int] = 6
     #: A lone opposing checker is hit (sent to the bar); else any opposing checker blocks.
-    hitting: ClassVar[bool] = True
+    hitting = True
     #: How many opposing checkers close a point.
     block: ClassVar[int] = 2
     #: No other checker moves while one is on the bar.
-    enter_first: ClassVar[bool] = True
+    enter_first = True
     #: A die larger than the highest point bears off the highest checker.
-    bear_off_larger: ClassVar[bool] = True
+    bear_off_larger = True
     #: Bearing off needs every checker in the home board.
-    bear_off_all_home: ClassVar[bool] = True
+    bear_off_all_home = True
     #: The head: the slot only one checker may leave per turn (0: no head rule).
     head: ClassVar[int] = 0
     #: First-roll doubles that may take two checkers from the head.
     head_doubles: ClassVar[tuple[int, ...]] = ()
     #: The head doubles apply to both players' first rolls, not only the starter's.
-    head_doubles_both: ClassVar[bool] = True
+    head_doubles_both = True
     #: The second player's wider first-roll exception is in force: after the starter's
     #: first roll is one of ``head_wide_after``, a first roll among ``head_wide_rolls``
     #: may take two checkers from the head.
-    head_wide: ClassVar[bool] = False
+    head_wide = False
     head_wide_after: ClassVar[tuple[tuple[int, int], ...]] = ()
     head_wide_rolls: ClassVar[tuple[tuple[int, int], ...]] = ()
     #: The opening dice are the starter's first roll; else the starter rolls afresh.
-    opening_plays_lot: ClassVar[bool] = True
+    opening_plays_lot = True
     #: After the starter bears off the last checker the other player gets one more
     #: turn; bearing off the last checker then is a draw.
-    last_roll: ClassVar[bool] = False
+    last_roll = False
     #: No block of six points unless an opposing checker is ahead of it.
-    six_block: ClassVar[bool] = False
+    six_block = False
     #: A checker that hit may not go on to a point its owner already holds.
-    no_hit_and_hide: ClassVar[bool] = False
+    no_hit_and_hide = False
     #: A checker that hit may not be borne off in the same turn.
-    no_bear_off_hitter: ClassVar[bool] = False
+    no_bear_off_hitter = False
     #: The two rules above bind only a checker that hit in its own home board.
-    no_hide_home_only: ClassVar[bool] = False
+    no_hide_home_only = False
     #: With checkers on the bar, a play must enter one when some play can (among those
     #: the dice rules allow); entering need not come first.
-    must_enter: ClassVar[bool] = False
+    must_enter = False
     #: With ``enter_first``, in a roll of 2-1 the checker entered with one die may move
     #: on with the other while others still wait (acey-deucey's opening).
-    acey_deucey_moves_on: ClassVar[bool] = False
+    acey_deucey_moves_on = False
     #: A checker in the home board may not move until the whole side is home.
-    home_lock: ClassVar[bool] = False
+    home_lock = False
     #: Once the whole side is home, checkers may only bear off.
-    home_only_bear_off: ClassVar[bool] = False
-    gammons: ClassVar[bool] = True
-    backgammons: ClassVar[bool] = True
+    home_only_bear_off = False
+    gammons = True
+    backgammons = True
     #: Stakes default: with the doubling cube in play every win counts single (the
     #: ``no_mars_with_cube`` option of :class:`gammon.stakes.StakeRules`, when left None).
-    no_mars_with_cube: ClassVar[bool] = False
-    #: With the doubling cube in play every win counts single, unless the stakes say
-    #: otherwise (StakeRules.no_mars_with_cube).
-    no_mars_with_cube: ClassVar[bool] = False
+    no_mars_with_cube = False
     #: What this game calls a win worth one, two and three times the stake.
     result_names: ClassVar[tuple[str, str, str]] = ("single game", "gammon", "backgammon")
 
@@ -112,6 +111,12 @@ class TrackVariant:
     bots: ClassVar[tuple[str, ...]] = ("expectimax", "mcts", "heuristic", "random")
     bot_options: ClassVar[Mapping[str, str]] = {}
     cube: ClassVar[bool] = True
+
+    def _set_switches(self, **switches: bool) -> None:
+        """Set rule switches that a variant derives from its options (from its
+        ``__post_init__``: the rules object is frozen once made)."""
+        for name, value in switches.items():
+            object.__setattr__(self, name, value)
 
     def result_name(self, level: int, article: bool = True) -> str:
         """``"a gammon"``: what a win of ``level`` (1-3) is called in this game."""
@@ -217,8 +222,16 @@ class TrackVariant:
 
         Rows of (winner, points won, plays made); winner -1 when ``max_turns`` ran out,
         -2 for a draw. ``seed`` reseeds the compiled generator; None continues its stream.
+        The compiled turn is the two-player alternation of this class: a variant whose
+        turns go otherwise overrides this with its own kernel.
         """
-        return self.kernel.random_playouts(games, self.start_position().board, seed, max_turns)
+        plays, words = self.kernel.workspace()
+        if seed is not None:
+            tracks.seed_kernels(seed)
+        start = np.frombuffer(self.start_position().board, np.int8).copy()
+        rows: np.ndarray = tracks.random_playouts(games, start, self.kernel.rules, max_turns,
+                                                  plays, words)
+        return rows
 
     # --- states ------------------------------------------------------------------
 
@@ -267,7 +280,7 @@ class TrackVariant:
         opening throw when ``opening``); else :class:`IllegalOutcomeError` saying why."""
         if not isinstance(roll, Roll):
             raise IllegalOutcomeError(f"the dice are to be thrown, not {roll!r}")
-        if roll.opening != opening or len(roll.dice) != dice:
+        if roll.opening != opening or len(roll.dice) != dice or (roll.players and not opening):
             count = {1: "one die", 2: "two dice"}.get(dice, f"{dice} dice")
             what = (f"the opening throw, one die for each of the {dice} players" if opening
                     else f"a throw of {count}")
@@ -308,11 +321,13 @@ class TrackVariant:
 
     # --- decisions ---------------------------------------------------------------
 
-    def legal_plays(self, state: GameState) -> LegalPlays:
+    def legal_plays(self, state: GameState) -> Sequence[Any]:
+        """The legal actions at ``state``: here the plays of its dice (a variant may
+        also offer decisions of its own)."""
         position = state.position
-        rows = self.kernel.plays(
-            position.board, position.turn, *state.dice, self.head_limit(state)
-        )
+        high, low = state.dice
+        rows = self.kernel.plays(position.board, position.turn, high, low,
+                                 self.head_limit(state))
         return LegalPlays(rows, position)
 
     def head_limit(self, state: GameState) -> int:
@@ -330,13 +345,15 @@ class TrackVariant:
             return 1
         position = state.position
         board = np.frombuffer(position.board, np.int8)
-        return int(tracks.head_limit(board, position.turn, *state.dice, self.kernel.rules))
+        high, low = state.dice
+        return int(tracks.head_limit(board, position.turn, high, low, self.kernel.rules))
 
     def apply_action(self, state: GameState, action: Any) -> GameState:
         if not isinstance(action, Play):
             raise IllegalPlayError(f"{action!r} is not a play")
         legal = state.legal_actions()
-        play = legal.find(action)
+        play = (legal.find(action) if isinstance(legal, LegalPlays)
+                else play_leading_to(legal, action.result))
         if play is None:
             raise IllegalPlayError(
                 f"that play is not legal for {state.dice[0]}-{state.dice[1]}"
@@ -471,6 +488,14 @@ class LegalPlays(Sequence[Play]):
 
     def __contains__(self, play: object) -> bool:
         return isinstance(play, Play) and self.find(play) is not None
+
+
+def play_leading_to(legal: Sequence[Any], result: Position) -> Play | None:
+    """The play among ``legal`` (a state's legal actions) that leads to ``result``."""
+    if isinstance(legal, LegalPlays):
+        index = legal.index_of(result)
+        return None if index is None else legal[index]
+    return next((a for a in legal if isinstance(a, Play) and a.result == result), None)
 
 
 class Named(Protocol):

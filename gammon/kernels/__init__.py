@@ -10,7 +10,12 @@ from gammon.kernels import tracks
 
 
 class TrackKernel:
-    """Move generation and playouts for one track variant's rules vector."""
+    """Move generation for one track variant's rules vector.
+
+    Whole compiled games are not played here: how turns follow each other differs by
+    variant (Multi-Gam's four players, acey-deucey's extra rolls), so each variant's
+    ``random_playouts`` is the one entry point to its own playout kernel.
+    """
 
     def __init__(self, rules: np.ndarray, players: int, slots: int) -> None:
         self.rules = rules
@@ -19,7 +24,8 @@ class TrackKernel:
         self.size = players * slots
         self._local = threading.local()
 
-    def _workspace(self) -> tuple[np.ndarray, np.ndarray]:
+    def workspace(self) -> tuple[np.ndarray, np.ndarray]:
+        """This thread's work arrays for the compiled functions over these boards."""
         work = getattr(self._local, "work", None)
         if work is None:
             work = self._local.work = tracks.workspace(self.players, self.slots)
@@ -32,22 +38,10 @@ class TrackKernel:
 
         ``head_limit`` caps the checkers leaving the head (variants with a head rule).
         """
-        plays, words = self._workspace()
+        plays, words = self.workspace()
         array = np.frombuffer(board, np.int8)
         count = tracks.generate_plays(
             array, player, die1, die2, head_limit, self.rules, plays, words
         )
         return plays[:count].copy()
 
-    def random_playouts(
-        self, games: int, start: bytes, seed: int | None, max_turns: int = 10000
-    ) -> np.ndarray:
-        """``games`` random games from ``start``: rows of (winner, points, plays).
-
-        ``seed`` reseeds the compiled generator; None continues its stream.
-        """
-        plays, words = self._workspace()
-        if seed is not None:
-            tracks.seed_kernels(seed)
-        array = np.frombuffer(start, np.int8).copy()
-        return tracks.random_playouts(games, array, self.rules, max_turns, plays, words)

@@ -124,7 +124,8 @@ def random_playouts(
     first = _stream["next"]
     _stream["next"] += games
     base = np.uint64(_stream["seed"])
-    threads = numba.config.NUMBA_NUM_THREADS
+    # Every thread numba may start, not only those in use now: numba sets it at import.
+    threads = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
     plays, words = _workspaces(players, slots, threads)
     width = T_BOARD + len(board)
     if parallel is None:

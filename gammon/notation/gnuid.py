@@ -232,7 +232,7 @@ def parse_position_id(text: str, turn: int = 0, *, checkers: int = MAX_CHECKERS)
             f"Position ID {shown!r} has set bits after the last point: the key must end "
             "with zero padding"
         )
-    rows = [[], []]
+    rows: list[list[int]] = [[], []]
     for half, player in ((0, 1 - turn), (1, turn)):
         row = halves[half]
         in_play = sum(row)
@@ -252,9 +252,9 @@ def parse_position_id(text: str, turn: int = 0, *, checkers: int = MAX_CHECKERS)
 
 
 def _check_player(value: object, what: str) -> int:
-    if value not in (0, 1) or isinstance(value, bool):
+    if not isinstance(value, int) or isinstance(value, bool) or value not in (0, 1):
         raise InvalidNotationError(f"{what} is player 0 or 1, not {value!r}")
-    return int(value)  # type: ignore[call-overload]
+    return value
 
 
 def check_cube_power(value: object, what: str) -> None:

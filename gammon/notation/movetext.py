@@ -29,7 +29,7 @@ from gammon.core.errors import IllegalPlayError, InvalidNotationError
 from gammon.core.play import Play
 from gammon.core.position import Position
 from gammon.core.state import GameState, Phase
-from gammon.core.variant import TrackVariant
+from gammon.core.variant import TrackVariant, play_leading_to
 
 #: What :func:`format_play` writes for a play without moves (gnubg writes nothing).
 NO_MOVE = "no move"
@@ -359,9 +359,9 @@ def _completes(state: GameState, board: bytes, dice: tuple[int, ...]) -> Play | 
         if (now, left) in seen:
             continue
         seen.add((now, left))
-        index = legal.index_of(Position(now, position.players, player))
-        if index is not None:
-            return legal[index]
+        play = play_leading_to(legal, Position(now, position.players, player))
+        if play is not None:
+            return play
         for source in range(1, slots):
             if now[player * slots + source]:
                 for die in set(left):
@@ -543,8 +543,7 @@ def partial_play(
     # The same board may be reached with different dice left (bearing off): keep the most.
     route = max((r for r, _ in good), key=lambda r: (len(r.dice), r.dice))
     position = Position(route.board, state.position.players, player)
-    index = legal.index_of(position)
-    complete = legal[index] if index is not None else None
+    complete = play_leading_to(legal, position)
     text = format_moves(route.steps, _hit_points(state, position), points)
     return PartialPlay(tuple(pairs), position, route.dice, text, complete)
 
@@ -772,7 +771,7 @@ class GnubgMoves(MoveText):
 
     intro = ("Moves are written from your side of the board (your home board is 1-{home}), "
              "as gnubg writes them:")
-    examples = (
+    examples: tuple[tuple[str, str], ...] = (
         ("24/18 13/11", "two checkers, one die each"),
         ("24/13", "one checker with both dice"),
         ("8/5(2)", "two checkers from 8 to 5 (doubles)"),

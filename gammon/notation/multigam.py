@@ -235,13 +235,13 @@ def partial_play(
         _check_stars(state, parsed, text)
         shown = text.strip()
     else:
-        parsed = ParsedMoves(tuple((tuple(pair),) for pair in text))
+        parsed = ParsedMoves(tuple(((a, b),) for a, b in text))
         shown = format_moves(parsed.pairs, (), points)
     try:
         partial = movetext.partial_play(state, parsed.pairs, done)
     except IllegalPlayError:
         after = partial_play(state, done).text if done else ""
-        earlier = ParsedMoves(tuple((tuple(pair),) for pair in done))
+        earlier = ParsedMoves(tuple(((a, b),) for a, b in done))
         both = ParsedMoves(earlier.paths + parsed.paths, parsed.starred)
         raise IllegalPlayError(explain(state, shown, both, after)) from None
     except InvalidNotationError:

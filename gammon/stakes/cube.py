@@ -32,7 +32,7 @@ from gammon.core.errors import IllegalPlayError, InvalidOptionError
 from gammon.core.position import Position
 from gammon.core.protocol import RandomSource
 from gammon.core.state import GameState, Phase
-from gammon.core.variant import TrackVariant
+from gammon.core.variant import TrackVariant, track_variant
 from gammon.notation.gnuid import MAX_CUBE_LOG2, GameStatus, MatchInfo, Resignation, match_id
 from gammon.stakes.rules import GEOMETRIC, StakeRules
 from gammon.stakes.score import MatchScore
@@ -480,8 +480,8 @@ class CubeState:
                            _legal=[])
         # BEAVER / RACCOON: accept the value on offer and raise again at once.
         raised = Offer(action, player, self.stakes.next_value(offer.value), offer.value)
-        owner = player if action is CubeAction.BEAVER else self.cube_owner
-        return replace(self, cube_value=offer.value, cube_owner=owner, offer=raised,
+        holder = player if action is CubeAction.BEAVER else self.cube_owner
+        return replace(self, cube_value=offer.value, cube_owner=holder, offer=raised,
                        _legal=[])
 
     def _offer_resignation(self, player: int, resign: Resign) -> CubeState:
@@ -551,7 +551,8 @@ class CubeState:
                     turn = self.ending.winner
         return MatchInfo(
             on_roll=on_roll, dice=dice, cube_value=value, cube_owner=self.cube_owner,
-            score=score.score, match_length=score.length, crawford=score.crawford,
+            score=(score.score[0], score.score[1]), match_length=score.length,
+            crawford=score.crawford,
             jacoby=self.stakes.jacoby and score.money, game_state=status,
             double_offered=self.offer is not None, resigned=resigned, turn=turn,
         )
@@ -575,19 +576,17 @@ class CubeState:
                 cube_owner: int | None = None) -> CubeState:
         """A game in progress: ``position.turn`` to roll (``dice`` None; they may first
         double when allowed) or to play ``dice``, with the cube and score given."""
-        import gammon
-
-        variant = gammon.variant(variant) if isinstance(variant, str) else variant
+        rules = track_variant(variant) if isinstance(variant, str) else variant
         stakes = stakes if stakes is not None else StakeRules()
-        score = score if score is not None else MatchScore(score=(0,) * variant.players)
+        score = score if score is not None else MatchScore(score=(0,) * rules.players)
         stakes.check_match(score.length)
-        if cube_owner is not None and cube_owner not in range(variant.players):
+        if cube_owner is not None and cube_owner not in range(rules.players):
             raise InvalidOptionError(f"the cube owner is a player or None, not {cube_owner!r}")
         if not isinstance(cube_value, int) or cube_value < 1:
             raise InvalidOptionError(f"the cube value is 1 or more, not {cube_value!r}")
-        base = variant.state(position, dice)
+        base = rules.state(position, dice)
         state = cls(base, stakes, score, cube_value, cube_owner,
-                    cube_in_play=stakes.cube_for(variant))
+                    cube_in_play=stakes.cube_for(rules))
         return state._enter(base, None)
 
     @classmethod
@@ -597,9 +596,7 @@ class CubeState:
         """The state a :class:`~gammon.notation.Situation` (a GNU ID or XGID) describes:
         the position and dice, the cube, the score and the match; a double or a
         resignation on offer too. ``variant`` defaults to backgammon."""
-        import gammon
-
-        variant = variant if variant is not None else gammon.variant("backgammon")
+        rules = variant if variant is not None else track_variant("backgammon")
         s = situation
         if stakes is None:
             stakes = StakeRules(jacoby=bool(s.jacoby and s.money),
@@ -610,7 +607,7 @@ class CubeState:
                  and crawford_rule and s.match_length > 1),
             crawford_rule,
         )
-        state = cls.midgame(variant, s.position, s.dice, stakes=stakes, score=score,
+        state = cls.midgame(rules, s.position, s.dice, stakes=stakes, score=score,
                             cube_value=s.cube_value, cube_owner=s.cube_owner)
         if s.double_offered:
             state = state.apply(CubeAction.DOUBLE) if state.preroll else state
@@ -640,20 +637,17 @@ def cube_game(variant: TrackVariant | str, stakes: StakeRules | None = None,
               score: MatchScore | None = None, **options: Any) -> CubeState:
     """A new game of ``variant`` with the stakes: ``stakes`` (or the options of
     :class:`StakeRules` as keywords) and the ``score`` before it (money by default)."""
-    import gammon
-
-    if isinstance(variant, str):
-        variant = gammon.variant(variant)
+    rules = track_variant(variant) if isinstance(variant, str) else variant
     if stakes is None:
         stakes = StakeRules(**options)
     elif options:
         stakes = stakes.replace(**options)
-    score = score if score is not None else MatchScore(score=(0,) * variant.players)
+    score = score if score is not None else MatchScore(score=(0,) * rules.players)
     stakes.check_match(score.length)
-    if score.length and variant.players != 2:
+    if score.length and rules.players != 2:
         raise InvalidOptionError("match play is for two-player variants")
-    base = variant.initial_state()
-    return CubeState(base, stakes, score, cube_in_play=stakes.cube_for(variant))._enter(base, None)
+    base = rules.initial_state()
+    return CubeState(base, stakes, score, cube_in_play=stakes.cube_for(rules))._enter(base, None)
 
 
 def _name(player: int) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gammon.core.errors import InvalidOptionError
-from gammon.core.variant import TrackVariant
+from gammon.core.variant import TrackVariant, track_variant
 from gammon.stakes.cube import CubeState, cube_game
 from gammon.stakes.record import GameRecord
 from gammon.stakes.rules import StakeRules
@@ -42,9 +42,7 @@ class Match:
         score: tuple[int, int] = (0, 0),
         crawford: bool = True,
     ) -> None:
-        import gammon
-
-        self.variant = gammon.variant(variant) if isinstance(variant, str) else variant
+        self.variant = track_variant(variant) if isinstance(variant, str) else variant
         if self.variant.players != 2:
             raise InvalidOptionError(
                 f"match play is for two players; {self.variant.name} has {self.variant.players}"

@@ -115,16 +115,16 @@ def describe(before: Any, x: Any, after: Any) -> list[Event]:
         if isinstance(x, CubeAction):
             offer = before.offer
             if x is CubeAction.DOUBLE:
-                events.append(Event(player, "double", f"doubles to {after.offer.value}"))  # type: ignore[union-attr]
+                events.append(Event(player, "double", f"doubles to {after.offer.value}"))
             elif x is CubeAction.TAKE:
                 events.append(Event(player, "take", f"takes: the cube is {after.cube_value}"))
             elif x is CubeAction.DROP:
                 stake = offer.stake if offer is not None else before.cube_value
                 events.append(Event(player, "drop", f"drops and gives up {_points(stake)}"))
             elif x is CubeAction.BEAVER:
-                events.append(Event(player, "beaver", f"beavers to {after.offer.value}"))  # type: ignore[union-attr]
+                events.append(Event(player, "beaver", f"beavers to {after.offer.value}"))
             elif x is CubeAction.RACCOON:
-                events.append(Event(player, "raccoon", f"raccoons to {after.offer.value}"))  # type: ignore[union-attr]
+                events.append(Event(player, "raccoon", f"raccoons to {after.offer.value}"))
         elif isinstance(x, Resign):
             given = before.variant.result_name(x.level)
             events.append(Event(player, "resign", f"offers to resign {given}"))

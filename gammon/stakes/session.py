@@ -146,20 +146,22 @@ class Session:
 
     def transfers(self) -> list[tuple[int, int, Number]]:
         """Payments that settle the balances: (payer, payee, amount), largest first."""
-        owed = [[b, p] for p, b in enumerate(self.balances()) if b > 0]
-        owing = [[-b, p] for p, b in enumerate(self.balances()) if b < 0]
-        owed.sort(reverse=True)
-        owing.sort(reverse=True)
-        payments = []
+        # Amounts still to pay or receive, by player, largest first.
+        owed = sorted(((b, p) for p, b in enumerate(self.balances()) if b > 0), reverse=True)
+        owing = sorted(((-b, p) for p, b in enumerate(self.balances()) if b < 0),
+                       reverse=True)
+        left_owed = [amount for amount, _ in owed]
+        left_owing = [amount for amount, _ in owing]
+        payments: list[tuple[int, int, Number]] = []
         i = j = 0
         while i < len(owing) and j < len(owed):
-            amount = min(owing[i][0], owed[j][0])
+            amount = min(left_owing[i], left_owed[j])
             payments.append((owing[i][1], owed[j][1], _num(amount)))
-            owing[i][0] -= amount
-            owed[j][0] -= amount
-            if owing[i][0] == 0:
+            left_owing[i] -= amount
+            left_owed[j] -= amount
+            if left_owing[i] == 0:
                 i += 1
-            if owed[j][0] == 0:
+            if left_owed[j] == 0:
                 j += 1
         return payments
 

@@ -64,7 +64,7 @@ def _decode_roll(state: State, entry: Entry) -> Roll:
     dice, opening, players = entry["roll"], bool(entry.get("opening")), entry.get("players")
     if not state.is_chance:
         raise IllegalOutcomeError(f"log entry {entry!r}: no dice are thrown here")
-    if not isinstance(dice, list) or not all(isinstance(d, int) for d in dice):
+    if not isinstance(dice, list) or not all(d.__class__ is int for d in dice):
         raise InvalidNotationError(f"log entry {entry!r}: roll is a list of dice")
     for roll, _ in state.chance_outcomes():
         if (list(roll.dice) == dice and roll.opening == opening
@@ -77,7 +77,7 @@ def _decode_action(state: State, entry: Entry) -> Any:
     if state.is_chance or state.is_terminal:
         raise IllegalPlayError(f"log entry {entry!r}: nobody is to act here")
     seat = entry.get("seat")
-    if seat != state.current_player:
+    if seat.__class__ is not int or seat != state.current_player:
         raise IllegalPlayError(
             f"log entry {entry!r}: seat {state.current_player} is to act, not {seat!r}")
     legal = state.legal_actions()

@@ -17,6 +17,7 @@ from gammon.core.dice import Roll
 from gammon.core.play import Play
 from gammon.core.words import agree
 from gammon.stakes.cube import CubeAction, CubeState, Resign, ResignAnswer
+from gammon.stakes.match import Match
 from gammon.stakes.prompt import cube_text, result_text, score_text
 from gammon.stakes.record import describe
 from gammon.table.table import ACTION, NEW_GAME, THROW, Step, Table
@@ -148,16 +149,15 @@ def result_lines(table: Table, state: Any, names: Sequence[str]) -> list[Line]:
             worth = f"{value:+g}" if money else f"{value:g} point{'s' if value != 1 else ''}"
             lines.append(Line(p, f"{PLACES[place]}: {worth}", RESULT))
     series = table.series
-    if table.kind == "match":
+    if isinstance(series, Match):
         score = series.score
         each = ", ".join(f"{names[p]} {s}" for p, s in enumerate(score.score))
         note = " (the next game is the Crawford game)" if score.crawford else ""
         lines.append(Line(None, f"Score: {each} in a {score.length}-point match{note}.",
                           RESULT))
     elif table.kind == "money":
-        balances = ", ".join(f"{names[p]} {b:+g}" for p, b in
-                             enumerate(series.balances()))  # type: ignore[union-attr]
-        played = len(series.ledger)  # type: ignore[union-attr]
+        balances = ", ".join(f"{names[p]} {b:+g}" for p, b in enumerate(series.balances()))
+        played = len(series.ledger)
         lines.append(Line(None, f"After {played} game{'s' if played != 1 else ''} at "
                           f"{table.stake} a point: {balances}.", RESULT))
     return lines

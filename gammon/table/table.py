@@ -272,7 +272,19 @@ class Table:
                 self.finished = True
                 return None
             return self._new_game()
-        return self._apply(seat, action)
+        return self._apply(seat, self._offered(question, action))
+
+    @staticmethod
+    def _offered(question: Question, action: Any) -> Any:
+        """The action on offer that ``action`` is (a play equal by its result, the same
+        cube word...), which the log then writes; IllegalPlayError for one not on
+        offer. Offers to resign count, though the question does not list them."""
+        state = question.state
+        offers = state.resign_offers() if isinstance(state, CubeState) else ()
+        for known in (*question.actions, *offers):
+            if known == action:
+                return known
+        raise IllegalPlayError(f"{action!r} is not a legal answer to {question.text!r}")
 
     def stop(self) -> None:
         """Stop play where it is (a person quits): the table is over, its log kept."""
@@ -356,15 +368,27 @@ class Table:
             raise InvalidOptionError(f"table format version {data.get('version')!r}; "
                                      f"this gammon reads version {VERSION}")
         try:
+            if not isinstance(data["variant"], str):
+                raise TypeError("'variant'")
+            games = data["log"]
+            if not isinstance(games, list) or not all(isinstance(g, list) for g in games):
+                raise TypeError("'log', a list of games each a list of entries")
             table = cls(
                 data["variant"], [Seat(s["kind"], s.get("name", "")) for s in data["seats"]],
                 kind=data["kind"], length=data["length"], stake=data["stake"],
                 stakes=StakeRules(**data["stakes"]), crawford=data["crawford"],
                 games=data["games"], seed=data["seed"], options=data["options"],
             )
-        except (KeyError, TypeError) as error:
+        except (KeyError, TypeError, AttributeError) as error:
             raise InvalidOptionError(f"table JSON is missing or mistypes {error}") from None
-        for number, entries in enumerate(data["log"], 1):
+        for number, entries in enumerate(games, 1):
+            state = table.state
+            if state is not None and not state.is_terminal:
+                raise InvalidOptionError(
+                    f"game {number}: game {number - 1} of the log did not finish")
+            if table.over:
+                raise InvalidOptionError(
+                    f"game {number}: the table was over after game {number - 1}")
             table._new_game()
             for index, entry in enumerate(entries):
                 table._replay(number, index, entry)
@@ -406,18 +430,17 @@ def _kind(state: State, actions: Sequence[Any]) -> str:
 
 def _text(state: State, actions: Sequence[Any]) -> str:
     """The question in a few words, without names (a face adds them)."""
+    game: State = state
     if isinstance(state, CubeState):
         asked = stakes_question(state)
         if asked:
             return asked
-        state_ = state.base
-    else:
-        state_ = state
-    prompt = state_.variant.decision_prompt(state_)
+        game = state.base
+    prompt = game.variant.decision_prompt(game)
     if prompt:
         return prompt
-    if isinstance(state_, GameState) and actions and isinstance(actions[0], Play):
-        return "play " + "-".join(map(str, state_.dice))
+    if isinstance(game, GameState) and actions and isinstance(actions[0], Play):
+        return "play " + "-".join(map(str, game.dice))
     return "choose: " + ", ".join(str(a) for a in actions)
 
 

@@ -294,7 +294,7 @@ class Acedrex:
             before.stage in (ATTACK, DEFEND) and before.fight == after.fight
             and before.turns == after.turns
         ):
-            attacker, defender = after.fighters()  # type: ignore[misc]
+            attacker, defender = after.combat()
             notes.append((owner(attacker), f"attacks {COLOURS[owner(defender)]} on "
                           f"{stop_name(after.fight)}: combat."))
         if before.jackpot and not after.jackpot and len(after.removed) == len(before.removed):
@@ -567,7 +567,8 @@ class AcedrexState:
         """The state after a throw (at CHANCE) or an action (at DECIDE)."""
         if self.phase is Phase.CHANCE:
             roll = outcome_or_action
-            if (not isinstance(roll, Roll) or roll.opening or len(roll.dice) != 1
+            if (not isinstance(roll, Roll) or roll.opening or roll.players
+                    or len(roll.dice) != 1 or roll.dice[0].__class__ is not int
                     or not 1 <= roll.dice[0] <= SIDES):
                 raise IllegalOutcomeError(f"one D20 is to be thrown, not {roll!r}")
             return _throw(self, roll.dice[0])
@@ -643,6 +644,13 @@ class AcedrexState:
         stack = self.ring[self.fight]
         i = _pair(stack, self.tapped)
         return stack[i], stack[i - 1]
+
+    def combat(self) -> tuple[int, int]:
+        """(attacker, defender) of the combat under way (the ATTACK and DEFEND stages)."""
+        fighters = self.fighters()
+        if fighters is None:
+            raise ValueError("no combat is under way")
+        return fighters
 
 
 # --- legal actions ---------------------------------------------------------------------
@@ -1188,10 +1196,10 @@ def _throw_notes(state: AcedrexState, value: int,
             notes.append((after.turn, "starts."))
         return notes
     if state.stage == ATTACK:
-        attacker, _ = state.fighters()  # type: ignore[misc]
+        attacker, _ = state.combat()
         return [(owner(attacker), f"(attacker) throws {value}.")]
     if state.stage == DEFEND:
-        _, defender = state.fighters()  # type: ignore[misc]
+        _, defender = state.combat()
         return [(owner(defender), f"(defender) throws {value}."),
                 (None, fight_text(state, value))]
     return []

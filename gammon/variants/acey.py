@@ -153,25 +153,14 @@ class AceyDeucey(TrackVariant):
             raise InvalidOptionError(
                 f"scoring {self.scoring!r}: choose one of {', '.join(SCORINGS)}"
             )
-
-    # --- the shared mechanics, set by the options ------------------------------------
-
-    @property  # type: ignore[override]
-    def gammons(self) -> bool:
-        return self.scoring != "single"
-
-    @property  # type: ignore[override]
-    def backgammons(self) -> bool:
-        return self.scoring == "backgammon"
-
-    @property  # type: ignore[override]
-    def enter_first(self) -> bool:
-        """In :attr:`kernel`, the opening's rule; :attr:`later_kernel` has the other."""
-        return self.enter_all_first
-
-    @property  # type: ignore[override]
-    def acey_deucey_moves_on(self) -> bool:
-        return self.enter_all_first
+        # ``enter_first`` is the opening's rule (:attr:`kernel`); :attr:`later_kernel`
+        # has the other.
+        self._set_switches(
+            gammons=self.scoring != "single", backgammons=self.scoring == "backgammon",
+            enter_first=self.enter_all_first, acey_deucey_moves_on=self.enter_all_first,
+            home_lock=not self.home_freeze, home_only_bear_off=self.home_freeze,
+            bear_off_larger=not self.exact_bear_off,
+        )
 
     @functools.cached_property
     def later_kernel(self) -> TrackKernel:
@@ -186,18 +175,6 @@ class AceyDeucey(TrackVariant):
         """The move generator for the player to move: the opening's or the later one."""
         return self.later_kernel if self.memo_of(state).entered[state.position.turn] \
             else self.kernel
-
-    @property  # type: ignore[override]
-    def home_lock(self) -> bool:
-        return not self.home_freeze
-
-    @property  # type: ignore[override]
-    def home_only_bear_off(self) -> bool:
-        return self.home_freeze
-
-    @property  # type: ignore[override]
-    def bear_off_larger(self) -> bool:
-        return not self.exact_bear_off
 
     @property
     def flags(self) -> np.ndarray:

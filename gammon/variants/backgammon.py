@@ -8,6 +8,7 @@ nackgammon and hypergammon differ only in where the checkers start. Short backga
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from gammon.core.errors import InvalidOptionError
 from gammon.core.variant import TrackVariant, register
@@ -18,9 +19,10 @@ from gammon.core.variant import TrackVariant, register
 class Backgammon(TrackVariant):
     name = "backgammon"
     summary = "Standard (international) backgammon: 15 checkers, hitting, gammons and backgammons."
-    aliases = ("standard",)
+    aliases: ClassVar[tuple[str, ...]] = ("standard",)
     #: gnubg and pubeval play the standard game; a subclass with other rules restates it.
-    bots = ("expectimax", "gnubg", "pubeval", "mcts", "heuristic", "random")
+    bots: ClassVar[tuple[str, ...]] = (
+        "expectimax", "gnubg", "pubeval", "mcts", "heuristic", "random")
 
     def start_layout(self) -> dict[int, int]:
         return {24: 2, 13: 5, 8: 3, 6: 5}

@@ -219,7 +219,7 @@ class MultiGam(TrackVariant):
                                       "again, so that is not an outcome")
         return self.apply_opening(state, roll, rolling)
 
-    def apply_opening(  # type: ignore[override]
+    def apply_opening(
         self, state: GameState, roll: Roll, throwers: Sequence[int] = ()
     ) -> GameState:
         """The throwers' dice go on the table; the highest starts, ties throw again.

@@ -76,20 +76,10 @@ class LongNardy(TrackVariant):
             raise InvalidOptionError(
                 "koks is a kind of mars: it needs mars=True (the oin game has neither)"
             )
+        self._set_switches(head_wide=self.wide_head_exception, gammons=self.mars,
+                           backgammons=self.koks)
 
     result_names = ("oin", "mars", "koks")
-
-    @property
-    def head_wide(self) -> bool:  # type: ignore[override]
-        return self.wide_head_exception
-
-    @property
-    def gammons(self) -> bool:  # type: ignore[override]
-        return self.mars
-
-    @property
-    def backgammons(self) -> bool:  # type: ignore[override]
-        return self.koks
 
     def start_layout(self) -> dict[int, int]:
         return {self.points: 15}

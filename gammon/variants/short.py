@@ -20,7 +20,6 @@ docs/rules/short.md states the rules, with the readings chosen where the texts d
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
 from gammon.core.variant import register
 from gammon.variants.backgammon import Backgammon
@@ -44,8 +43,8 @@ class Short(Backgammon):
         "with the cube."
     )
     aliases = ("short-backgammon", "short-nardy")
-    no_hit_and_hide: ClassVar[bool] = True
-    no_mars_with_cube: ClassVar[bool] = True
+    no_hit_and_hide = True
+    no_mars_with_cube = True
     result_names = ("oin", "mars", "koks")
     #: pubeval reads the board; gnubg would play moves the no-hiding rule forbids.
     bots = ("expectimax", "pubeval", "mcts", "heuristic", "random")
@@ -56,6 +55,5 @@ class Short(Backgammon):
     #: winner's home board (SHORT-KOKS).
     koks: bool = False
 
-    @property
-    def backgammons(self) -> bool:  # type: ignore[override]
-        return self.koks
+    def __post_init__(self) -> None:
+        self._set_switches(backgammons=self.koks)
