@@ -111,6 +111,12 @@ class TrackVariant:
     bots: ClassVar[tuple[str, ...]] = ("expectimax", "mcts", "heuristic", "random")
     bot_options: ClassVar[Mapping[str, str]] = {}
     cube: ClassVar[bool] = True
+    #: The family of games whose evaluation (weights, network) fits this one:
+    #: ``backgammon``, ``hypergammon``, ``nardy``, ``acey`` or ``multigam``.
+    family: ClassVar[str] = "backgammon"
+    #: What each place scores with more than two players (first place first); empty
+    #: for two-player games, which score by ``winner_points``.
+    place_scores: ClassVar[tuple[int, ...]] = ()
 
     def _set_switches(self, **switches: bool) -> None:
         """Set rule switches that a variant derives from its options (from its
@@ -145,6 +151,12 @@ class TrackVariant:
     def no_move_reason(self, state: GameState) -> str | None:
         """Why the player to move cannot move when a rule, not the board, stops them."""
         return None
+
+    def ranking(self, state: GameState) -> tuple[int, ...]:
+        """The players who have finished, in the order they finished (here: those with
+        every checker off, in player order; a variant that keeps the order says so)."""
+        position = state.position
+        return tuple(p for p in range(position.players) if position.off(p) == self.checkers)
 
     def in_play(self, state: GameState, player: int) -> bool:
         """Whether ``player`` still plays in this game: not all borne off."""

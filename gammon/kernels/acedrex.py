@@ -5,8 +5,12 @@ whole games between random players over small integer arrays, for self-play stat
 and benchmarks. A random player chooses uniformly among the legal actions other than
 resigning, and resigns with probability ``resign_rate`` at each decision, exactly as
 :func:`gammon.variants.acedrex.random_action` does. A game can be recorded as a trace
-(every throw and every action) that the engine replays; the tests do so to check that
-the kernel plays by the same rules.
+(every throw and every action) that the engine replays.
+
+So the rules are written twice, here and in the engine. Tied by
+``tests/test_invariants_acedrex.py::test_kernel_games_replay_in_the_engine`` (traced
+games under every option set replayed in the engine: every throw and action legal there,
+the same money) and ``test_kernel_playouts_statistics``.
 
 The board numbers live here and the variant module imports them, so compiled and Python
 code share one definition.

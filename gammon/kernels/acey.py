@@ -12,6 +12,12 @@ structure, whose flags are a second small vector (the ``F_*`` indices).
 
 A game can be traced: one row per decision (see the ``T_*`` columns), so that tests can
 check the rules over many games with numpy instead of replaying them in Python.
+
+The turn structure is written twice, here and in :mod:`gammon.variants.acey` (the
+reference). Tied by ``tests/test_invariants_acey.py::
+test_kernel_games_replay_through_the_python_rules`` (traced games replayed play by play
+through the Python rules, every play legal there and the results equal) and
+``test_invariants`` (the rules page's clauses checked over every traced decision).
 """
 
 from __future__ import annotations

@@ -6,6 +6,12 @@ crossing table; this module adds only what Multi-Gam does between plays: the ope
 roll-off, turns passing clockwise past finished players, and the ranking. Like
 :mod:`gammon.kernels.tracks` it is iterative and cached on disk, and draws from numba's
 generator (seeded with :func:`gammon.kernels.tracks.seed_kernels`).
+
+The turn flow is written twice, here and in :mod:`gammon.variants.multigam` (the
+reference). Tied by ``tests/test_invariants_multigam.py::
+test_kernel_games_replay_through_the_python_rules`` (traced games replayed through the
+Python rules: every play legal, the same ranks and scores) and
+``test_kernel_matches_the_oracle`` (the kernel's plays against a brute-force generator).
 """
 
 from __future__ import annotations

@@ -11,6 +11,15 @@ and each rule lives in one place. After the fields, ``rules`` holds the crossing
 The kernels are iterative (no recursion) so that numba's on-disk cache works, and they
 write into two work arrays allocated once (:func:`workspace`), so a call allocates
 nothing and crosses the Python boundary with few arguments.
+
+Move generation is the one implementation of every track rule: the Python rules objects
+call :func:`generate_plays` and :func:`head_limit` too. What is written twice is the
+two-player turn flow of :func:`random_playouts` (the opening, alternation, scoring),
+which :class:`gammon.core.variant.TrackVariant` also states for the Python API. Tied by
+``tests/test_invariants_nardy.py::test_kernel_games_replay_through_the_python_rules``
+(the kernel's games replayed through the Python rules, the same results); the generator
+itself by ``tests/test_movegen_oracle.py`` (a brute-force oracle) and
+``tests/test_gnubg_legal.py`` (gnubg's legal plays).
 """
 
 from __future__ import annotations

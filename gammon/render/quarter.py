@@ -38,14 +38,8 @@ def place_name(place: int) -> str:
 
 
 def ranking_of(state: GameState) -> tuple[int, ...]:
-    """The finishing order so far: the variant's own record when it keeps one, else the
-    finished players in player order."""
-    variant = state.variant
-    keeps = getattr(variant, "ranking", None)
-    if callable(keeps):
-        return tuple(keeps(state))
-    position = state.position
-    return tuple(p for p in range(position.players) if position.off(p) == variant.checkers)
+    """The finishing order so far (the variant's :meth:`~TrackVariant.ranking`)."""
+    return state.variant.ranking(state)
 
 
 def _slot(variant: TrackVariant, player: int, point: int) -> int:

@@ -277,8 +277,7 @@ def _status(state: GameState, player: int, names: Sequence[str],
     if state.phase is Phase.CHANCE:
         text.append(" to roll")
         return text
-    prompt = getattr(state.variant, "decision_prompt", None)
-    question = prompt(state) if prompt is not None else None
+    question = state.variant.decision_prompt(state)
     if question is not None or not state.dice:  # a decision that is not a play
         text.append(f" to {question or 'decide'}")
         return text

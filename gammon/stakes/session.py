@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from gammon.core.errors import InvalidOptionError
-from gammon.core.state import Phase
+from gammon.core.protocol import State
 from gammon.core.variant import TrackVariant
 from gammon.stakes.cube import cube_game
 from gammon.stakes.record import GameRecord
@@ -116,15 +116,14 @@ class Session:
 
     # --- the ledger ----------------------------------------------------------------------
 
-    def add(self, result: Any, note: str = "") -> LedgerEntry:
-        """Enter a finished game: a state at TERMINAL (anything with ``returns()``), or
-        each player's points."""
-        if hasattr(result, "returns"):
-            if getattr(result, "phase", Phase.TERMINAL) is not Phase.TERMINAL:
+    def add(self, result: State | Sequence[Number], note: str = "") -> LedgerEntry:
+        """Enter a finished game: its state at TERMINAL, or each player's points."""
+        if isinstance(result, Sequence):
+            points = tuple(_num(r) for r in result)
+        else:
+            if not result.is_terminal:
                 raise InvalidOptionError("only a finished game goes in the ledger")
             points = tuple(_num(r) for r in result.returns())
-        else:
-            points = tuple(_num(r) for r in result)
         if len(points) != self.players:
             raise InvalidOptionError(
                 f"{self.variant.name} has {self.players} players, not {len(points)} results")

@@ -119,6 +119,7 @@ class AceyDeucey(TrackVariant):
     }
     opening_plays_lot = False
     notation = "acey"
+    family = "acey"
     move_text = "acey"
     bot_options = {"expectimax": "width=4", "mcts": "150"}
     cube = False

@@ -45,6 +45,7 @@ class Hypergammon(TrackVariant):
     name = "hypergammon"
     summary = "Backgammon with 1, 2 or 3 checkers each, starting on the 24, 23, 22 points."
     presets = {f"hypergammon-{n}": {"checkers_per_side": n} for n in (1, 2, 3)}
+    family = "hypergammon"
 
     checkers_per_side: int = 3
 

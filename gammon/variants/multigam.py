@@ -122,7 +122,8 @@ class MultiGam(TrackVariant):
     bots = ("rollout", "expectimax", "mcts", "heuristic", "random")
     cube = False
     #: Points for the 1st, 2nd, 3rd and 4th place.
-    scores: ClassVar[tuple[int, ...]] = SCORES
+    place_scores: ClassVar[tuple[int, ...]] = SCORES
+    family = "multigam"
 
     #: "You must attempt to enter": with checkers on the BAR, a play must enter one
     #: when some play can (MG-MUST-ENTER); False: entering is only ever a choice.

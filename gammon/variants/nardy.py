@@ -58,6 +58,7 @@ class LongNardy(TrackVariant):
     opening_plays_lot = False
     six_block = True
     notation = "nardy"
+    family = "nardy"
     bot_options = {"expectimax": "width=4"}
 
     #: The first-roll head doubles for both players (LN-HEAD-DOUBLES-BOTH).

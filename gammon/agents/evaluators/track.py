@@ -219,20 +219,14 @@ MULTIGAM = HAND.replace(race=1.0, exposure=-1.2, exposure_board=0.0, blocks=0.6,
                               prime=0.6, home_bar=0.0, anchors=0.0, back=0.0, tempo=0.0)
 
 
+#: The weights of each family of games (:attr:`TrackVariant.family`).
+FAMILY_WEIGHTS = {"backgammon": BACKGAMMON, "hypergammon": HYPERGAMMON, "nardy": NARDY,
+                  "acey": ACEY, "multigam": MULTIGAM}
+
+
 def weights_for(variant: TrackVariant) -> Weights:
     """The weights of ``variant``'s family."""
-    name = variant.name
-    if name == "hypergammon":
-        return HYPERGAMMON
-    if name == "long-nardy":
-        return NARDY
-    if name == "acey-deucey":
-        return ACEY
-    if variant.players > 2:
-        return MULTIGAM
-    if not variant.hitting:
-        return NARDY
-    return BACKGAMMON
+    return FAMILY_WEIGHTS[variant.family]
 
 
 def _players(to_move: np.ndarray | int, n: int) -> np.ndarray:
@@ -469,11 +463,7 @@ class TrackHeuristic:
     def _scores(self, ahead: np.ndarray) -> np.ndarray:
         """Expected score from the expected number of players one finishes ahead of:
         linear between the scores of the places (0 ahead = last place)."""
-        scores = getattr(self.variant, "scores", None)
-        if scores is None:
-            from gammon.variants.multigam import SCORES
-
-            scores = SCORES
+        scores = self.variant.place_scores
         table = np.array(list(scores[: self.players])[::-1], np.float64)  # by players beaten
         return np.interp(ahead, np.arange(self.players, dtype=np.float64), table)
 
@@ -502,14 +492,10 @@ class TrackHeuristic:
 
     def _fix_ranked(self, values: np.ndarray, states: list[GameState]) -> np.ndarray:
         """Players already ranked (Multi-Gam) get exactly their place's score."""
-        ranking = getattr(self.variant, "ranking", None)
-        if ranking is None:
-            return values
-        from gammon.variants.multigam import SCORES
-
+        scores = self.variant.place_scores
         for i, state in enumerate(states):
-            for place, player in enumerate(ranking(state)):
-                values[i, player] = SCORES[place]
+            for place, player in enumerate(self.variant.ranking(state)):
+                values[i, player] = scores[place]
         return values
 
     def terminal_value(self, board: bytes, winner: int) -> np.ndarray:
