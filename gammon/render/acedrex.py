@@ -145,7 +145,15 @@ def render_ring(
     lines.append(Text.assemble(_pad(gate, SIDE), bottom_stacks[SIDE:], _pad(gate, SIDE)))
     lines.append(row(bottom, True))
     ring = Text("\n").join(lines)
-    return Group(ring, players_table(state, names))
+    return Group(ring, LEGEND, players_table(state, names))
+
+
+#: What the letters mean, under the ring.
+LEGEND = Text.assemble(
+    ("  B", "bold"), " a piece, ", ("b", "dim"), " tapped (it has moved: it cannot move or "
+    "fight again until its owner's next turn); a slot lists its pieces from the centre "
+    "out, the last outermost, on top; ", ("◇", FRAME), " a gate to the jackpot.",
+    style=LABEL)
 
 
 def _middle(state: AcedrexState, names: Sequence[str]) -> list[Text]:
