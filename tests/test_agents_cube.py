@@ -8,30 +8,86 @@ import pytest
 
 import gammon
 from gammon.agents import make_agent
-from gammon.agents.cube import CubePolicy, action_kind, cube_choice, match_equity
+from gammon.agents.cube import (
+    CENTRE,
+    ME,
+    THEM,
+    Chances,
+    CubeView,
+    action_kind,
+    cube_choice,
+    cubeful_equity,
+    live_equity,
+    match_equity,
+    match_view,
+    money_view,
+)
 from gammon.stakes import CubeAction, Match, StakeRules, cube_game
 
-POLICY = CubePolicy()
+
+def test_janowski_live_lines_meet_at_the_take_and_cash_points():
+    plain = Chances(0.5)  # no gammons: W = L = 1, take point 20%, cash point 80%
+    assert live_equity(Chances(0.2), CENTRE) == pytest.approx(-1.0)
+    assert live_equity(Chances(0.8), CENTRE) == pytest.approx(1.0)
+    assert live_equity(plain, CENTRE) == pytest.approx(0.0)
+    assert live_equity(Chances(0.0), ME) == pytest.approx(-1.0)
+    assert live_equity(Chances(0.8), ME) == pytest.approx(1.0)
+    assert live_equity(Chances(0.2), THEM) == pytest.approx(-1.0)
+    assert live_equity(Chances(1.0), THEM) == pytest.approx(1.0)
+    # Owning the cube is worth something; the opponent owning it costs as much.
+    assert live_equity(plain, ME) == pytest.approx(-live_equity(plain, THEM))
+    assert live_equity(plain, ME) > 0
+    # Gammons move the points: with gammons both ways the take point is later (25.8%).
+    assert live_equity(Chances(0.25, 0.3, 0.3), CENTRE) == pytest.approx(-1.0)
+    assert live_equity(Chances(0.27, 0.3, 0.3), CENTRE) > -1.0
 
 
-def test_money_thresholds():
-    assert POLICY.take_point() == 0.25
-    assert POLICY.should_take(0.3, -0.4)
-    assert not POLICY.should_take(0.2, -0.6)
-    assert not POLICY.should_double(0.6, 0.2)
-    assert POLICY.should_double(0.72, 0.45)
-    assert not POLICY.should_double(0.9, 1.4)  # too good: play on for the gammon
-    assert not POLICY.should_double(0.8, 0.6, crawford=True)
-    assert POLICY.should_beaver(0.55, 0.1)
+def test_money_take_point_lies_between_the_dead_and_the_live_cube():
+    def takes(p: float) -> bool:
+        return money_view(Chances(1.0 - p), CENTRE).taker_takes
+
+    assert takes(0.24) and not takes(0.19)  # 25% dead, 20% live: about 21.6% mixed
+    view = money_view(Chances(0.5), CENTRE)
+    assert not view.double and view.taker_takes
 
 
-def test_match_equities():
-    for n in range(1, 8):
-        assert match_equity(n, n) == pytest.approx(0.5)
-        for m in range(1, 8):
-            assert match_equity(n, m) + match_equity(m, n) == pytest.approx(1.0)
+def test_money_doubling_window_and_too_good():
+    assert not money_view(Chances(0.62), CENTRE).double
+    assert money_view(Chances(0.72), CENTRE).double
+    # Too good: the opponent would pass, but playing on for the gammons is worth more.
+    too_good = money_view(Chances(0.9, 0.6, 0.0), CENTRE)
+    assert too_good.no_double > 1.0 and not too_good.double
+    # The Jacoby rule: gammons do not count with the cube in the middle, so a gammonish
+    # position that would play on is doubled (and cashed).
+    assert money_view(Chances(0.9, 0.6, 0.0), CENTRE, jacoby=True).double
+    # Cubeful equity owning the cube is above the cubeless one.
+    assert cubeful_equity(Chances(0.6), ME) > Chances(0.6).equity
+
+
+def test_the_kazaross_table():
+    for n in range(1, 26):
+        assert match_equity(n, n) == pytest.approx(0.5, abs=1e-6)
+        for m in range(1, 26):
+            assert match_equity(n, m) + match_equity(m, n) == pytest.approx(1.0, abs=1e-4)
     assert match_equity(2, 5) > match_equity(3, 5) > match_equity(4, 5)
-    assert 0.0 < POLICY.take_point(5, 3) < 0.5
+    assert match_equity(1, 2) == pytest.approx(0.67736)  # the Crawford game, 1-away 2-away
+    # Post-Crawford, the trailer at 2-away is nearly even (the free drop).
+    assert match_equity(2, 1, post_crawford=True) == pytest.approx(0.48803)
+    assert match_equity(1, 2, post_crawford=True) == pytest.approx(1 - 0.48803)
+    assert match_equity(0, 3) == 1.0 and match_equity(3, 0) == 0.0
+
+
+def test_match_cube_decisions():
+    even = match_view(Chances(0.5), 5, 5, 1)
+    assert not even.double and even.taker_takes
+    strong = match_view(Chances(0.8), 5, 5, 1)
+    assert strong.double and not strong.taker_takes
+    # Post-Crawford the trailer doubles at once: the cube costs nothing there.
+    assert match_view(Chances(0.5), 4, 1, 1, post_crawford=True).double
+    # 2-away 2-away: the doubled game decides the match, and a drop leaves the Crawford
+    # game at 1-away 2-away (67.7%): the take point is 32.3%.
+    assert match_view(Chances(0.65), 2, 2, 1).taker_takes
+    assert not match_view(Chances(0.7), 2, 2, 1).taker_takes
 
 
 def test_cube_actions_are_recognised():
@@ -40,16 +96,23 @@ def test_cube_actions_are_recognised():
     assert action_kind(CubeAction.TAKE) == "take"
     assert action_kind(CubeAction.DROP) == "drop"
     assert action_kind(CubeAction.BEAVER) == "beaver"
-    legal = [CubeAction.TAKE, CubeAction.DROP]
-    assert cube_choice(legal, 0.3, -0.4) is CubeAction.TAKE
-    assert cube_choice(legal, 0.1, -0.9) is CubeAction.DROP
-    assert cube_choice([CubeAction.ROLL, CubeAction.DOUBLE], 0.75, 0.5) is CubeAction.DOUBLE
+    answers = [CubeAction.TAKE, CubeAction.DROP, CubeAction.BEAVER]
+    take = CubeView(0.2, 0.5, 1.0)
+    drop = CubeView(0.9, 1.4, 1.0)
+    assert cube_choice(answers, take, answering=True) is CubeAction.TAKE
+    assert cube_choice(answers, drop, answering=True) is CubeAction.DROP
+    assert cube_choice(answers, take, answering=True, beaver_worth=0.3) is CubeAction.BEAVER
+    assert cube_choice([CubeAction.ROLL, CubeAction.DOUBLE], drop, answering=False) \
+        is CubeAction.DOUBLE
+    hold = CubeView(0.6, 0.5, 1.0)
+    assert cube_choice([CubeAction.ROLL, CubeAction.DOUBLE], hold, answering=False) \
+        is CubeAction.ROLL
 
     class Pass:  # another game's "pass" is not a cube decision
         def __str__(self) -> str:
             return "pass"
 
-    assert cube_choice([Pass()], 0.1, -0.9) is None
+    assert cube_choice([Pass()], take, answering=True) is None
 
 
 @pytest.mark.parametrize("specs", [("heuristic", "expectimax:1"), ("pubeval", "random"),

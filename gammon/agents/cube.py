@@ -1,105 +1,195 @@
-"""Cube decisions for bots, from their winning chances.
+"""Cube decisions for bots: cubeful equities from cubeless winning chances.
 
-A bot doubles and takes by simple, documented thresholds on its evaluator's cubeless
-chances, the textbook rules of thumb rather than a cubeful evaluation:
+A bot's evaluator gives cubeless chances: the chance ``p`` to win, and the share of
+each side's wins that are gammons (or better). From them, :class:`Chances` has the
+average value of a win ``W`` and of a loss ``L`` (a gammon counts two).
 
-- **Take** when the doubled game is worth more than dropping. In money play dropping
-  costs the cube's value and taking risks twice the cubeless equity ``E`` (points per
-  cube value, gammons included), so take when ``2 E > -1``, i.e. ``E >= -0.5``: the
-  classic 25% take point when there are no gammons. In a match the take point comes
-  from the match equities: ``(ME(drop) - ME(take, lose)) / (ME(take, win) -
-  ME(take, lose))``, with ``ME`` from :func:`match_equity`.
-- **Double** when the opponent's take is close to a mistake: the chance to win reaches
-  the *double point*, ``1 - take point - 0.05`` (70% in money play: the window below
-  the opponent's 75% drop point, as a player with cube access should keep). Never in
-  the Crawford game, and not when **too good**: when the opponent would drop but
-  playing on for a gammon is worth more than the point a drop gives (``E > 1``).
-- **Beaver** (money play, when allowed) when the doubler is wrong by a wide margin:
-  the taker's equity is positive.
+**Money play** follows Janowski's model (as gnubg does): the cubeful equity is the
+dead-cube equity ``p W - (1 - p) L`` and the equity of a perfectly live cube mixed by
+the cube efficiency ``x`` (:data:`EFFICIENCY`, about two thirds in backgammon):
+``E = (1 - x) E_dead + x E_live``. With a live cube the taker's take point is
+``TP = (L - 1/2) / (W + L + 1/2)`` and the doubler's cash point
+``CP = (L + 1) / (W + L + 1/2)``; the live equity is linear in ``p`` between the
+points where the cube changes hands: owning the cube, from ``(0, -L)`` to ``(CP, 1)``;
+with the cube in the middle, from ``(TP, -1)`` to ``(CP, 1)``; with the opponent
+owning it, from ``(TP, -1)`` to ``(1, W)`` (flat beyond, where someone cashes).
 
-:class:`CubePolicy` holds the thresholds; :func:`cube_choice` picks among the cube
-actions of a state (duck-typed by their names: double, no double / roll, take, drop /
-pass, beaver), so bots can play cube games and matches of the stakes layer.
+The player on roll doubles when doubling is worth more than not: ``min(2 E_them, 1) >
+E_now``, where ``E_them`` is the cubeful equity once the opponent owns the cube at
+twice the value and 1 is what a drop pays (so a position too good to double, whose
+``E_now`` is above 1, plays on for the gammon). The taker takes when owning the cube at
+twice the value, ``2 E_mine``, is worth at least -1, and beavers when it is worth more
+than nothing. Under the Jacoby rule (money, cube in the middle) and where the variant
+counts every win single with the cube in play, gammons count single where they do.
+
+**Match play** reads the Kazaross-XG2 match equity table (:func:`match_equity`; gnubg's
+default, figures by Neil Kazaross, see ``gammon/stakes/data/kazaross-xg2.json``): each
+decision compares the match-winning chances of no double, double/take and double/pass
+with the cube dead after the double (no recube counted), gammons counted by the
+match's needs. No doubling in the Crawford game; a cube that already wins the match is
+not turned.
 """
 
 from __future__ import annotations
 
 import functools
+import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-#: Margin below the opponent's drop point at which a bot doubles.
-WINDOW = 0.05
-#: Gammon rate per win assumed by the match equity table.
-GAMMON_RATE = 0.2
+#: Janowski's cube efficiency: how much of a perfectly live cube's value play keeps.
+EFFICIENCY = 0.68
+#: Where the match equity table lies.
+MET_FILE = Path(__file__).resolve().parent.parent / "stakes" / "data" / "kazaross-xg2.json"
+
+
+@dataclass(frozen=True)
+class Chances:
+    """Cubeless chances of one player: ``win``, and the share of their wins and of their
+    losses that are gammons (or better)."""
+
+    win: float
+    gammons: float = 0.0
+    gammons_against: float = 0.0
+
+    @property
+    def win_value(self) -> float:
+        """``W``: the average points of a win."""
+        return 1.0 + self.gammons
+
+    @property
+    def lose_value(self) -> float:
+        """``L``: the average points of a loss."""
+        return 1.0 + self.gammons_against
+
+    @property
+    def equity(self) -> float:
+        """Cubeless equity, points per cube value (the dead cube's)."""
+        return self.win * self.win_value - (1.0 - self.win) * self.lose_value
+
+    def flipped(self) -> Chances:
+        """The same chances from the other side."""
+        return Chances(1.0 - self.win, self.gammons_against, self.gammons)
+
+    def single(self) -> Chances:
+        """Every win counts one (Jacoby, no mars with the cube)."""
+        return Chances(self.win)
+
+
+# --- money --------------------------------------------------------------------------------
+
+ME, CENTRE, THEM = "me", "centre", "them"
+
+
+def live_equity(c: Chances, owner: str) -> float:
+    """Equity per cube value with a perfectly live cube owned by ``owner`` (``ME``,
+    ``CENTRE``, ``THEM``): Janowski's lines (module text)."""
+    w, lose = c.win_value, c.lose_value
+    take = (lose - 0.5) / (w + lose + 0.5)
+    cash = (lose + 1.0) / (w + lose + 0.5)
+    p = c.win
+    if owner == ME:
+        return 1.0 if p >= cash else -lose + (1.0 + lose) * p / cash
+    if owner == THEM:
+        return -1.0 if p <= take else -1.0 + (w + 1.0) * (p - take) / (1.0 - take)
+    if p <= take:
+        return -1.0
+    if p >= cash:
+        return 1.0
+    return -1.0 + 2.0 * (p - take) / (cash - take)
+
+
+def cubeful_equity(c: Chances, owner: str, efficiency: float = EFFICIENCY) -> float:
+    """Janowski's cubeful equity per cube value: dead and live mixed by ``efficiency``."""
+    return (1.0 - efficiency) * c.equity + efficiency * live_equity(c, owner)
+
+
+@dataclass(frozen=True)
+class CubeView:
+    """What a cube decision is worth, in the units of the decision (money: points per
+    current cube value; match: the chance to win the match): not doubling, double and
+    take, double and pass, from the doubler's side."""
+
+    no_double: float
+    take: float
+    drop: float
+
+    @property
+    def double(self) -> bool:
+        """Whether the doubler should double."""
+        return min(self.take, self.drop) > self.no_double
+
+    @property
+    def taker_takes(self) -> bool:
+        """Whether the taker should take (the doubler's take worth no more than a drop)."""
+        return self.take <= self.drop
+
+
+def money_view(c: Chances, owner: str, jacoby: bool = False,
+               efficiency: float = EFFICIENCY) -> CubeView:
+    """The doubler's view in money play, with chances ``c`` and the cube at ``owner``
+    (``CENTRE`` or ``ME``) before the double; ``jacoby``: the Jacoby rule is on."""
+    now = c.single() if jacoby and owner == CENTRE else c
+    return CubeView(cubeful_equity(now, owner, efficiency),
+                    2.0 * cubeful_equity(c, THEM, efficiency), 1.0)
+
+
+# --- match ----------------------------------------------------------------------------------
 
 
 @functools.cache
-def match_equity(need: int, other: int, gammon_rate: float = GAMMON_RATE) -> float:
-    """Chance to win a match needing ``need`` points against ``other`` needing
-    ``other``, between equal players, each game won by either side with equal chances
-    and a share ``gammon_rate`` of wins worth two points. Once one player needs a single
-    point (post-Crawford) the other doubles at once, so their wins count twice. A simple
-    table, not a reference one: it is what the take points are computed from."""
+def _table() -> tuple[tuple[tuple[float, ...], ...], tuple[float, ...]]:
+    data = json.loads(MET_FILE.read_text())
+    pre = tuple(tuple(float(v) for v in row) for row in data["pre_crawford"])
+    return pre, tuple(float(v) for v in data["post_crawford"])
+
+
+def match_equity(need: int, other: int, post_crawford: bool = False) -> float:
+    """The chance to win a match needing ``need`` points against ``other`` needing
+    ``other`` (Kazaross-XG2); ``post_crawford``: the Crawford game has been played (the
+    table's post-Crawford row, for the trailer against a leader needing one point)."""
     if need <= 0:
         return 1.0
     if other <= 0:
         return 0.0
-    single = 1.0 - gammon_rate
-    mine = 2 if other == 1 and need > 1 else 1  # the trailer's free cube
-    theirs = 2 if need == 1 and other > 1 else 1
-    win = single * match_equity(need - mine, other, gammon_rate) + gammon_rate * match_equity(
-        need - 2 * mine, other, gammon_rate)
-    lose = single * match_equity(need, other - theirs, gammon_rate) + (
-        gammon_rate * match_equity(need, other - 2 * theirs, gammon_rate))
-    return 0.5 * win + 0.5 * lose
+    pre, post = _table()
+    if post_crawford and (need == 1) != (other == 1):
+        if need == 1:
+            return 1.0 - post[min(other, len(post)) - 1]
+        return post[min(need, len(post)) - 1]
+    size = len(pre)
+    return pre[min(need, size) - 1][min(other, size) - 1]
 
 
-@dataclass(frozen=True)
-class CubePolicy:
-    """The thresholds of a bot's cube play (see the module text)."""
+def dead_match_equity(c: Chances, need: int, other: int, cube: int,
+                      post_crawford: bool) -> float:
+    """The chance to win the match playing this game out at ``cube``, no one doubling
+    again: wins and losses, single and gammon, weighted by the chances. A player who
+    reaches one point away plays the Crawford game next (the table's pre-Crawford row
+    for one away is that game's value)."""
+    def me(a: int, b: int) -> float:
+        return match_equity(a, b, post_crawford and (a == 1 or b == 1))
 
-    window: float = WINDOW
-    money_take_equity: float = -0.5
-    too_good_equity: float = 1.0
-    gammon_rate: float = GAMMON_RATE
+    win = ((1.0 - c.gammons) * me(need - cube, other)
+           + c.gammons * me(need - 2 * cube, other))
+    lose = ((1.0 - c.gammons_against) * me(need, other - cube)
+            + c.gammons_against * me(need, other - 2 * cube))
+    return c.win * win + (1.0 - c.win) * lose
 
-    def take_point(self, taker_away: int = 0, doubler_away: int = 0, cube: int = 1) -> float:
-        """The least chance to win at which a take is right: 0.25 in money play
-        (``taker_away`` 0), else from :func:`match_equity` (a dead cube)."""
-        if not taker_away:
-            return 0.25
-        me = functools.partial(match_equity, gammon_rate=self.gammon_rate)
-        drop = me(taker_away, doubler_away - cube)
-        lose = me(taker_away, doubler_away - 2 * cube)
-        win = me(taker_away - 2 * cube, doubler_away)
-        if win <= lose:
-            return 0.0
-        return min(max((drop - lose) / (win - lose), 0.0), 1.0)
 
-    def should_take(self, win: float, equity: float, taker_away: int = 0,
-                    doubler_away: int = 0, cube: int = 1) -> bool:
-        """Take with chance ``win`` and cubeless ``equity`` (per cube value)?"""
-        if not taker_away:
-            return equity >= self.money_take_equity
-        return win >= self.take_point(taker_away, doubler_away, cube)
+def match_view(c: Chances, need: int, other: int, cube: int,
+               post_crawford: bool = False) -> CubeView:
+    """The doubler's view of a match cube decision (chances of winning the match)."""
+    def me(a: int, b: int) -> float:
+        return match_equity(a, b, post_crawford and (a == 1 or b == 1))
 
-    def should_double(self, win: float, equity: float, doubler_away: int = 0,
-                      taker_away: int = 0, cube: int = 1, crawford: bool = False) -> bool:
-        """Double with chance ``win`` and cubeless ``equity`` (per cube value)?"""
-        if crawford:
-            return False
-        if doubler_away and doubler_away <= cube:
-            return False  # the cube's value already wins the match: nothing to gain
-        take_point = self.take_point(taker_away, doubler_away, cube)
-        if win < 1.0 - take_point - self.window:
-            return False
-        opponent_drops = (1.0 - win) < take_point
-        return not (opponent_drops and equity > self.too_good_equity)
+    return CubeView(dead_match_equity(c, need, other, cube, post_crawford),
+                    dead_match_equity(c, need, other, 2 * cube, post_crawford),
+                    me(need - cube, other))
 
-    def should_beaver(self, win: float, equity: float) -> bool:
-        """Beaver (money play) when the taker is the favourite."""
-        return equity > 0.0
+
+# --- the bot's choice --------------------------------------------------------------------
 
 
 def action_kind(action: Any) -> str | None:
@@ -116,24 +206,23 @@ def action_kind(action: Any) -> str | None:
     return None
 
 
-def cube_choice(actions: list[Any], win: float, equity: float, policy: CubePolicy | None = None,
-                doubler_away: int = 0, taker_away: int = 0, cube: int = 1,
-                crawford: bool = False) -> Any | None:
-    """The cube action to take among ``actions`` with the chance ``win`` and cubeless
-    ``equity`` of the player to act, or None when none of them is a cube action."""
-    policy = policy or CubePolicy()
+def cube_choice(actions: list[Any], view: CubeView, answering: bool,
+                beaver_worth: float | None = None) -> Any | None:
+    """The cube action among ``actions``, or None when none of them is one.
+
+    ``view`` is the doubler's (:func:`money_view`, :func:`match_view`); ``answering``:
+    the player to act is the taker. ``beaver_worth``: in money play, the taker's
+    equity per current cube value after taking (they beaver when it is above zero)."""
     kinds = {action_kind(a): a for a in actions}
     kinds.pop(None, None)
     if not kinds.keys() & {"double", "take", "beaver"}:
         return None  # not a cube decision (a "pass" or "reroll" of another game)
-    if "take" in kinds or "drop" in kinds:
-        if "beaver" in kinds and policy.should_beaver(win, equity):
+    if answering:
+        if "beaver" in kinds and beaver_worth is not None and beaver_worth > 0.0:
             return kinds["beaver"]
-        if "take" in kinds and policy.should_take(win, equity, taker_away, doubler_away, cube):
+        if "take" in kinds and view.taker_takes:
             return kinds["take"]
         return kinds.get("drop", kinds.get("take"))
-    if "double" in kinds:
-        if policy.should_double(win, equity, doubler_away, taker_away, cube, crawford):
-            return kinds["double"]
-        return kinds.get("no double")
-    return None
+    if "double" in kinds and view.double:
+        return kinds["double"]
+    return kinds.get("no double", kinds.get("double"))

@@ -21,6 +21,10 @@ kind               what it is                                              varia
                    acey-deucey 150, Acedrex 40), chance nodes, max-n; ``c=``
                    exploration, ``rollout=random`` to value new leaves
                    by random playouts instead of the evaluator
+``neural:P``       the variant's trained network (:mod:`gammon.nn`), at P  all track
+                   plies of expectimax on it (default 0: the best play by  games
+                   the network); ``width=``, ``cutoff=`` as expectimax;
+                   ``net=FILE`` another network of the variant
 ``pubeval``        Tesauro's public evaluation function                    backgammon
                                                                            board
 ``gnubg:P``        GNU Backgammon at P plies (default 0); ``noise=X``      backgammon
@@ -182,6 +186,28 @@ def _expectimax(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[st
                            wide=wide)
 
 
+def _neural(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str],
+            name: str) -> Any:
+    from gammon.agents.players import ExpectimaxAgent
+    from gammon.nn import load_network
+    from gammon.nn.evaluator import NeuralEvaluator
+
+    plies = _number(spec, "plies", pos[0] if pos else named.get("plies", "0"))
+    if not 0 <= plies <= 3:
+        raise InvalidOptionError(f"agent {spec!r}: neural plies are 0 to 3")
+    width = _number(spec, "width", named.get("width", str(DEFAULT_WIDTH)))
+    if width < 1:
+        raise InvalidOptionError(f"agent {spec!r}: width is at least 1")
+    cutoff = default_cutoff(rules)
+    if "cutoff" in named:
+        cutoff = _number(spec, "cutoff", named["cutoff"], float)
+        if cutoff < 0:
+            raise InvalidOptionError(f"agent {spec!r}: cutoff is 0 or more")
+    evaluator = NeuralEvaluator(rules, load_network(rules, named.get("net")))
+    return ExpectimaxAgent(rules, depth=plies, width=width, cutoff=cutoff,
+                           evaluator=evaluator, name=name)
+
+
 def _mcts(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str],
         name: str) -> Any:
     from gammon.agents.mcts import DEFAULT_ITERATIONS, MCTSAgent
@@ -250,6 +276,10 @@ KINDS: dict[str, AgentKind] = {
                   "acedrex), cutoff=X points behind the best not searched (0.16 in "
                   "two-player track games of 15 checkers), wide=N decisions of more "
                   "than N actions inside the tree scored as they stand (12 in acedrex)"),
+        AgentKind("neural", "the variant's trained network; at 1-3 plies expectimax on it",
+                  "plies", "0", build=_neural, option_names=("plies", "width", "cutoff", "net"),
+                  options="width=W and cutoff=X as expectimax, net=FILE a network of "
+                  "`gammon train` instead of the shipped one"),
         AgentKind("mcts", "Monte Carlo tree search with chance nodes, max-n values",
                   "iterations", "400 (acey-deucey 150, Acedrex 40)", build=_mcts,
                   option_names=("c", "iterations", "rollout"),

@@ -515,6 +515,53 @@ def duel(
         raise _fail(str(error)) from None
 
 
+@app.command()
+def train(
+    variant_name: VariantArg = "backgammon",
+    games: Annotated[int, typer.Option(min=1, help="Self-play games the network will have "
+                                        "played in all (a resumed one counts its own).")] = 10_000,
+    out: Annotated[Path | None, typer.Option(help="The network file (.npz) to write; "
+                                             "default VARIANT.npz here.")] = None,
+    resume: Annotated[Path | None, typer.Option(help="Go on training this network file, "
+                                                "with the settings it was made with.")] = None,
+    plot: Annotated[Path | None, typer.Option(help="The learning curve's PNG; default "
+                                              "next to the network.")] = None,
+    hidden: Annotated[int | None, typer.Option(min=1, help="Hidden units (default 128).")
+                      ] = None,
+    lam: Annotated[float | None, typer.Option(
+        "--lambda", min=0.0, max=1.0, help="TD(lambda)'s lambda (default 0.7; a resumed "
+        "network keeps its own unless this is given).")] = None,
+    rate: Annotated[float | None, typer.Option(
+        min=0.0, help="Learning rate (default 0.004; a resumed network keeps its own "
+        "unless this is given).")] = None,
+    check_every: Annotated[int | None, typer.Option(
+        min=0, help="Measure the network every this many games (0: never); default a "
+        "tenth of the run.")] = None,
+    check_games: Annotated[int, typer.Option(min=2, help="Games per strength check.")] = 200,
+    seed: Annotated[int, typer.Option(help="Seed of the network and of the dice.")] = 1,
+    option: OptionOpt = None,
+) -> None:
+    """Train a network by TD(lambda) self-play, with checkpoints and a learning curve."""
+    from gammon.nn.cli import run_training
+    from gammon.nn.train import HIDDEN, LAMBDA, RATE, Settings
+
+    rules = _variant(variant_name, option)
+    if not isinstance(rules, TrackVariant):
+        raise _fail(f"networks are trained for the track games; {rules.name} has none yet")
+    out = out if out is not None else Path(f"{rules.name}.npz")
+    plot = plot if plot is not None else out.with_suffix(".png")
+    every = check_every if check_every is not None else max(games // 10, 1)
+    settings = Settings(rules.name, rules.options(), hidden or HIDDEN,
+                        LAMBDA if lam is None else lam, RATE if rate is None else rate,
+                        seed, every, check_games)
+    changes = {"hidden": hidden, "lam": lam, "rate": rate}
+    try:
+        run_training(settings, games, out, resume, plot, console,
+                     {k: v for k, v in changes.items() if v is not None})
+    except (GammonError, OSError) as error:
+        raise _fail(str(error)) from None
+
+
 def main() -> None:  # pragma: no cover - console entry point
     app()
 

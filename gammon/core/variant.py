@@ -108,7 +108,7 @@ class TrackVariant:
     notation: ClassVar[str] = "gnu"
     move_text: ClassVar[str] = "gnubg"
     evaluator: ClassVar[str] = "track"
-    bots: ClassVar[tuple[str, ...]] = ("expectimax", "mcts", "heuristic", "random")
+    bots: ClassVar[tuple[str, ...]] = ("expectimax", "mcts", "heuristic", "random", "neural")
     bot_options: ClassVar[Mapping[str, str]] = {}
     cube: ClassVar[bool] = True
     #: The family of games whose evaluation (weights, network) fits this one:

@@ -22,7 +22,7 @@ class Backgammon(TrackVariant):
     aliases: ClassVar[tuple[str, ...]] = ("standard",)
     #: gnubg and pubeval play the standard game; a subclass with other rules restates it.
     bots: ClassVar[tuple[str, ...]] = (
-        "expectimax", "gnubg", "pubeval", "mcts", "heuristic", "random")
+        "expectimax", "gnubg", "pubeval", "mcts", "heuristic", "random", "neural")
 
     def start_layout(self) -> dict[int, int]:
         return {24: 2, 13: 5, 8: 3, 6: 5}
@@ -33,7 +33,7 @@ class Backgammon(TrackVariant):
 class Nackgammon(TrackVariant):
     name = "nackgammon"
     summary = "Nack Ballard's backgammon: two more back checkers (24, 23) to start."
-    bots = ("expectimax", "pubeval", "mcts", "heuristic", "random")
+    bots = ("expectimax", "pubeval", "mcts", "heuristic", "random", "neural")
 
     def start_layout(self) -> dict[int, int]:
         return {24: 2, 23: 2, 13: 4, 8: 3, 6: 4}

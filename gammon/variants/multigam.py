@@ -119,7 +119,7 @@ class MultiGam(TrackVariant):
     board = "quarter"
     notation = "multigam"
     move_text = "multigam"
-    bots = ("rollout", "expectimax", "mcts", "heuristic", "random")
+    bots = ("rollout", "expectimax", "mcts", "heuristic", "random", "neural")
     cube = False
     #: Points for the 1st, 2nd, 3rd and 4th place.
     place_scores: ClassVar[tuple[int, ...]] = SCORES

@@ -47,7 +47,7 @@ class Short(Backgammon):
     no_mars_with_cube = True
     result_names = ("oin", "mars", "koks")
     #: pubeval reads the board; gnubg would play moves the no-hiding rule forbids.
-    bots = ("expectimax", "pubeval", "mcts", "heuristic", "random")
+    bots = ("expectimax", "pubeval", "mcts", "heuristic", "random", "neural")
 
     #: A checker that hit may not be borne off in the same turn (SHORT-NO-BEAR-OFF-HITTER).
     no_bear_off_hitter: bool = True

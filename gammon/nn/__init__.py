@@ -1,0 +1,63 @@
+"""Learned evaluation: networks per family of games, their training, the shipped weights.
+
+- :mod:`gammon.nn.encoders`: what a network sees of a board, from one player's side;
+- :mod:`gammon.nn.network`: the multilayer perceptron, its training step, its file;
+- :mod:`gammon.nn.evaluator`: a network as an evaluator the search and agents use;
+- :mod:`gammon.nn.train`: TD(lambda) self-play, checkpoints, strength checks.
+
+The networks that ship with gammon live in ``gammon/nn/weights``: ``NAME.npz`` for the
+variant (or preset) ``NAME``, with ``NAME.json`` beside it saying how it was trained
+(the command, the games, the time). :func:`shipped_network` finds the one for a rules
+object.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from gammon.core.errors import InvalidOptionError
+from gammon.nn.network import Network
+
+WEIGHTS = Path(__file__).resolve().parent / "weights"
+
+
+def network_name(rules: Any) -> str:
+    """The name the shipped network of ``rules`` goes by: the preset whose options are
+    exactly the rules' options (``hypergammon-2``, ``acey-deucey-restrictive``), else
+    the variant's name (its network serves every setting of its options)."""
+    from gammon.core.variant import _REGISTRY
+
+    cls = type(rules)
+    options = rules.options()
+    defaults = cls().options()
+    for key, (registered, preset) in _REGISTRY.items():
+        if registered is cls and preset and {**defaults, **preset} == options:
+            return key
+    return str(rules.name)
+
+
+def shipped_network(rules: Any) -> Path:
+    """The file of the network that ships for ``rules``; :class:`InvalidOptionError` when
+    none does."""
+    for name in dict.fromkeys((network_name(rules), str(rules.name))):
+        path = WEIGHTS / f"{name}.npz"
+        if path.exists():
+            return path
+    raise InvalidOptionError(
+        f"no trained network ships for {rules.name}; train one with "
+        f"`gammon train {rules.name}` and pass it as neural:net=FILE")
+
+
+def load_network(rules: Any, path: str | Path | None = None) -> Network:
+    """The network at ``path``, or the shipped one of ``rules``; checked to be a network
+    of that variant."""
+    network = Network.load(path if path is not None else shipped_network(rules))
+    made_for = network.meta.get("variant")
+    if made_for != rules.name:
+        raise InvalidOptionError(
+            f"{path or 'the shipped network'} was trained for {made_for}, not {rules.name}")
+    return network
+
+
+__all__ = ["WEIGHTS", "Network", "load_network", "network_name", "shipped_network"]

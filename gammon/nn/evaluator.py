@@ -1,0 +1,180 @@
+"""A network as an evaluator: the search and the agents ask it as they ask the heuristic.
+
+:class:`NeuralEvaluator` answers the evaluator protocols of :mod:`gammon.agents.base`:
+``values(boards, to_roll)`` for the compiled board search, ``chances`` for cube
+decisions, ``evaluate(states)`` for any state of the game protocol, and
+``terminal_value`` for finished boards. Every call encodes a whole batch of boards
+(:mod:`gammon.nn.encoders`) and runs the network once.
+
+The network's outputs are from the side of the player to act or to roll; this module
+turns them into each player's expected return (:func:`equity` for two players, the
+seats' scores for Multi-Gam) and back (:func:`outcome_targets`, :func:`convert`, which
+the trainer uses).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from gammon.core.state import GameState, Phase
+from gammon.core.variant import TrackVariant
+from gammon.nn.encoders import QuarterEncoder, TrackEncoder, encoder_for
+from gammon.nn.network import Network
+
+#: The outputs of a two-player network, in order.
+WIN, WIN_GAMMON, WIN_BACKGAMMON, LOSE_GAMMON, LOSE_BACKGAMMON = range(5)
+TWO_PLAYER_OUTPUTS = 5
+
+
+def outputs_for(variant: TrackVariant) -> int:
+    """How many outputs a network of ``variant`` has."""
+    return TWO_PLAYER_OUTPUTS if variant.players == 2 else variant.players
+
+
+def equity(out: np.ndarray) -> np.ndarray:
+    """The perspective player's expected points of two-player outputs (rows): a win
+    counts one, a gammon one more, a backgammon one more again."""
+    return (2.0 * out[:, WIN] - 1.0 + out[:, WIN_GAMMON] + out[:, WIN_BACKGAMMON]
+            - out[:, LOSE_GAMMON] - out[:, LOSE_BACKGAMMON])
+
+
+def flip(out: np.ndarray) -> np.ndarray:
+    """Two-player outputs seen from the other side."""
+    return np.stack([1.0 - out[:, WIN], out[:, LOSE_GAMMON], out[:, LOSE_BACKGAMMON],
+                     out[:, WIN_GAMMON], out[:, WIN_BACKGAMMON]], axis=1)
+
+
+def convert(out: np.ndarray, source: int, target: int, players: int) -> np.ndarray:
+    """Outputs (one row) from the side of player ``source`` as seen by ``target``."""
+    if source == target:
+        return out
+    if players == 2:
+        return flip(out[None, :])[0]
+    shift = (target - source) % players
+    return np.roll(out, -shift)
+
+
+def outcome_targets(returns: Sequence[float], perspective: int, variant: TrackVariant
+                    ) -> np.ndarray:
+    """What the outputs should have been, from ``perspective``'s side, for a game that
+    ended with ``returns`` (each player's points, or places' scores)."""
+    players = len(returns)
+    if players == 2:
+        mine = float(returns[perspective])
+        target = np.zeros(TWO_PLAYER_OUTPUTS, np.float32)
+        if mine == 0.0:  # a draw (Long Nardy's last roll)
+            target[WIN] = 0.5
+        elif mine > 0:
+            target[WIN] = 1.0
+            target[WIN_GAMMON] = mine >= 2
+            target[WIN_BACKGAMMON] = mine >= 3
+        else:
+            target[LOSE_GAMMON] = mine <= -2
+            target[LOSE_BACKGAMMON] = mine <= -3
+        return target
+    best = float(max(variant.place_scores))
+    return np.array([float(returns[(perspective + k) % players]) / best
+                     for k in range(players)], np.float32)
+
+
+def perspective_of(state: Any) -> int:
+    """The player whose side a state is seen from: the one to act, or to roll."""
+    player = state.current_player
+    return player if player is not None else state.position.turn
+
+
+class NeuralEvaluator:
+    """Each player's expected return by a network (module text)."""
+
+    def __init__(self, variant: TrackVariant, network: Network) -> None:
+        self.variant = variant
+        self.network = network
+        self.players = variant.players
+        self.encoder: TrackEncoder | QuarterEncoder = encoder_for(variant)
+        self.size = self.encoder.size
+        if network.inputs != self.encoder.inputs or network.outputs != outputs_for(variant):
+            raise ValueError(
+                f"the network has {network.inputs} inputs and {network.outputs} outputs; "
+                f"{variant.name} needs {self.encoder.inputs} and {outputs_for(variant)}")
+
+    # --- the network from one side ----------------------------------------------------
+
+    def outputs(self, boards: np.ndarray, perspective: np.ndarray | int) -> np.ndarray:
+        """The network's outputs for boards seen from ``perspective`` (per row, or one
+        player for all)."""
+        n = boards.shape[0]
+        sides = np.broadcast_to(np.asarray(perspective, np.int64), (n,))
+        return self.network.forward(self.encoder.encode(boards, sides))
+
+    # --- the evaluator protocols --------------------------------------------------------
+
+    def values(self, boards: np.ndarray, to_roll: np.ndarray | int) -> np.ndarray:
+        """Each player's expected return (columns) of boards where ``to_roll`` rolls."""
+        n = boards.shape[0]
+        sides = np.broadcast_to(np.asarray(to_roll, np.int64), (n,))
+        out = self.outputs(boards, sides)
+        if self.players == 2:
+            mine = equity(out)
+            v0 = np.where(sides == 0, mine, -mine)
+            return np.stack([v0, -v0], axis=1)
+        best = float(max(self.variant.place_scores))
+        values = np.empty((n, self.players))
+        for k in range(self.players):
+            values[np.arange(n), (sides + k) % self.players] = out[:, k] * best
+        return values
+
+    def chances(self, boards: np.ndarray, to_move: np.ndarray | int
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Player 0's chance to win, and the share of player 0's and of player 1's wins
+        that are gammons (or better), of boards where ``to_move`` rolls."""
+        n = boards.shape[0]
+        sides = np.broadcast_to(np.asarray(to_move, np.int64), (n,))
+        out = self.outputs(boards, sides)
+        zero = sides == 0
+        win0 = np.where(zero, out[:, WIN], 1.0 - out[:, WIN])
+        gammon0 = np.where(zero, out[:, WIN_GAMMON], out[:, LOSE_GAMMON])
+        gammon1 = np.where(zero, out[:, LOSE_GAMMON], out[:, WIN_GAMMON])
+        g0 = np.clip(gammon0 / np.maximum(win0, 1e-6), 0.0, 1.0)
+        g1 = np.clip(gammon1 / np.maximum(1.0 - win0, 1e-6), 0.0, 1.0)
+        return win0, g0, g1
+
+    def terminal_value(self, board: bytes, winner: int) -> np.ndarray:
+        """Each player's result of a two-player board that ``winner`` has borne off."""
+        from gammon.core.position import Position
+
+        points = float(self.variant.winner_points(Position(board, self.players, winner),
+                                                  winner))
+        value = np.full(self.players, -points)
+        value[winner] = points
+        return value
+
+    def evaluate(self, states: Sequence[Any]) -> np.ndarray:
+        """Expected returns per player of each state (finished games and finished
+        players of Multi-Gam exactly)."""
+        out = np.zeros((len(states), self.players))
+        live = [i for i, s in enumerate(states) if s.phase is not Phase.TERMINAL]
+        for i, state in enumerate(states):
+            if state.phase is Phase.TERMINAL:
+                out[i] = state.returns()
+        if not live:
+            return out
+        boards = np.frombuffer(b"".join(states[i].position.board for i in live),
+                               np.int8).reshape(len(live), self.size)
+        sides = np.array([perspective_of(states[i]) for i in live], np.int64)
+        out[live] = self.values(boards, sides)
+        if self.players > 2:
+            scores = self.variant.place_scores
+            for i in live:
+                for place, player in enumerate(self.variant.ranking(states[i])):
+                    out[i, player] = scores[place]
+        return out
+
+    def encode_states(self, states: Sequence[GameState]) -> tuple[np.ndarray, np.ndarray]:
+        """Inputs of not-finished states and the perspective of each (for training)."""
+        boards = np.frombuffer(b"".join(s.position.board for s in states),
+                               np.int8).reshape(len(states), self.size)
+        sides = np.array([perspective_of(s) for s in states], np.int64)
+        return self.encoder.encode(boards, sides), sides

@@ -1,0 +1,250 @@
+"""Self-play training: TD(lambda) from the network's own games.
+
+Each game is played by the network against itself, every player taking the play whose
+resulting position the network values best (0-ply, the same search as the ``neural``
+agent at depth 0, on the game protocol of every variant: acey-deucey's extra rolls and
+doubles number, Multi-Gam's four seats). The positions after each action are kept, each
+from the side of the player to act or roll next.
+
+When the game ends, each kept position gets the lambda-return as its target (Sutton's
+forward view of TD(lambda), computed backwards from the result): the last position's
+target is the result; an earlier one's is ``(1 - lambda)`` times the network's value of
+the next position plus ``lambda`` times the next position's target, both turned to the
+earlier position's side (:func:`gammon.nn.evaluator.convert`). One gradient step then
+moves every position of the game towards its target. With ``lambda = 0`` this is plain
+TD(0); with 1, Monte Carlo on the result.
+
+:class:`Trainer` runs the games, checkpoints the network (every file it writes can be
+resumed from), measures the network's strength now and then in short duels (against the
+heuristic bot, and pubeval in backgammon), and draws the learning curve.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gammon.agents.search import best_action, make_search
+from gammon.core.errors import InvalidOptionError
+from gammon.core.state import GameState
+from gammon.core.variant import TrackVariant, track_variant
+from gammon.nn.encoders import encoder_for
+from gammon.nn.evaluator import NeuralEvaluator, convert, outcome_targets, outputs_for
+from gammon.nn.network import Network
+
+#: Defaults of a training run.
+HIDDEN = 128
+LAMBDA = 0.7
+RATE = 0.004
+#: Root candidates the 0-ply choice scores (all of them: the cutoff is not used here).
+WIDTH = 1
+
+
+@dataclass
+class Settings:
+    """How a network is trained (saved with it, so a run can be resumed and repeated)."""
+
+    variant: str
+    options: dict[str, Any] = field(default_factory=dict)
+    hidden: int = HIDDEN
+    lam: float = LAMBDA
+    rate: float = RATE
+    seed: int = 1
+    check_every: int = 0
+    check_games: int = 200
+
+    def rules(self) -> TrackVariant:
+        return track_variant(self.variant, **self.options)
+
+
+def new_network(settings: Settings) -> Network:
+    """A fresh network for the settings' variant."""
+    rules = settings.rules()
+    encoder = encoder_for(rules)
+    return Network.create(
+        encoder.inputs, settings.hidden, outputs_for(rules), seed=settings.seed,
+        variant=rules.name, options=settings.options, family=rules.family,
+        encoder=encoder.family, games=0, seconds=0.0, curve=[], settings=settings_json(settings))
+
+
+def settings_json(settings: Settings) -> dict[str, Any]:
+    """The settings as the network file keeps them."""
+    return {"variant": settings.variant, "options": settings.options,
+            "hidden": settings.hidden, "lambda": settings.lam, "rate": settings.rate,
+            "seed": settings.seed}
+
+
+def self_play(rules: TrackVariant, evaluator: NeuralEvaluator, search: Any,
+              rng: random.Random) -> tuple[list[GameState], tuple[float, ...]]:
+    """One game of the network against itself: the positions after each action (not
+    the last, finished one) and the result."""
+    state: Any = rules.initial_state()
+    kept: list[GameState] = []
+    while not state.is_terminal:
+        if state.is_chance:
+            state = state.apply(state.sample_chance(rng))
+            continue
+        legal = state.legal_actions()
+        action = legal[0] if len(legal) == 1 else best_action(search, state, 0, WIDTH)
+        state = state.apply(action)
+        if not state.is_terminal:
+            kept.append(state)
+    return kept, tuple(float(r) for r in state.returns())
+
+
+def lambda_targets(values: np.ndarray, sides: np.ndarray, returns: tuple[float, ...],
+                   rules: TrackVariant, lam: float) -> np.ndarray:
+    """The lambda-return of each kept position (rows of ``values``, the network's
+    outputs, each from the side in ``sides``), computed backwards from the result."""
+    players = rules.players
+    targets = np.empty_like(values)
+    targets[-1] = outcome_targets(returns, int(sides[-1]), rules)
+    for t in range(len(values) - 2, -1, -1):
+        mixed = (1.0 - lam) * values[t + 1] + lam * targets[t + 1]
+        targets[t] = convert(mixed, int(sides[t + 1]), int(sides[t]), players)
+    return targets
+
+
+class Trainer:
+    """A training run: self-play games, gradient steps, checkpoints, strength checks."""
+
+    def __init__(self, settings: Settings, network: Network | None = None) -> None:
+        self.settings = settings
+        self.rules = settings.rules()
+        self.network = network if network is not None else new_network(settings)
+        self.evaluator = NeuralEvaluator(self.rules, self.network)
+        self.search = make_search(self.rules, self.evaluator)
+        self.rng = random.Random(f"{settings.seed}:{self.games}")
+
+    @property
+    def games(self) -> int:
+        return int(self.network.meta.get("games", 0))
+
+    def play(self) -> float:
+        """One self-play game and its gradient step; the mean squared error before it."""
+        kept, returns = self_play(self.rules, self.evaluator, self.search, self.rng)
+        self.network.meta["games"] = self.games + 1
+        if not kept:
+            return 0.0
+        x, sides = self.evaluator.encode_states(kept)
+        values = self.network.forward(x)
+        targets = lambda_targets(values, sides, returns, self.rules, self.settings.lam)
+        return self.network.train(x, targets, self.settings.rate)
+
+    def save(self, path: Path, seconds: float) -> None:
+        self.network.meta["seconds"] = round(float(self.network.meta.get("seconds", 0.0))
+                                             + seconds, 1)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.network.save(path)
+
+    def check(self, path: Path) -> dict[str, Any]:
+        """Duel the network saved at ``path`` (0-ply) against the yardsticks; the point
+        of the learning curve: games trained, and the margin against each."""
+        from gammon.agents.duel import duel
+
+        point: dict[str, Any] = {"games": self.games}
+        for rival in yardsticks(self.rules):
+            result = duel(self.rules, [f"neural:0:net={path}", rival],
+                          self.settings.check_games, seed=10_000 + self.games)
+            margin = result.margin
+            assert margin is not None
+            point[rival] = [round(margin.mean, 4), round(margin.low, 4), round(margin.high, 4)]
+        self.network.meta.setdefault("curve", []).append(point)
+        return point
+
+    def run(self, games: int, path: Path,
+            progress: Callable[[int, float, float], None] | None = None,
+            checked: Callable[[dict[str, Any]], None] | None = None) -> None:
+        """Train until the network has played ``games`` games in all, saving to ``path``
+        at every check and at the end. ``progress(done, games/s, error)`` after each
+        game; ``checked(point)`` after each strength check."""
+        began = last_save = time.perf_counter()
+        start = self.games
+        error = 0.0
+        # Each stretch of training is recorded with its settings: a resumed run may
+        # change the rate or lambda.
+        stretch = {"from": start, "to": games, "rate": self.settings.rate,
+                   "lambda": self.settings.lam}
+        self.network.meta.setdefault("stretches", []).append(stretch)
+        every = self.settings.check_every
+        while self.games < games:
+            error = 0.98 * error + 0.02 * self.play() if self.games > start else self.play()
+            now = time.perf_counter()
+            if progress:
+                progress(self.games, (self.games - start) / max(now - began, 1e-9), error)
+            if every and self.games % every == 0:
+                self.save(path, now - last_save)
+                last_save = now
+                point = self.check(path)
+                self.save(path, 0.0)
+                if checked:
+                    checked(point)
+        self.save(path, time.perf_counter() - last_save)
+
+
+def yardsticks(rules: TrackVariant) -> list[str]:
+    """The bots a network is measured against while it trains."""
+    rivals = ["heuristic"]
+    if "pubeval" in rules.bots:
+        rivals.append("pubeval")
+    return rivals
+
+
+def load_for_training(path: str | Path, settings: Settings | None = None) -> Trainer:
+    """A trainer that resumes from the network at ``path`` (its saved settings, unless
+    ``settings`` are given)."""
+    network = Network.load(path)
+    saved = network.meta.get("settings")
+    if settings is None:
+        if not isinstance(saved, dict):
+            raise InvalidOptionError(f"{path}: the network does not say how it was trained")
+        settings = Settings(saved["variant"], dict(saved.get("options", {})),
+                            int(saved["hidden"]), float(saved["lambda"]),
+                            float(saved["rate"]), int(saved["seed"]))
+    rules = settings.rules()
+    if network.meta.get("variant") != rules.name:
+        raise InvalidOptionError(
+            f"{path} is a network of {network.meta.get('variant')}, not {rules.name}")
+    return Trainer(settings, network)
+
+
+def plot_curve(network: Network, path: Path) -> None:
+    """The learning curve (margin against each yardstick by games trained) as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    curve = network.meta.get("curve", [])
+    figure, axes = plt.subplots(figsize=(7, 4))
+    rivals = sorted({k for point in curve for k in point if k != "games"})
+    for rival in rivals:
+        points = [(p["games"], *p[rival]) for p in curve if rival in p]
+        games = [p[0] for p in points]
+        means = [p[1] for p in points]
+        lows = [p[1] - p[2] for p in points]
+        highs = [p[3] - p[1] for p in points]
+        axes.errorbar(games, means, yerr=[lows, highs], marker="o", capsize=3,
+                      label=f"against {rival}")
+    axes.axhline(0.0, color="grey", linewidth=0.8)
+    axes.set_xlabel("self-play games")
+    axes.set_ylabel("points per game (95% interval)")
+    axes.set_title(f"{network.meta.get('variant')}: neural:0 while training")
+    if rivals:
+        axes.legend()
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+def describe(network: Network) -> str:
+    """How a network was trained, as JSON text (what ships next to it)."""
+    meta = {k: v for k, v in network.meta.items()}
+    return json.dumps(meta, indent=2)

@@ -1,0 +1,242 @@
+"""Learned evaluation: encoders, the network and its file, the evaluator, TD(lambda)
+targets, training runs and the ``neural`` agent."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+import gammon
+from gammon.agents import make_agent
+from gammon.agents.duel import play_game
+from gammon.cli.main import app
+from gammon.core.errors import InvalidOptionError
+from gammon.core.position import Position
+from gammon.nn import load_network, network_name
+from gammon.nn.encoders import QuarterEncoder, TrackEncoder
+from gammon.nn.evaluator import (
+    NeuralEvaluator,
+    convert,
+    equity,
+    flip,
+    outcome_targets,
+    outputs_for,
+)
+from gammon.nn.network import Network
+from gammon.nn.train import Settings, Trainer, lambda_targets, load_for_training
+
+BG = gammon.variant("backgammon")
+runner = CliRunner()
+
+
+def board(rules, rows) -> np.ndarray:
+    return np.frombuffer(Position.from_checkers(rows).board, np.int8)[None, :]
+
+
+# --- encoders --------------------------------------------------------------------------
+
+
+def test_the_start_looks_the_same_from_both_sides():
+    encoder = TrackEncoder(BG)
+    start = np.frombuffer(BG.start_position().board, np.int8)[None, :]
+    mine = encoder.encode(start, np.array([0]))
+    theirs = encoder.encode(start, np.array([1]))
+    assert mine.shape == (1, encoder.inputs) and (mine == theirs).all()
+    # Point 6 holds five of the mover's checkers: 1, 1, 1, (5 - 3) / 2.
+    at = (6 - 1) * 8
+    assert mine[0, at:at + 4].tolist() == [1.0, 1.0, 1.0, 1.0]
+    # The opponent's 24-point checkers stand on the mover's point 1: two of them.
+    assert mine[0, 4:8].tolist() == [1.0, 1.0, 0.0, 0.0]
+    assert mine[0, -1] == 1.0  # in contact
+
+
+def test_a_race_and_the_bar_and_off_are_seen():
+    rows = [[0] * 26, [0] * 26]
+    rows[0][1], rows[0][0] = 5, 10  # player 0: five on their 1-point, ten off
+    rows[1][24], rows[1][25] = 14, 1  # player 1: fourteen on their 24-point, one on the bar
+    x = TrackEncoder(BG).encode(board(BG, rows), np.array([0]))[0]
+    tail = x[24 * 8:]
+    assert tail[0] == 0.0 and tail[1] == 0.5  # bars: mine, theirs
+    assert tail[2] == pytest.approx(10 / 15) and tail[3] == 0.0  # off
+    assert tail[-1] == 1.0  # their checker on the bar: still in contact
+
+
+def test_long_nardy_sees_the_opponent_on_its_own_numbering():
+    rules = gammon.variant("long-nardy")
+    encoder = TrackEncoder(rules)
+    start = np.frombuffer(rules.start_position().board, np.int8)[None, :]
+    x = encoder.encode(start, np.array([0]))[0]
+    # Each head (own point 24) holds fifteen; the opponent's head is the mover's point 12.
+    assert x[(24 - 1) * 8] == 1.0 and x[(24 - 1) * 8 + 3] == pytest.approx(6.0)
+    assert x[(12 - 1) * 8 + 4] == 1.0 and x[(12 - 1) * 8 + 7] == pytest.approx(6.0)
+
+
+def test_multigam_seats_rotate_with_the_perspective():
+    rules = gammon.variant("multi-gam")
+    encoder = QuarterEncoder(rules)
+    start = np.frombuffer(rules.start_position().board, np.int8)[None, :]
+    rows = encoder.encode(np.repeat(start, 4, axis=0), np.arange(4))
+    assert rows.shape == (4, encoder.inputs)
+    assert (rows == rows[0]).all()  # a symmetric start
+
+
+# --- the network ------------------------------------------------------------------------
+
+
+def test_a_network_learns_fixed_targets_and_keeps_them_in_its_file(tmp_path):
+    net = Network.create(10, 8, 3, seed=2, variant="backgammon")
+    x = np.random.default_rng(0).random((32, 10)).astype(np.float32)
+    targets = np.tile(np.array([0.9, 0.1, 0.5], np.float32), (32, 1))
+    first = net.train(x, targets, 0.05)
+    for _ in range(200):
+        last = net.train(x, targets, 0.05)
+    assert last < first / 10
+    path = tmp_path / "net.npz"
+    net.save(path)
+    again = Network.load(path)
+    assert np.allclose(again.forward(x), net.forward(x)) and again.meta["variant"] == "backgammon"
+
+
+def test_a_file_that_is_not_a_network_is_refused(tmp_path):
+    with pytest.raises(InvalidOptionError, match="no network file"):
+        Network.load(tmp_path / "missing.npz")
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not a zip")
+    with pytest.raises(InvalidOptionError, match="not a gammon network"):
+        Network.load(junk)
+    other = tmp_path / "other.npz"
+    np.savez(other, w1=np.zeros((2, 2)), b1=np.zeros(2), w2=np.zeros((2, 1)), b2=np.zeros(1),
+             meta=np.array(json.dumps({"format": "something else"})))
+    with pytest.raises(InvalidOptionError, match="not a gammon network"):
+        Network.load(other)
+
+
+# --- outputs, perspectives and targets ----------------------------------------------------
+
+
+def test_equity_flip_and_convert():
+    out = np.array([[0.7, 0.2, 0.05, 0.1, 0.01]])
+    assert equity(out)[0] == pytest.approx(0.4 + 0.25 - 0.11)
+    assert np.allclose(flip(flip(out)), out)
+    assert equity(flip(out))[0] == pytest.approx(-equity(out)[0])
+    assert np.allclose(convert(out[0], 0, 1, 2), flip(out)[0])
+    assert np.allclose(convert(out[0], 1, 1, 2), out[0])
+    four = np.array([0.1, 0.2, 0.3, 0.4])  # seats 1, 2, 3, 0 from seat 1's side
+    seen_by_3 = convert(four, 1, 3, 4)
+    assert seen_by_3.tolist() == pytest.approx([0.3, 0.4, 0.1, 0.2])
+
+
+def test_outcome_targets():
+    assert outcome_targets((2.0, -2.0), 0, BG).tolist() == [1, 1, 0, 0, 0]
+    assert outcome_targets((2.0, -2.0), 1, BG).tolist() == [0, 0, 0, 1, 0]
+    assert outcome_targets((-3.0, 3.0), 0, BG).tolist() == [0, 0, 0, 1, 1]
+    assert outcome_targets((0.0, 0.0), 1, BG).tolist() == [0.5, 0, 0, 0, 0]  # a draw
+    mg = gammon.variant("multi-gam")
+    assert outcome_targets((2.0, 5.0, 1.0, 3.0), 1, mg).tolist() == pytest.approx(
+        [1.0, 0.2, 0.6, 0.4])
+
+
+def test_lambda_targets_run_from_the_result_back():
+    values = np.array([[0.5, 0.1, 0.0, 0.1, 0.0], [0.4, 0.1, 0.0, 0.2, 0.0],
+                       [0.3, 0.0, 0.0, 0.3, 0.0]], np.float32)
+    sides = np.array([0, 1, 0])
+    returns = (-2.0, 2.0)  # player 1 wins a gammon
+    monte_carlo = lambda_targets(values, sides, returns, BG, 1.0)
+    for t, side in enumerate(sides):
+        assert monte_carlo[t].tolist() == outcome_targets(returns, side, BG).tolist()
+    td0 = lambda_targets(values, sides, returns, BG, 0.0)
+    assert np.allclose(td0[0], flip(values[1:2])[0])  # the next position, turned round
+    assert np.allclose(td0[1], flip(values[2:3])[0])
+
+
+# --- the evaluator and training ---------------------------------------------------------------
+
+
+def test_the_evaluator_is_zero_sum_and_exact_at_the_end():
+    net = Network.create(TrackEncoder(BG).inputs, 16, outputs_for(BG), seed=3)
+    evaluator = NeuralEvaluator(BG, net)
+    start = np.frombuffer(BG.start_position().board, np.int8)[None, :]
+    values = evaluator.values(np.repeat(start, 2, axis=0), np.array([0, 1]))
+    assert np.allclose(values.sum(axis=1), 0.0)
+    assert values[0, 0] == pytest.approx(-values[1, 0])  # same board, the other to roll
+    win0, g0, g1 = evaluator.chances(start, 0)
+    assert 0 <= win0[0] <= 1 and 0 <= g0[0] <= 1 and 0 <= g1[0] <= 1
+    with pytest.raises(ValueError, match="inputs"):
+        NeuralEvaluator(gammon.variant("long-nardy"), Network.create(10, 4, 5))
+
+
+@pytest.mark.parametrize("name", ["hypergammon-1", "acey-deucey", "multi-gam"])
+def test_a_short_training_run_plays_whole_games_and_resumes(name, tmp_path):
+    rules = gammon.variant(name)
+    trainer = Trainer(Settings(rules.name, rules.options(), hidden=8, seed=4))
+    path = tmp_path / "net.npz"
+    trainer.run(6, path)
+    assert trainer.games == 6 and path.exists()
+    again = load_for_training(path)
+    assert again.games == 6 and again.rules == rules
+    again.run(9, path)
+    assert load_for_training(path).games == 9
+    stretches = Network.load(path).meta["stretches"]
+    assert [(s["from"], s["to"]) for s in stretches] == [(0, 6), (6, 9)]
+
+
+def test_gammon_train_writes_a_network_and_its_learning_curve(tmp_path):
+    out = tmp_path / "h1.npz"
+    result = runner.invoke(app, ["train", "hypergammon-1", "--games", "30", "--out", str(out),
+                                 "--check-every", "15", "--check-games", "4", "--hidden", "8"])
+    assert result.exit_code == 0, result.output
+    assert out.exists() and out.with_suffix(".png").exists()
+    meta = Network.load(out).meta
+    assert [p["games"] for p in meta["curve"]] == [15, 30]
+    assert meta["variant"] == "hypergammon" and meta["options"] == {"checkers_per_side": 1}
+    result = runner.invoke(app, ["train", "hypergammon-1", "--games", "40", "--resume",
+                                 str(out), "--out", str(out), "--rate", "0.001",
+                                 "--check-every", "0"])
+    assert result.exit_code == 0, result.output
+    meta = Network.load(out).meta
+    assert meta["games"] == 40 and meta["settings"]["rate"] == 0.001
+    result = runner.invoke(app, ["train", "hypergammon-1", "--games", "20", "--resume",
+                                 str(out), "--out", str(out)])
+    assert result.exit_code == 2 and "played 40 games already" in result.output
+    result = runner.invoke(app, ["train", "acedrex", "--games", "5"])
+    assert result.exit_code == 2 and "track games" in result.output
+
+
+# --- the agent ------------------------------------------------------------------------------------
+
+
+def test_the_neural_agent_plays_with_a_network_file(tmp_path):
+    rules = gammon.variant("hypergammon-2")
+    trainer = Trainer(Settings(rules.name, rules.options(), hidden=8, seed=5))
+    path = tmp_path / "h2.npz"
+    trainer.run(3, path)
+    for spec in (f"neural:0:net={path}", f"neural:1:net={path}"):
+        agent = make_agent(spec, rules, 1)
+        returns, _, _, finished = play_game(rules, [agent, make_agent("random", rules, 2)],
+                                            random.Random(3))
+        assert finished and sum(returns) == 0
+    with pytest.raises(InvalidOptionError, match="no network file"):
+        make_agent(f"neural:net={tmp_path / 'none.npz'}", rules)
+    with pytest.raises(InvalidOptionError, match="trained for hypergammon"):
+        make_agent(f"neural:net={path}", BG)
+    with pytest.raises(InvalidOptionError, match="plies are 0 to 3"):
+        make_agent(f"neural:7:net={path}", rules)
+
+
+def test_shipped_networks_are_named_by_preset():
+    assert network_name(gammon.variant("hypergammon-2")) == "hypergammon-2"
+    assert network_name(gammon.variant("acey-deucey-restrictive")) == "acey-deucey-restrictive"
+    assert network_name(gammon.variant("backgammon")) == "backgammon"
+    assert network_name(gammon.variant("long-nardy", koks=True)) == "long-nardy"
+
+
+def test_a_network_for_another_variant_is_refused(tmp_path):
+    net = Network.create(TrackEncoder(BG).inputs, 8, 5, variant="nackgammon")
+    path = tmp_path / "n.npz"
+    net.save(path)
+    with pytest.raises(InvalidOptionError, match="trained for nackgammon"):
+        load_network(BG, path)
