@@ -240,3 +240,56 @@ def test_a_network_for_another_variant_is_refused(tmp_path):
     net.save(path)
     with pytest.raises(InvalidOptionError, match="trained for nackgammon"):
         load_network(BG, path)
+
+
+# --- the compiled self-play against the Python trainer ----------------------------------
+
+
+@pytest.mark.parametrize("name", ["backgammon", "long-nardy", "hypergammon-3"])
+def test_compiled_self_play_chooses_and_learns_as_the_python_trainer(name):
+    """One compiled game, traced, replayed through the rules objects: every play is the
+    best by the Python evaluator (before the game's step), and the weights after it equal
+    the numpy step's on the same positions."""
+    from gammon.agents.search import make_search
+    from gammon.core.dice import Roll
+    from gammon.core.variant import play_leading_to
+
+    rules = gammon.variant(name)
+    trainer = Trainer(Settings(rules.name, rules.options(), hidden=16, seed=6))
+    assert trainer.compiled
+    trainer.play_compiled(20)  # a network that is not all noise
+    before = trainer.network.copy()
+    size = len(rules.start_position().board)
+    trace = np.full((3000, 3 + size), -1, np.int64)
+    rows = trainer.play_compiled(1, trace)
+    plays = int(rows[0, 2])
+    assert rows[0, 0] in (0, 1) and (trace[plays:, 0] == -1).all()
+    evaluator = NeuralEvaluator(rules, before)
+    search = make_search(rules, evaluator)
+    a, b, starter = (int(v) for v in trace[0, :3])
+    dice = (max(a, b), min(a, b)) if starter == 0 else (min(a, b), max(a, b))
+    state = rules.initial_state().apply(Roll(dice, opening=True))
+    kept = []
+    for row in trace[:plays]:
+        a, b, player = (int(v) for v in row[:3])
+        if state.is_chance:
+            state = state.apply(Roll((max(a, b), min(a, b))))
+        assert state.current_player == player
+        legal = state.legal_actions()
+        chosen = play_leading_to(legal, Position(row[3:].astype(np.int8).tobytes(), 2, player))
+        assert chosen is not None
+        if len(legal) > 1:
+            scores = search.scores(state, 0, 1)
+            assert scores[list(legal).index(chosen)] >= scores.max() - 1e-4
+        state = state.apply(chosen)
+        if not state.is_terminal:
+            kept.append(state)
+    assert state.is_terminal and state.winner == rows[0, 0]
+    x, sides = evaluator.encode_states(kept)
+    targets = lambda_targets(before.forward(x), sides, state.returns(), rules,
+                             trainer.settings.lam)
+    before.train(x, targets, trainer.settings.rate)
+    after = trainer.network
+    for mine, theirs in ((before.w1, after.w1), (before.b1, after.b1),
+                         (before.w2, after.w2), (before.b2, after.b2)):
+        assert np.allclose(mine, theirs, atol=2e-5)

@@ -60,14 +60,13 @@ def run_training(settings: Settings, games: int, out: Path, resume: Path | None,
         TextColumn("{task.description}"), BarColumn(),
         TextColumn("{task.completed:,}/{task.total:,} games"),
         TextColumn("{task.fields[speed]:.0f} games/s"),
-        TextColumn("error {task.fields[error]:.4f}"),
         TimeElapsedColumn(), TimeRemainingColumn(), console=console,
     ) as progress:
         task = progress.add_task("self-play", total=games, completed=trainer.games,
-                                 speed=0.0, error=0.0)
+                                 speed=0.0)
 
-        def advanced(done: int, speed: float, error: float) -> None:
-            progress.update(task, completed=done, speed=speed, error=error)
+        def advanced(done: int, speed: float) -> None:
+            progress.update(task, completed=done, speed=speed)
 
         trainer.run(games, out, advanced, checked)
     console.print(f"Network written to {out} ({trainer.games:,} games, "

@@ -31,11 +31,11 @@ from typing import Any
 
 import numpy as np
 
-from gammon.agents.search import best_action, make_search
+from gammon.agents.search import best_action, board_search_applies, make_search
 from gammon.core.errors import InvalidOptionError
 from gammon.core.state import GameState
 from gammon.core.variant import TrackVariant, track_variant
-from gammon.nn.encoders import encoder_for
+from gammon.nn.encoders import TrackEncoder, encoder_for
 from gammon.nn.evaluator import NeuralEvaluator, convert, outcome_targets, outputs_for
 from gammon.nn.network import Network
 
@@ -45,6 +45,10 @@ LAMBDA = 0.7
 RATE = 0.004
 #: Root candidates the 0-ply choice scores (all of them: the cutoff is not used here).
 WIDTH = 1
+#: Games the compiled self-play plays per call (progress and checkpoints in between).
+CHUNK = 50
+#: Plays after which a compiled self-play game is cut off (none comes near).
+MAX_TURNS = 2000
 
 
 @dataclass
@@ -112,8 +116,19 @@ def lambda_targets(values: np.ndarray, sides: np.ndarray, returns: tuple[float, 
     return targets
 
 
+def compiled(rules: TrackVariant) -> bool:
+    """Whether ``rules`` trains in the compiled self-play (:mod:`gammon.kernels.
+    selfplay`): two players whose turns simply alternate, as the board search assumes."""
+    return board_search_applies(rules)
+
+
 class Trainer:
-    """A training run: self-play games, gradient steps, checkpoints, strength checks."""
+    """A training run: self-play games, gradient steps, checkpoints, strength checks.
+
+    Two-player games whose turns simply alternate play in compiled code; the others
+    (acey-deucey's extra rolls, Multi-Gam's four seats, the last roll of Long Nardy's
+    option) through the game protocol (:func:`self_play`), one game at a time.
+    """
 
     def __init__(self, settings: Settings, network: Network | None = None) -> None:
         self.settings = settings
@@ -122,21 +137,48 @@ class Trainer:
         self.evaluator = NeuralEvaluator(self.rules, self.network)
         self.search = make_search(self.rules, self.evaluator)
         self.rng = random.Random(f"{settings.seed}:{self.games}")
+        self.compiled = compiled(self.rules)
 
     @property
     def games(self) -> int:
         return int(self.network.meta.get("games", 0))
 
-    def play(self) -> float:
-        """One self-play game and its gradient step; the mean squared error before it."""
+    def play(self) -> None:
+        """One self-play game through the game protocol, and its gradient step."""
         kept, returns = self_play(self.rules, self.evaluator, self.search, self.rng)
         self.network.meta["games"] = self.games + 1
         if not kept:
-            return 0.0
+            return
         x, sides = self.evaluator.encode_states(kept)
         values = self.network.forward(x)
         targets = lambda_targets(values, sides, returns, self.rules, self.settings.lam)
-        return self.network.train(x, targets, self.settings.rate)
+        self.network.train(x, targets, self.settings.rate)
+
+    def play_compiled(self, games: int, trace: np.ndarray | None = None) -> np.ndarray:
+        """``games`` games of the compiled self-play, learning from each; rows of
+        (winner, points, plays). ``trace`` receives the first game's plays."""
+        from gammon.kernels import selfplay, tracks
+
+        net = self.network
+        plays, words = self.rules.kernel.workspace()
+        tracks.seed_kernels(self.settings.seed * 1_000_003 + self.games)
+        start = np.frombuffer(self.rules.start_position().board, np.int8).copy()
+        encoder = self.evaluator.encoder
+        assert isinstance(encoder, TrackEncoder)
+        rows: np.ndarray = selfplay.train_games(
+            games, start, self.rules.kernel.rules, encoder.cross, float(self.rules.checkers),
+            net.w1, net.b1, net.w2, net.b2, self.settings.lam, self.settings.rate, MAX_TURNS,
+            plays, words, trace if trace is not None else np.zeros((0, 3), np.int64))
+        net.meta["games"] = self.games + games
+        return rows
+
+    def advance(self, games: int) -> None:
+        """Play ``games`` more games (a chunk of the compiled self-play, or one by one)."""
+        if self.compiled:
+            self.play_compiled(games)
+        else:
+            for _ in range(games):
+                self.play()
 
     def save(self, path: Path, seconds: float) -> None:
         self.network.meta["seconds"] = round(float(self.network.meta.get("seconds", 0.0))
@@ -160,14 +202,13 @@ class Trainer:
         return point
 
     def run(self, games: int, path: Path,
-            progress: Callable[[int, float, float], None] | None = None,
+            progress: Callable[[int, float], None] | None = None,
             checked: Callable[[dict[str, Any]], None] | None = None) -> None:
         """Train until the network has played ``games`` games in all, saving to ``path``
-        at every check and at the end. ``progress(done, games/s, error)`` after each
-        game; ``checked(point)`` after each strength check."""
+        at every check and at the end. ``progress(done, games/s)`` as games finish;
+        ``checked(point)`` after each strength check."""
         began = last_save = time.perf_counter()
         start = self.games
-        error = 0.0
         # Each stretch of training is recorded with its settings: a resumed run may
         # change the rate or lambda.
         stretch = {"from": start, "to": games, "rate": self.settings.rate,
@@ -175,10 +216,13 @@ class Trainer:
         self.network.meta.setdefault("stretches", []).append(stretch)
         every = self.settings.check_every
         while self.games < games:
-            error = 0.98 * error + 0.02 * self.play() if self.games > start else self.play()
+            step = min(CHUNK if self.compiled else 1, games - self.games)
+            if every:
+                step = min(step, every - self.games % every)
+            self.advance(step)
             now = time.perf_counter()
             if progress:
-                progress(self.games, (self.games - start) / max(now - began, 1e-9), error)
+                progress(self.games, (self.games - start) / max(now - began, 1e-9))
             if every and self.games % every == 0:
                 self.save(path, now - last_save)
                 last_save = now
