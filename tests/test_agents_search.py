@@ -203,3 +203,21 @@ def test_cutoff_drops_candidates_far_behind_the_best():
         state, 1, 8, 0.05)
     searched = np.isfinite(scores)
     assert 1 <= searched.sum() <= 8
+
+
+def test_rolled_chances_look_one_roll_ahead():
+    """Cube decisions a roll ahead: a side that bears off its last checker with any roll
+    has won, and a gammon when the other has borne nothing off."""
+    rules = gammon.variant("backgammon")
+    rows = [[0] * 26, [0] * 26]
+    rows[0][0], rows[0][1] = 14, 1
+    rows[1][19] = 15
+    board = gammon.Position.from_checkers(rows).board
+    search = BoardSearch(rules, evaluator_for(rules))
+    assert search.rolled_chances(board, 0) == (pytest.approx(1.0), pytest.approx(1.0), 0.0)
+    rows[1][0], rows[1][19] = 1, 14
+    win, mine, theirs = search.rolled_chances(gammon.Position.from_checkers(rows).board, 0)
+    assert win == pytest.approx(1.0) and mine == pytest.approx(0.0)
+    # With the other side to roll, the chances are the evaluator's after its best play.
+    win, mine, theirs = search.rolled_chances(board, 1)
+    assert 0.5 < win <= 1.0 and 0.0 <= mine <= 1.0 and 0.0 <= theirs <= 1.0

@@ -15,6 +15,10 @@ each from their owner's side, index 24 the bar):
   win backgammon, lose gammon, lose backgammon]}`` for the side on roll.
 - ``{"op": "evaluate_many", "boards": [...], "plies": n}``: the same for a list of
   boards, ``{"probs": [[...], ...]}``.
+- ``{"op": "cube", "board": ..., "plies": n}``: gnubg's money cube decision for the
+  side on roll (cube in the middle, no Jacoby rule, no beavers): ``{"decision": "No
+  double, take", "equities": [no double, double/take, double/pass]}`` (cubeful,
+  per cube value) and ``"probs"`` as ``evaluate``.
 - ``{"op": "variation", "name": "standard"}``: switch gnubg's variation.
 - ``{"op": "quit"}``.
 
@@ -74,6 +78,15 @@ def serve(gnubg, requests, answers):
                         (tuple(first), tuple(second)), gnubg.cubeinfo(), context)[:5]]
                     for first, second in request["boards"]
                 ]}
+            elif op == "cube":
+                board = _board(request)
+                plies = request.get("plies", 0)
+                cubeful = dict(_context(plies, 0.0), cubeful=1)
+                result = gnubg.cfevaluate(board, gnubg.cubeinfo(), cubeful)
+                probs = gnubg.evaluate(board, gnubg.cubeinfo(), _context(plies, 0.0))
+                answer = {"decision": str(result[5]),
+                          "equities": [float(x) for x in result[1:4]],
+                          "probs": [float(x) for x in probs[:5]]}
             elif op == "variation":
                 gnubg.command(f"set variation {request['name']}")
                 gnubg.command("new session")

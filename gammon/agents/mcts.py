@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import random
 from bisect import bisect_right
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -56,7 +57,7 @@ class _Decision:
     def __init__(self, state: Any) -> None:
         self.state = state
         self.player = state.current_player
-        self.actions: list[Any] = []
+        self.actions: Sequence[Any] = []
         self.kids: list[Any] = []
         self.prior: np.ndarray | None = None
         self.visits: np.ndarray | None = None

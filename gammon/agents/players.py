@@ -59,7 +59,8 @@ class ExpectimaxAgent:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        answer, state = resolve(state, self.evaluator)
+        # Cube decisions look one roll ahead when the search does.
+        answer, state = resolve(state, self.evaluator, self.search if self.depth else None)
         if answer is not None:
             return answer
         return best_action(self.search, state, self.depth, self.width, self.cutoff)

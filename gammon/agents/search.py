@@ -42,7 +42,7 @@ from gammon.agents.base import (
 )
 from gammon.core.dice import two_dice
 from gammon.core.state import GameState, Phase
-from gammon.core.variant import TrackVariant
+from gammon.core.variant import LegalPlays, TrackVariant
 
 
 @functools.cache
@@ -170,6 +170,40 @@ class BoardSearch:
             self.cache[keys[i]] = values[j]
         return out
 
+    def rolled_chances(self, board: bytes, to_roll: int) -> tuple[float, float, float]:
+        """The evaluator's chances (player 0's chance to win, each side's share of
+        gammons) of a board before ``to_roll`` rolls, one roll deeper: averaged over
+        every roll of the position after the roller's best play of it. What cube
+        decisions read when the search looks ahead (gnubg's 1-ply cube evaluation)."""
+        boards = np.frombuffer(board, np.int8)[None, :]
+        children, starts = self.expand(boards, to_roll)
+        sign = 1.0 if to_roll == 0 else -1.0
+        leaf = sign * self.leaf(children, to_roll)
+        ends = np.append(starts[1:], len(leaf))
+        chosen = np.array([s + int(np.argmax(leaf[s:e])) for s, e in zip(starts, ends,
+                                                                           strict=True)])
+        replies = children[chosen]
+        done = self.finished(replies, to_roll)
+        win0 = np.empty(len(chosen))
+        g0 = np.zeros(len(chosen))
+        g1 = np.zeros(len(chosen))
+        if (~done).any():
+            w, a, b = self.evaluator.chances(replies[~done], 1 - to_roll)
+            win0[~done], g0[~done], g1[~done] = w, a, b
+        for i in np.flatnonzero(done):
+            points = float(self.evaluator.terminal_value(replies[i].tobytes(), to_roll)[to_roll])
+            gammon = 1.0 if points >= 2 else 0.0
+            win0[i] = 1.0 if to_roll == 0 else 0.0
+            if to_roll == 0:
+                g0[i] = gammon
+            else:
+                g1[i] = gammon
+        win = float(win0 @ self.probs)
+        # The gammon shares are of each side's wins: average them weighted by the wins.
+        share0 = float((win0 * g0) @ self.probs) / max(win, 1e-9)
+        share1 = float(((1.0 - win0) * g1) @ self.probs) / max(1.0 - win, 1e-9)
+        return win, share0, share1
+
     def scores(self, state: GameState, depth: int, width: int,
                cutoff: float | None = None) -> np.ndarray:
         """The mover's value of each legal play of ``state`` (-inf for plays not kept)."""
@@ -254,7 +288,7 @@ class StateSearch:
 
     def decide(self, state: Any, depth: int, width: int | None = None,
                cutoff: float | None = None, follow: bool = True
-               ) -> tuple[list[Any], np.ndarray, np.ndarray]:
+               ) -> tuple[Sequence[Any], np.ndarray, np.ndarray]:
         """At a DECIDE state: the candidate actions, the mover's score of each (-inf for
         those not searched) and the value of the best. ``follow``: look through a small
         decision into the same player's next one (one level: not into a chain of them,
@@ -283,7 +317,7 @@ class StateSearch:
         best = int(np.argmax(scores))
         return actions, scores, values[best]
 
-    def children(self, state: Any, actions: list[Any]) -> tuple[list[Any], np.ndarray]:
+    def children(self, state: Any, actions: Sequence[Any]) -> tuple[list[Any], np.ndarray]:
         """The states after ``actions`` and every player's value of each (by the
         evaluator). For the many plays of a two-player track game whose next player is
         the same after every play (checked on the first and the last), the boards are
@@ -315,9 +349,12 @@ class StateSearch:
         return kids, self.evaluator.evaluate(kids)
 
 
-def candidates(legal: Sequence[Any]) -> list[Any]:
+def candidates(legal: Sequence[Any]) -> Sequence[Any]:
     """The actions a bot considers: all legal ones but resigning (bots play on), unless
-    resigning is all there is."""
+    resigning is all there is. A track game's plays are taken as they are (no play is a
+    resignation, and looking at each would build every one)."""
+    if isinstance(legal, LegalPlays):
+        return legal
     kept = [a for a in legal if type(a).__name__ != "Resign"]
     return kept or list(legal)
 

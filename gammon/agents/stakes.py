@@ -27,6 +27,7 @@ from gammon.agents.cube import (
     match_view,
     money_view,
 )
+from gammon.agents.search import BoardSearch
 from gammon.stakes.cube import CubeState
 
 
@@ -40,13 +41,16 @@ def wrapped(state: Any) -> Any | None:
     return state.base
 
 
-def chances(evaluator: Any, state: CubeState, player: int) -> Chances:
+def chances(evaluator: Any, state: CubeState, player: int, search: Any = None) -> Chances:
     """``player``'s cubeless chances at a stakes state, from the evaluator (any evaluator
-    gives at least its expected points, read as a chance to win without gammons)."""
+    gives at least its expected points, read as a chance to win without gammons); one
+    roll deeper when ``search`` (a board search) is given."""
     base = state.base
     position = base.position
     to_move = position.turn
-    if isinstance(evaluator, ChanceEvaluator):
+    if isinstance(search, BoardSearch) and base.is_chance:
+        win0, g0, g1 = search.rolled_chances(position.board, to_move)
+    elif isinstance(evaluator, ChanceEvaluator):
         board = np.frombuffer(position.board, np.int8)[None, :]
         win0, g0, g1 = (float(x[0]) for x in evaluator.chances(board, to_move))
     else:
@@ -70,8 +74,9 @@ def view_of(state: CubeState, c: Chances, doubler: int) -> CubeView:
     return money_view(c, owner, jacoby=state.stakes.jacoby)
 
 
-def stakes_decision(state: Any, evaluator: Any) -> Any | None:
-    """The bot's answer at a cube or resignation decision of a stakes state, else None."""
+def stakes_decision(state: Any, evaluator: Any, search: Any = None) -> Any | None:
+    """The bot's answer at a cube or resignation decision of a stakes state, else None
+    (``search``: see :func:`chances`)."""
     if not isinstance(state, CubeState):
         return None
     player = state.current_player
@@ -86,7 +91,7 @@ def stakes_decision(state: Any, evaluator: Any) -> Any | None:
         return legal[0]
     if state.offer is None and not state.preroll:
         return None
-    mine = chances(evaluator, state, player)
+    mine = chances(evaluator, state, player, search)
     answering = state.offer is not None
     doubler = 1 - player if answering else player
     view = view_of(state, mine.flipped() if answering else mine, doubler)
@@ -99,11 +104,11 @@ def stakes_decision(state: Any, evaluator: Any) -> Any | None:
     return choice
 
 
-def resolve(state: Any, evaluator: Any) -> tuple[Any | None, Any]:
+def resolve(state: Any, evaluator: Any, search: Any = None) -> tuple[Any | None, Any]:
     """For an agent's ``choose``: ``(answer, None)`` at a cube or resignation decision;
     else ``(None, state to play in)``: the wrapped game state for a play under stakes,
     ``state`` itself otherwise."""
-    answer = stakes_decision(state, evaluator)
+    answer = stakes_decision(state, evaluator, search)
     if answer is not None:
         return answer, None
     base = wrapped(state)

@@ -557,7 +557,8 @@ def train(
     changes = {"hidden": hidden, "lam": lam, "rate": rate}
     try:
         run_training(settings, games, out, resume, plot, console,
-                     {k: v for k, v in changes.items() if v is not None})
+                     {k: v for k, v in changes.items() if v is not None},
+                     " ".join(["gammon", *sys.argv[1:]]))
     except (GammonError, OSError) as error:
         raise _fail(str(error)) from None
 

@@ -19,12 +19,19 @@ from rich.progress import (
 )
 
 from gammon.core.errors import InvalidOptionError
-from gammon.nn.train import Settings, Trainer, load_for_training, plot_curve, settings_json
+from gammon.nn.train import (
+    Settings,
+    Trainer,
+    describe,
+    load_for_training,
+    plot_curve,
+    settings_json,
+)
 
 
 def run_training(settings: Settings, games: int, out: Path, resume: Path | None,
                  plot: Path | None, console: Console,
-                 changes: dict[str, Any] | None = None) -> Trainer:
+                 changes: dict[str, Any] | None = None, command: str = "") -> Trainer:
     """Train (or go on training) until the network has played ``games`` games. A
     resumed network keeps its settings but for the checks and ``changes`` (``lam``,
     ``rate``; ``hidden`` cannot change)."""
@@ -45,6 +52,8 @@ def run_training(settings: Settings, games: int, out: Path, resume: Path | None,
     if trainer.games >= games:
         raise InvalidOptionError(
             f"the network has played {trainer.games} games already: ask for more than that")
+    if command:
+        trainer.network.meta["commands"] = [*trainer.network.meta.get("commands", []), command]
     console.print(f"Training a network for [bold]{trainer.rules.name}[/bold]: "
                   f"{trainer.network.inputs} inputs, {trainer.network.hidden} hidden, "
                   f"{trainer.network.outputs} outputs; from game {trainer.games} to {games}; "
@@ -69,8 +78,11 @@ def run_training(settings: Settings, games: int, out: Path, resume: Path | None,
             progress.update(task, completed=done, speed=speed)
 
         trainer.run(games, out, advanced, checked)
+    about = out.with_suffix(".json")
+    about.write_text(describe(trainer.network) + "\n")
     console.print(f"Network written to {out} ({trainer.games:,} games, "
-                  f"{trainer.network.meta.get('seconds', 0):,.0f} s of training).")
+                  f"{trainer.network.meta.get('seconds', 0):,.0f} s of training); how it "
+                  f"was made in {about}.")
     if plot is not None and trainer.network.meta.get("curve"):
         plot_curve(trainer.network, plot)
         console.print(f"Learning curve drawn in {plot}.")

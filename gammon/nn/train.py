@@ -289,6 +289,9 @@ def plot_curve(network: Network, path: Path) -> None:
 
 
 def describe(network: Network) -> str:
-    """How a network was trained, as JSON text (what ships next to it)."""
-    meta = {k: v for k, v in network.meta.items()}
-    return json.dumps(meta, indent=2)
+    """How a network was trained, as JSON text (what ships next to it): what it is, its
+    size, the games and seconds of training, each stretch's settings, the commands that
+    trained it, and the learning curve."""
+    about = {"network": {"inputs": network.inputs, "hidden": network.hidden,
+                         "outputs": network.outputs}, **network.meta}
+    return json.dumps(about, indent=2)
