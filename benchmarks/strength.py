@@ -30,6 +30,10 @@ class Cell(NamedTuple):
     players: str
     games: int
     why: str  # which target the cell measures
+    #: How the target is met: "interval" (A - B's 95% interval above ``level``), "mean"
+    #: (A - B's mean at least ``level``) or "none" (a yardstick, reported only).
+    rule: str = "interval"
+    level: float = 0.0
 
 
 #: Each variant's short name in the cells' file names, and its best search agent.
@@ -39,6 +43,7 @@ BEST_SEARCH = {
     "hypergammon-1": ("hyp1", "expectimax:2"),
     "hypergammon-2": ("hyp2", "expectimax:2"),
     "hypergammon-3": ("hyp3", "expectimax:2"),
+    "short": ("short", "expectimax:2"),
     "caucasian": ("cauc", "expectimax:2"),
     "long-nardy": ("nardy", "expectimax:2"),
     "acey-deucey": ("acey", "expectimax:1"),
@@ -46,6 +51,9 @@ BEST_SEARCH = {
     "acedrex": ("ace", "expectimax:1"),
 }
 FOUR_PLAYERS = ("multi-gam", "acedrex")
+#: The neural agent each variant's network cell seats.
+BEST_NEURAL = {variant: "neural:1" for variant in BEST_SEARCH}
+BEST_NEURAL["backgammon"] = "neural:2"
 #: Games of the search cell where luck is large against the search's edge: hypergammon
 #: with one checker a side is a pure race, a Multi-Gam game lasts four turns, and an
 #: Acedrex game's money swings by hundreds of stakes.
@@ -64,23 +72,40 @@ def _cells() -> list[Cell]:
         label = search.replace("expectimax:", "x").replace("rollout", "ro")
         cells.append(Cell(f"{short}_{label}_h", variant, search + rest,
                           MORE_GAMES.get(variant, games), "search beats heuristic"))
-    return cells + [
-        Cell("bg_h_pub", "backgammon", "heuristic,pubeval", 1000, "against the yardstick"),
+    cells += [
+        Cell("bg_h_pub", "backgammon", "heuristic,pubeval", 1000, "against the yardstick",
+             "none"),
         Cell("bg_x2_pub", "backgammon", "expectimax:2,pubeval", 1000,
-             "best agent at least even with pubeval"),
+             "best agent at least even with pubeval", "mean"),
         Cell("pub_gnubg", "backgammon", "pubeval,gnubg:0", 1000,
-             "the yardstick against gnubg"),
+             "the yardstick against gnubg", "none"),
     ]
+    # The networks (issue 14): neural:0 against pubeval, the best neural setting under a
+    # second a move against gnubg:0, and a network against today's best agent elsewhere.
+    cells += [
+        Cell("bg_nn0_pub", "backgammon", "neural:0,pubeval", 2000,
+             "neural:0 at least +0.45 against pubeval", "mean", 0.45),
+        Cell("bg_nn_gnubg", "backgammon", f"{BEST_NEURAL['backgammon']},gnubg:0", 2000,
+             "the best neural setting beats gnubg:0"),
+    ]
+    for variant, (short, search) in BEST_SEARCH.items():
+        if variant in ("backgammon", "acedrex"):
+            continue
+        four = variant in FOUR_PLAYERS
+        rest = f",{search},{search},{search}" if four else f",{search}"
+        cells.append(Cell(f"{short}_nn_best", variant, BEST_NEURAL[variant] + rest,
+                          800 if four else 2000, "the network beats today's best agent"))
+    return cells
 
 
 CELLS = _cells()
 
 
-def run(out: Path, seed: int, jobs: int, only: str | None) -> None:
+def run(out: Path, seed: int, jobs: int, only: str | None, names: list[str]) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for cell in CELLS:
         path = out / f"{cell.name}.json"
-        if path.exists() or (only and cell.variant != only):
+        if path.exists() or (only and cell.variant != only) or (names and cell.name not in names):
             continue
         print(f"{cell.name}: {cell.variant} {cell.players}, {cell.games} games", flush=True)
         result = duel(cell.variant, cell.players.split(","), cell.games, seed=seed, jobs=jobs)
@@ -108,11 +133,12 @@ def table(out: Path) -> str:
         margin = data["margin"]
         low = margin["ci95"][0]
         target = cell.why
-        met = "yes" if low > 0 else "no"
-        if "at least even" in target:
-            met = "yes" if margin["mean"] >= 0 else "no"
-        elif "yardstick" in target:
+        if cell.rule == "mean":
+            met = "yes" if margin["mean"] >= cell.level else "no"
+        elif cell.rule == "none":
             met = "–"
+        else:
+            met = "yes" if low > cell.level else "no"
         versus = f"{first['agent']} vs {second['agent']}"
         if len(data["players"]) > 2:
             versus += " ×3"
@@ -130,9 +156,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", help="only the cells of this variant")
     parser.add_argument("--table", action="store_true", help="print the table and stop")
+    parser.add_argument("--cells", nargs="*", default=[], help="only these cells (by name)")
+    parser.add_argument("--list", action="store_true", help="list the cells and stop")
     args = parser.parse_args(argv)
+    if args.list:
+        for cell in CELLS:
+            print(f"{cell.name:14} {cell.variant:16} {cell.players:40} {cell.games:>6}")
+        return
     if not args.table:
-        run(args.out, args.seed, args.jobs, args.only)
+        run(args.out, args.seed, args.jobs, args.only, args.cells)
     print(table(args.out))
 
 

@@ -16,7 +16,10 @@ keeps a log of every chance outcome and action of every game, as plain JSON
 :meth:`Table.from_json` replays the log to the same state, checking every entry on the
 way. A seeded table's dice come from ``random.Random(seed)``, one draw per throw, so a
 replay also proves that the log follows the seed; without a seed they come from the
-operating system's CSPRNG.
+operating system's CSPRNG. With ``fair=True`` a seeded table draws from
+:class:`~gammon.table.dice.FairDice` instead (HMAC-SHA256 of the seed): it can publish
+the seed's commitment before play and reveal the seed after, so anyone can check every
+throw (``gammon verify``).
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ from gammon.stakes.prompt import question as stakes_question
 from gammon.stakes.rules import StakeRules
 from gammon.stakes.session import Session
 from gammon.table import log
+from gammon.table.dice import KIND as FAIR_KIND
+from gammon.table.dice import FairDice
 
 HUMAN = "human"
 
@@ -128,6 +133,7 @@ class Table:
         crawford: bool = True,
         games: int | None = None,
         seed: int | None = None,
+        fair: bool = False,
         options: dict[str, Any] | None = None,
     ) -> None:
         self.variant = variant_from(variant, **(options or {}))
@@ -146,8 +152,12 @@ class Table:
         if kind == GAME:
             games = 1
         self.length, self.stake, self.crawford, self.games = length, stake, crawford, games
+        if fair and seed is None:
+            raise InvalidOptionError("fair dice need a seed to commit to")
         self.seed = seed
-        self.dice: RandomSource = (random.Random(seed) if seed is not None
+        self.fair = fair
+        self.dice: RandomSource = (FairDice(seed) if fair and seed is not None
+                                   else random.Random(seed) if seed is not None
                                    else secrets.SystemRandom())
         self.series: Match | Session
         if kind == MATCH:
@@ -349,6 +359,7 @@ class Table:
             "crawford": self.crawford,
             "games": self.games,
             "seed": self.seed,
+            "dice": FAIR_KIND if self.fair else "mt19937",
             "finished": self.finished,
             "log": [list(entries) for entries in self.log],
         }
@@ -378,6 +389,7 @@ class Table:
                 kind=data["kind"], length=data["length"], stake=data["stake"],
                 stakes=StakeRules(**data["stakes"]), crawford=data["crawford"],
                 games=data["games"], seed=data["seed"], options=data["options"],
+                fair=data.get("dice") == FAIR_KIND,
             )
         except (KeyError, TypeError, AttributeError) as error:
             raise InvalidOptionError(f"table JSON is missing or mistypes {error}") from None

@@ -1,0 +1,346 @@
+"""Boards as SVG, for the browser (and for pages such as a game's review).
+
+:func:`board_svg` draws any state of any variant: the two-player track board (from one
+player's side, laid out as :mod:`gammon.render.terminal` lays it out), Multi-Gam's
+quarter board and the Acedrex ring. Every place a checker can be is an element with a
+``data-spot`` attribute naming it for the page's script: ``p1``..``p24`` (points in the
+viewer's numbering, or the board's own numbers where the players share them), ``bar``
+and ``off``; Acedrex's stops by name (``B3``), ``jackpot`` and ``hand``. Marked spots
+(the last play) carry the class ``moved``; the page adds ``from`` and ``target`` as a
+person picks a move.
+
+The drawing depends on the state only, so it can be cached, tested and reused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from html import escape
+from typing import Any
+
+from gammon.core.play import Play
+from gammon.core.state import GameState, Phase
+
+#: Checker colours by player (fill, edge, text).
+COLOURS = (("#f5f0e6", "#5b4a33", "#3a2e1f"), ("#3b3b3b", "#101010", "#f0f0f0"),
+           ("#c0392b", "#6e1f17", "#ffffff"), ("#2e86c1", "#154360", "#ffffff"))
+ACEDREX_COLOURS = ("#2e86c1", "#c0392b", "#e67e22", "#f1c40f")
+BOARD = "#7a5230"
+FELT = "#2f6f4e"
+POINT = ("#d9c7a0", "#a0522d")
+SHOWN = 5  # checkers drawn on a point before the count takes over
+
+
+def _attrs(**values: Any) -> str:
+    return " ".join(f'{k.rstrip("_").replace("_", "-")}="{escape(str(v))}"'
+                    for k, v in values.items() if v is not None)
+
+
+def _el(tag: str, body: str = "", **values: Any) -> str:
+    attrs = _attrs(**values)
+    return f"<{tag} {attrs}>{body}</{tag}>" if body else f"<{tag} {attrs}/>"
+
+
+def _checker(x: float, y: float, r: float, player: int, label: str = "") -> str:
+    fill, edge, ink = COLOURS[player % len(COLOURS)]
+    parts = [_el("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r=f"{r:.1f}", fill=fill, stroke=edge,
+                 stroke_width="2", class_=f"checker player{player}")]
+    if label:
+        parts.append(_el("text", escape(label), x=f"{x:.1f}", y=f"{y + r * 0.38:.1f}",
+                         fill=ink, font_size=f"{r:.0f}", text_anchor="middle",
+                         font_family="sans-serif", font_weight="bold"))
+    return "".join(parts)
+
+
+def _die(x: float, y: float, size: float, value: int, used: bool = False) -> str:
+    pips = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)],
+            4: [(0, 0), (0, 2), (2, 0), (2, 2)], 5: [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)],
+            6: [(0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)]}
+    body = [_el("rect", x=f"{x:.1f}", y=f"{y:.1f}", width=f"{size:.1f}", height=f"{size:.1f}",
+                rx="6", fill="#fffdf6", stroke="#333", stroke_width="1.5",
+                opacity="0.45" if used else "1", class_="die")]
+    if value in pips:
+        step = size / 4
+        for row, col in pips[value]:
+            body.append(_el("circle", cx=f"{x + step * (col + 1):.1f}",
+                            cy=f"{y + step * (row + 1):.1f}", r=f"{size / 11:.1f}", fill="#222"))
+    else:  # dice of more sides: the number
+        body.append(_el("text", str(value), x=f"{x + size / 2:.1f}", y=f"{y + size * 0.66:.1f}",
+                        font_size=f"{size / 2:.0f}", text_anchor="middle",
+                        font_family="sans-serif", font_weight="bold"))
+    return "".join(body)
+
+
+def _svg(width: int, height: int, body: Iterable[str], label: str) -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+            f'class="board" role="img" aria-label="{escape(label)}">' + "".join(body)
+            + "</svg>")
+
+
+# --- the track board --------------------------------------------------------------------
+
+
+def track_svg(state: GameState, viewer: int, *, moved: Sequence[str] = (),
+              dice: Sequence[int] | None = None, cube: tuple[int, int | None] | None = None,
+              names: Sequence[str] | None = None) -> str:
+    """A two-player track board from ``viewer``'s side (module text). ``moved``: spots to
+    mark; ``dice`` the dice to show (default the state's); ``cube``: (value, owner)."""
+    variant = state.variant
+    position = state.position
+    points = variant.points
+    half = points // 2
+    left = half // 2
+    other = 1 - viewer
+    cw, margin, bar_w, tray_w, height = 46, 24, 46, 60, 480
+    width = margin * 2 + cw * half + bar_w + tray_w + 10
+    point_h = 190
+    radius = cw / 2 - 3
+    marked = set(moved)
+
+    def column_x(index: int) -> float:
+        x = margin + index * cw + (bar_w if index >= left else 0)
+        return x + cw / 2
+
+    def count_on(player: int, point: int) -> int:
+        slot = point if player == viewer else variant.shared_slot(viewer, point, player)
+        return position.count(player, slot)
+
+    body = [_el("rect", x="0", y="0", width=str(width), height=str(height), fill=BOARD, rx="10"),
+            _el("rect", x=str(margin), y=str(margin), width=str(cw * half + bar_w),
+                height=str(height - 2 * margin), fill=FELT)]
+    top = list(range(half + 1, points + 1))
+    bottom = list(range(half, 0, -1))
+    for row, line in enumerate((top, bottom)):
+        for index, point in enumerate(line):
+            cx = column_x(index)
+            base = margin if row == 0 else height - margin
+            tip = base + point_h if row == 0 else base - point_h
+            spot = f"p{point}"
+            classes = "spot point" + (" moved" if spot in marked else "")
+            body.append(_el(
+                "polygon", points=f"{cx - cw / 2:.1f},{base} {cx + cw / 2:.1f},{base} "
+                f"{cx:.1f},{tip}", fill=POINT[(index + row) % 2], class_=classes,
+                data_spot=spot))
+            label_y = margin - 7 if row == 0 else height - 8
+            body.append(_el("text", str(point), x=f"{cx:.1f}", y=str(label_y), fill="#f3e6cc",
+                            font_size="13", text_anchor="middle", font_family="sans-serif"))
+            for player in (viewer, other):
+                n = count_on(player, point)
+                if not n:
+                    continue
+                for k in range(min(n, SHOWN)):
+                    y = (base + radius + 2 + k * 2 * radius if row == 0
+                         else base - radius - 2 - k * 2 * radius)
+                    label = str(n) if n > SHOWN and k == SHOWN - 1 else ""
+                    body.append(_checker(cx, y, radius, player, label))
+    # The bar, with each side's checkers there (the viewer's nearer their home).
+    bar_x = margin + left * cw
+    bar_spot = "bar"
+    body.append(_el("rect", x=str(bar_x), y=str(margin), width=str(bar_w),
+                    height=str(height - 2 * margin), fill=BOARD,
+                    class_="spot bar" + (" moved" if bar_spot in marked else ""),
+                    data_spot=bar_spot))
+    bar = position.bar_slot
+    for player, toward in ((viewer, 1), (other, -1)):
+        n = position.count(player, bar)
+        for k in range(min(n, 4)):
+            y = height / 2 + toward * (radius + 6 + k * 2 * radius)
+            body.append(_checker(bar_x + bar_w / 2, y, radius, player,
+                                 str(n) if n > 4 and k == 3 else ""))
+    # The trays: borne-off checkers as thin bars, the viewer's at the bottom.
+    tray_x = margin * 2 + cw * half + bar_w - 10
+    body.append(_el("rect", x=str(tray_x), y=str(margin), width=str(tray_w - 10),
+                    height=str(height - 2 * margin), fill="#5a3b22",
+                    class_="spot off" + (" moved" if "off" in marked else ""), data_spot="off"))
+    for player, bottom_side in ((viewer, True), (other, False)):
+        n = position.off(player)
+        fill, edge, _ = COLOURS[player]
+        for k in range(n):
+            tray_y = (height - margin - 8 - k * 11) if bottom_side else (margin + 2 + k * 11)
+            body.append(_el("rect", x=str(tray_x + 6), y=str(tray_y), width=str(tray_w - 22),
+                            height="8", fill=fill, stroke=edge, rx="2"))
+        if n:
+            label_y = height / 2 + 40 if bottom_side else height / 2 - 30
+            body.append(_el("text", f"{n} off", x=str(tray_x + (tray_w - 10) / 2),
+                            y=str(label_y), fill="#f3e6cc", font_size="12",
+                            text_anchor="middle", font_family="sans-serif"))
+    # The dice, on the right half; the cube, on the left edge.
+    shown = list(dice) if dice is not None else list(state.dice)
+    if shown:
+        size = 34
+        start = margin + (left + half) * cw / 2 + bar_w + cw * half / 4 - size
+        for k, value in enumerate(shown[:4]):
+            body.append(_die(start + k * (size + 8), height / 2 - size / 2, size, value))
+    if cube is not None:
+        value, owner = cube
+        y = height / 2 - 18.0 if owner is None else float(
+            height - margin - 40 if owner == viewer else margin + 4)
+        body.append(_el("rect", x="2", y=f"{y:.0f}", width="36", height="36", rx="4",
+                        fill="#fffdf6", stroke="#222", class_="cube"))
+        body.append(_el("text", str(value if value > 1 else 64), x="20", y=f"{y + 24:.0f}",
+                        font_size="16", text_anchor="middle", font_family="sans-serif",
+                        font_weight="bold"))
+    label = f"{variant.name} board seen by player {viewer}"
+    return _svg(width, height, body, label)
+
+
+# --- Multi-Gam's quarter board ---------------------------------------------------------
+
+
+def quarter_svg(state: GameState, *, moved: Sequence[str] = (),
+                dice: Sequence[int] | None = None) -> str:
+    """Multi-Gam's board: six points in a row that every player travels from the bar to
+    off, each point showing each player's checkers side by side."""
+    variant = state.variant
+    position = state.position
+    players = position.players
+    points = variant.points
+    cw, height, margin = 110, 360, 20
+    width = margin * 2 + cw * (points + 2)
+    marked = set(moved)
+    body = [_el("rect", x="0", y="0", width=str(width), height=str(height), fill=BOARD, rx="10"),
+            _el("rect", x=str(margin), y=str(margin), width=str(width - 2 * margin),
+                height=str(height - 2 * margin - 40), fill=FELT)]
+    columns = [("bar", position.bar_slot), *((f"p{s}", s) for s in range(1, points + 1)),
+               ("off", 0)]
+    radius = 11
+    for index, (spot, slot) in enumerate(columns):
+        x = margin + index * cw
+        classes = "spot" + (" moved" if spot in marked else "")
+        fill = "#5a3b22" if spot in ("bar", "off") else POINT[index % 2]
+        body.append(_el("rect", x=str(x + 4), y=str(margin + 4), width=str(cw - 8),
+                        height=str(height - 2 * margin - 48), fill=fill, rx="6",
+                        class_=classes, data_spot=spot))
+        label = spot.upper() if spot in ("bar", "off") else spot[1:]
+        body.append(_el("text", label, x=str(x + cw / 2), y=str(height - margin - 22),
+                        fill="#f3e6cc", font_size="14", text_anchor="middle",
+                        font_family="sans-serif"))
+        for player in range(players):
+            n = position.count(player, slot)
+            lane = x + 14 + player * (cw - 28) / max(players - 1, 1)
+            for k in range(min(n, 6)):
+                y = height - margin - 62 - k * (2 * radius + 2)
+                body.append(_checker(lane, y, radius, player,
+                                     str(n) if n > 6 and k == 5 else ""))
+    shown = list(dice) if dice is not None else list(state.dice)
+    for k, value in enumerate(shown[:4]):
+        body.append(_die(width - margin - 40 * (k + 1), height - margin - 34, 30, value))
+    return _svg(width, height, body, f"{variant.name} board")
+
+
+# --- the Acedrex ring --------------------------------------------------------------------
+
+
+def ring_svg(state: Any, *, moved: Sequence[str] = ()) -> str:
+    """The Acedrex ring as a square: each territory's nine stops along its side, the
+    gates at the corners, the jackpot and hands in the middle (as the terminal board)."""
+    from gammon.variants.acedrex import COLOURS as NAMES
+    from gammon.variants.acedrex import JACKPOT, SLOTS, first_stop, owner, stop_name
+
+    cell, margin = 64, 70
+    side = cell * SLOTS
+    size = side + 2 * margin
+    marked = set(moved)
+    body = [_el("rect", x="0", y="0", width=str(size), height=str(size), fill=BOARD, rx="10"),
+            _el("rect", x=str(margin), y=str(margin), width=str(side), height=str(side),
+                fill=FELT)]
+
+    def place(territory: int, k: int) -> tuple[float, float]:
+        """Centre of stop ``k`` (0-8) of a territory: Blue along the bottom left to
+        right, Yellow up the right, Orange along the top right to left, Red down the
+        left."""
+        if territory == 0:
+            return margin + cell * k + cell / 2, size - margin / 2
+        if territory == 3:
+            return size - margin / 2, size - margin - cell * k - cell / 2
+        if territory == 2:
+            return size - margin - cell * k - cell / 2, margin / 2
+        return margin / 2, margin + cell * k + cell / 2
+
+    for territory in range(4):
+        for k in range(SLOTS):
+            stop = first_stop(territory) + k
+            name = stop_name(stop)
+            x, y = place(territory, k)
+            classes = "spot stop" + (" moved" if name in marked else "")
+            body.append(_el("rect", x=f"{x - cell / 2 + 3:.0f}", y=f"{y - margin / 2 + 3:.0f}"
+                            if territory in (0, 2) else f"{y - cell / 2 + 3:.0f}",
+                            width=str(cell - 6 if territory in (0, 2) else margin - 6),
+                            height=str(margin - 6 if territory in (0, 2) else cell - 6),
+                            fill=POINT[k % 2], rx="5", class_=classes, data_spot=name))
+            label_y = y + (22 if territory == 0 else -16 if territory == 2 else 26)
+            body.append(_el("text", name, x=f"{x:.0f}", y=f"{label_y:.0f}",
+                            fill="#3a2e1f", font_size="10", text_anchor="middle",
+                            font_family="sans-serif"))
+            stack = state.ring[stop]
+            for j, piece in enumerate(stack[-4:]):
+                tapped = state.is_tapped(piece)
+                fill = ACEDREX_COLOURS[owner(piece)]
+                body.append(_el("circle", cx=f"{x - 12 + j * 8:.0f}", cy=f"{y - 4 + j * 2:.0f}",
+                                r="11", fill=fill, stroke="#111", stroke_width="1.5",
+                                opacity="0.5" if tapped else "1", class_="piece"))
+            if len(stack) > 4:
+                body.append(_el("text", str(len(stack)), x=f"{x + 20:.0f}", y=f"{y:.0f}",
+                                fill="#fff", font_size="12", font_family="sans-serif"))
+    # The jackpot and the hands, in the middle.
+    centre = size / 2
+    body.append(_el("rect", x=f"{centre - 90:.0f}", y=f"{centre - 60:.0f}", width="180",
+                    height="50", fill="#5a3b22", rx="8", class_="spot jackpot",
+                    data_spot="jackpot"))
+    body.append(_el("text", "jackpot", x=f"{centre:.0f}", y=f"{centre - 66:.0f}", fill="#f3e6cc",
+                    font_size="13", text_anchor="middle", font_family="sans-serif"))
+    for j in range(JACKPOT):
+        x = centre - 50 + j * 50
+        if j < len(state.jackpot):
+            body.append(_el("circle", cx=f"{x:.0f}", cy=f"{centre - 35:.0f}", r="14",
+                            fill=ACEDREX_COLOURS[owner(state.jackpot[j])], stroke="#111"))
+        else:
+            body.append(_el("circle", cx=f"{x:.0f}", cy=f"{centre - 35:.0f}", r="14",
+                            fill="none", stroke="#f3e6cc", stroke_dasharray="3 3"))
+    for p in range(4):
+        text = f"{NAMES[p]}: {len(state.hands[p])} in hand, {len(state.captured[p])} captured"
+        body.append(_el("text", text, x=f"{centre:.0f}", y=f"{centre + 20 + p * 20:.0f}",
+                        fill=ACEDREX_COLOURS[p], font_size="14", text_anchor="middle",
+                        font_family="sans-serif", font_weight="bold"))
+    if state.die:
+        body.append(_die(centre - 22, centre + 105, 44, state.die))
+    return _svg(size, size, body, "Acedrex ring")
+
+
+# --- any state -----------------------------------------------------------------------------
+
+
+def moved_spots(play: Play | None, board: str) -> list[str]:
+    """The spots a play moved from and to, in its mover's numbering (the board is drawn
+    from the mover's side when it is theirs to act)."""
+    if play is None or board == "ring":
+        return []
+    spots = []
+    for move in play.moves:
+        for slot in (move.source, move.destination):
+            spots.append("off" if slot == 0 else "bar" if slot == play.result.slots - 1
+                         else f"p{slot}")
+    return spots
+
+
+def board_svg(state: Any, viewer: int = 0, *, moved: Sequence[str] = (),
+              cube: tuple[int, int | None] | None = None,
+              names: Sequence[str] | None = None) -> str:
+    """The board of any state (the stakes' wrapped game for a cube state), drawn as the
+    variant's ``board`` says."""
+    from gammon.stakes.cube import CubeState
+
+    if isinstance(state, CubeState):
+        if cube is None and state.cube_in_play:
+            cube = (state.cube_value, state.cube_owner)
+        state = state.base
+    kind = state.variant.board
+    if kind == "ring":
+        return ring_svg(state, moved=moved)
+    if kind == "quarter":
+        return quarter_svg(state, moved=moved)
+    dice = state.dice if state.phase is Phase.DECIDE else ()
+    return track_svg(state, viewer, moved=moved, dice=dice, cube=cube, names=names)
+
+
+__all__ = ["board_svg", "moved_spots", "quarter_svg", "ring_svg", "track_svg"]
