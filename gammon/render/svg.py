@@ -160,9 +160,9 @@ def track_svg(state: GameState, viewer: int, *, moved: Sequence[str] = (),
             body.append(_el("rect", x=str(tray_x + 6), y=str(tray_y), width=str(tray_w - 22),
                             height="8", fill=fill, stroke=edge, rx="2"))
         if n:
-            label_y = height / 2 + 40 if bottom_side else height / 2 - 30
+            count_y = height / 2 + 40 if bottom_side else height / 2 - 30
             body.append(_el("text", f"{n} off", x=str(tray_x + (tray_w - 10) / 2),
-                            y=str(label_y), fill="#f3e6cc", font_size="12",
+                            y=str(count_y), fill="#f3e6cc", font_size="12",
                             text_anchor="middle", font_family="sans-serif"))
     # The dice, on the right half; the cube, on the left edge.
     shown = list(dice) if dice is not None else list(state.dice)
