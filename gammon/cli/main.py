@@ -563,6 +563,61 @@ def train(
         raise _fail(str(error)) from None
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port.")] = 8000,
+    database: Annotated[str, typer.Option(
+        help="SQLAlchemy URL of the tables' database: a SQLite file by default (made on "
+        "first start), or postgresql+psycopg://user:pass@host/db.")] = "sqlite:///gammon.db",
+    bot_delay: Annotated[float, typer.Option(min=0.0, help="Seconds between a bot's "
+                                             "moves, so people can follow them.")] = 0.6,
+) -> None:
+    """The web app: a lobby of tables, every variant, people and bots, live."""
+    import uvicorn
+
+    from gammon.web.app import create_app
+
+    try:
+        application = create_app(database, bot_delay=bot_delay)
+    except Exception as error:  # a bad database URL or an unreachable server
+        raise _fail(f"cannot open the database {database!r}: {error}") from None
+    console.print(f"gammon serves on http://{host}:{port}/ (tables in {database}); "
+                  "Ctrl-C stops it, and every table is there when it starts again.")
+    uvicorn.run(application, host=host, port=port, log_level="warning", ws_max_size=65536)
+
+
+@app.command()
+def verify(
+    record: Annotated[Path, typer.Argument(help="A table's record: the JSON of "
+                                           "/api/tables/ID/record, or Table.to_json.")],
+) -> None:
+    """Check a finished table's dice: the seed matches its published commitment, and every
+    throw of the log is the one the seed gives."""
+    from gammon.table.dice import commitment
+    from gammon.table.table import Table
+
+    try:
+        data = json.loads(record.read_text())
+    except (OSError, json.JSONDecodeError) as error:
+        raise _fail(f"cannot read {record}: {error}") from None
+    if not isinstance(data, dict) or data.get("seed") is None:
+        raise _fail("the record has no seed: only a finished table's record reveals it")
+    published = data.get("commitment")
+    if published is not None and commitment(int(data["seed"])) != published:
+        raise _fail("the seed does not match the commitment the table published: the "
+                    "dice were not the ones promised")
+    try:
+        table = Table.from_json(data)
+    except GammonError as error:
+        raise _fail(f"the log does not follow the seed: {error}") from None
+    throws = sum(1 for game in data["log"] for entry in game if "roll" in entry)
+    console.print(f"All {throws} throws of {len(data['log'])} game(s) are the ones the seed "
+                  f"gives" + (", and the seed matches the published commitment"
+                              if published is not None else "")
+                  + f" ({table.variant.name}, {'fair' if table.fair else 'seeded'} dice).")
+
+
 def main() -> None:  # pragma: no cover - console entry point
     app()
 

@@ -116,14 +116,12 @@ def track_svg(state: GameState, viewer: int, *, moved: Sequence[str] = (),
             base = margin if row == 0 else height - margin
             tip = base + point_h if row == 0 else base - point_h
             spot = f"p{point}"
-            classes = "spot point" + (" moved" if spot in marked else "")
-            body.append(_el(
-                "polygon", points=f"{cx - cw / 2:.1f},{base} {cx + cw / 2:.1f},{base} "
-                f"{cx:.1f},{tip}", fill=POINT[(index + row) % 2], class_=classes,
-                data_spot=spot))
             label_y = margin - 7 if row == 0 else height - 8
             body.append(_el("text", str(point), x=f"{cx:.1f}", y=str(label_y), fill="#f3e6cc",
                             font_size="13", text_anchor="middle", font_family="sans-serif"))
+            # A point and its checkers are one group: a click anywhere on it picks it.
+            group = [_el("polygon", points=f"{cx - cw / 2:.1f},{base} {cx + cw / 2:.1f},"
+                         f"{base} {cx:.1f},{tip}", fill=POINT[(index + row) % 2])]
             for player in (viewer, other):
                 n = count_on(player, point)
                 if not n:
@@ -132,38 +130,40 @@ def track_svg(state: GameState, viewer: int, *, moved: Sequence[str] = (),
                     y = (base + radius + 2 + k * 2 * radius if row == 0
                          else base - radius - 2 - k * 2 * radius)
                     label = str(n) if n > SHOWN and k == SHOWN - 1 else ""
-                    body.append(_checker(cx, y, radius, player, label))
+                    group.append(_checker(cx, y, radius, player, label))
+            body.append(_el("g", "".join(group), class_="spot point"
+                            + (" moved" if spot in marked else ""), data_spot=spot))
     # The bar, with each side's checkers there (the viewer's nearer their home).
     bar_x = margin + left * cw
-    bar_spot = "bar"
-    body.append(_el("rect", x=str(bar_x), y=str(margin), width=str(bar_w),
-                    height=str(height - 2 * margin), fill=BOARD,
-                    class_="spot bar" + (" moved" if bar_spot in marked else ""),
-                    data_spot=bar_spot))
+    group = [_el("rect", x=str(bar_x), y=str(margin), width=str(bar_w),
+                 height=str(height - 2 * margin), fill=BOARD)]
     bar = position.bar_slot
     for player, toward in ((viewer, 1), (other, -1)):
         n = position.count(player, bar)
         for k in range(min(n, 4)):
             y = height / 2 + toward * (radius + 6 + k * 2 * radius)
-            body.append(_checker(bar_x + bar_w / 2, y, radius, player,
-                                 str(n) if n > 4 and k == 3 else ""))
+            group.append(_checker(bar_x + bar_w / 2, y, radius, player,
+                                  str(n) if n > 4 and k == 3 else ""))
+    body.append(_el("g", "".join(group), class_="spot bar" + (" moved" if "bar" in marked
+                                                               else ""), data_spot="bar"))
     # The trays: borne-off checkers as thin bars, the viewer's at the bottom.
     tray_x = margin * 2 + cw * half + bar_w - 10
-    body.append(_el("rect", x=str(tray_x), y=str(margin), width=str(tray_w - 10),
-                    height=str(height - 2 * margin), fill="#5a3b22",
-                    class_="spot off" + (" moved" if "off" in marked else ""), data_spot="off"))
+    group = [_el("rect", x=str(tray_x), y=str(margin), width=str(tray_w - 10),
+                 height=str(height - 2 * margin), fill="#5a3b22")]
     for player, bottom_side in ((viewer, True), (other, False)):
         n = position.off(player)
         fill, edge, _ = COLOURS[player]
         for k in range(n):
             tray_y = (height - margin - 8 - k * 11) if bottom_side else (margin + 2 + k * 11)
-            body.append(_el("rect", x=str(tray_x + 6), y=str(tray_y), width=str(tray_w - 22),
-                            height="8", fill=fill, stroke=edge, rx="2"))
+            group.append(_el("rect", x=str(tray_x + 6), y=str(tray_y), width=str(tray_w - 22),
+                             height="8", fill=fill, stroke=edge, rx="2"))
         if n:
             count_y = height / 2 + 40 if bottom_side else height / 2 - 30
-            body.append(_el("text", f"{n} off", x=str(tray_x + (tray_w - 10) / 2),
-                            y=str(count_y), fill="#f3e6cc", font_size="12",
-                            text_anchor="middle", font_family="sans-serif"))
+            group.append(_el("text", f"{n} off", x=str(tray_x + (tray_w - 10) / 2),
+                             y=str(count_y), fill="#f3e6cc", font_size="12",
+                             text_anchor="middle", font_family="sans-serif"))
+    body.append(_el("g", "".join(group), class_="spot off" + (" moved" if "off" in marked
+                                                               else ""), data_spot="off"))
     # The dice, on the right half; the cube, on the left edge.
     shown = list(dice) if dice is not None else list(state.dice)
     if shown:
@@ -208,9 +208,8 @@ def quarter_svg(state: GameState, *, moved: Sequence[str] = (),
         x = margin + index * cw
         classes = "spot" + (" moved" if spot in marked else "")
         fill = "#5a3b22" if spot in ("bar", "off") else POINT[index % 2]
-        body.append(_el("rect", x=str(x + 4), y=str(margin + 4), width=str(cw - 8),
-                        height=str(height - 2 * margin - 48), fill=fill, rx="6",
-                        class_=classes, data_spot=spot))
+        group = [_el("rect", x=str(x + 4), y=str(margin + 4), width=str(cw - 8),
+                     height=str(height - 2 * margin - 48), fill=fill, rx="6")]
         label = spot.upper() if spot in ("bar", "off") else spot[1:]
         body.append(_el("text", label, x=str(x + cw / 2), y=str(height - margin - 22),
                         fill="#f3e6cc", font_size="14", text_anchor="middle",
@@ -220,8 +219,9 @@ def quarter_svg(state: GameState, *, moved: Sequence[str] = (),
             lane = x + 14 + player * (cw - 28) / max(players - 1, 1)
             for k in range(min(n, 6)):
                 y = height - margin - 62 - k * (2 * radius + 2)
-                body.append(_checker(lane, y, radius, player,
-                                     str(n) if n > 6 and k == 5 else ""))
+                group.append(_checker(lane, y, radius, player,
+                                      str(n) if n > 6 and k == 5 else ""))
+        body.append(_el("g", "".join(group), class_=classes, data_spot=spot))
     shown = list(dice) if dice is not None else list(state.dice)
     for k, value in enumerate(shown[:4]):
         body.append(_die(width - margin - 40 * (k + 1), height - margin - 34, 30, value))

@@ -5,9 +5,10 @@ that :func:`decode` turns back into the same outcome or action *at the same stat
 
 - a throw: ``{"roll": [5, 2]}``; an opening throw adds ``"opening": true``, and a
   Multi-Gam re-throw among tied players names them, ``"players": [0, 2]``;
-- a play: ``{"seat": 1, "play": "13/11 6/5", "board": "000502..."}``: the move text for
-  people, and the board it leads to (hex of the position's bytes), which says exactly
-  which play it was;
+- a play: ``{"seat": 1, "play": "13/11 6/5", "board": "000502...", "moves": [[13, 11,
+  0], [6, 5, 0]]}``: the move text for people, the board it leads to (hex of the
+  position's bytes), which says exactly which play it was, and its checker moves
+  (source, destination, hit, in the mover's numbering) for faces that show them;
 - any other action: ``{"seat": 0, "action": "double"}``, its text as the action writes
   itself (``take``, ``doubles 4``, ``resign gammon``, ``B3+7>Y1*``...).
 
@@ -43,7 +44,8 @@ def encode_outcome(roll: Roll) -> Entry:
 def encode_action(seat: int, action: Any, text: str) -> Entry:
     """An action of ``seat`` as a log entry; ``text`` is how people read it."""
     if isinstance(action, Play):
-        return {"seat": seat, "play": text, "board": action.result.board.hex()}
+        return {"seat": seat, "play": text, "board": action.result.board.hex(),
+                "moves": [[m.source, m.destination, int(m.hit)] for m in action.moves]}
     return {"seat": seat, "action": str(action)}
 
 

@@ -1,0 +1,229 @@
+"""What a browser is sent: a table as one seat (or a spectator) sees it.
+
+:func:`snapshot` is a plain JSON object with everything the page draws: the board as SVG
+(from the seat's side; the last play marked), the seats, the question and, for the seat
+it is asked of, the actions to choose from (a play with its checker moves as board spots,
+so the page can let a person move checker by checker), the record of the game, the
+narration, the score and cube, pip counts, the position's ID, and the table's fairness
+(the seed's commitment; the seed itself once play is over). :func:`preview` draws the
+board after some moves of a play, as a person picks them.
+
+The page never decides what is legal: it only offers what is listed here, and the
+server checks again whatever comes back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gammon.core.errors import GammonError
+from gammon.core.play import Move, Play
+from gammon.core.position import Position
+from gammon.core.state import GameState
+from gammon.core.variant import TrackVariant
+from gammon.render.svg import board_svg
+from gammon.stakes.cube import CubeState
+from gammon.stakes.session import Session
+from gammon.table.table import MATCH, MONEY, PLAY, Table
+from gammon.web.rooms import Room
+
+
+def _spot(slot: int, slots: int) -> str:
+    return "off" if slot == 0 else "bar" if slot == slots - 1 else f"p{slot}"
+
+
+def _seen_from(variant: TrackVariant, mover: int, slot: int, viewer: int) -> int:
+    """``mover``'s slot as the viewer numbers that point (the bar and off are shared)."""
+    if mover == viewer or slot in (0, variant.slots - 1):
+        return slot
+    return variant.shared_slot(mover, slot, viewer)
+
+
+def play_steps(play: Play, variant: TrackVariant) -> list[list[str]]:
+    """A play's checker moves as ``[from, to]`` board spots, in the mover's numbering."""
+    slots = variant.slots
+    return [[_spot(m.source, slots), _spot(m.destination, slots)] for m in play.moves]
+
+
+def _base(state: Any) -> Any:
+    return state.base if isinstance(state, CubeState) else state
+
+
+def last_play(table: Table) -> tuple[int, Play] | None:
+    """The last play of the game being played, and who made it."""
+    state = _base(table.state)
+    if not isinstance(state, GameState) or not table.log:
+        return None
+    for entry in reversed(table.log[-1]):
+        if "play" in entry:
+            board = bytes.fromhex(entry["board"])
+            mover = int(entry["seat"])
+            moves = entry.get("moves", [])
+            play = Play(tuple(Move(int(a), int(b), bool(h)) for a, b, h in moves),
+                        Position(board, state.players, mover))
+            return mover, play
+    return None
+
+
+def moved_spots(table: Table, viewer: int) -> list[str]:
+    """The spots the last play moved from and to, as ``viewer`` sees the board."""
+    found = last_play(table)
+    state = _base(table.state)
+    if found is None or not isinstance(state.variant, TrackVariant):
+        return []
+    mover, play = found
+    variant = state.variant
+    spots = []
+    for move in play.moves:
+        for slot in (move.source, move.destination):
+            spots.append(_spot(_seen_from(variant, mover, slot, viewer), variant.slots))
+    return spots
+
+
+def record(room: Room) -> list[dict[str, Any]]:
+    """The game being played, one line per throw or decision: who, and what."""
+    names = room.names
+    lines: list[dict[str, Any]] = []
+    for entry in room.table.log[-1] if room.table.log else []:
+        if "roll" in entry:
+            dice = "-".join(map(str, entry["roll"]))
+            who = [names[p] for p in entry.get("players", [])] if entry.get("players") else []
+            text = ("opening throw " if entry.get("opening") else "rolls ") + dice
+            lines.append({"seat": None, "text": text + (f" ({', '.join(who)})" if who else "")})
+        else:
+            seat = int(entry["seat"])
+            lines.append({"seat": seat, "text": entry.get("play", entry.get("action", ""))})
+    return lines
+
+
+def _position_id(state: Any) -> str:
+    from gammon.notation.codecs import format_position
+
+    game = _base(state)
+    try:
+        if isinstance(game, GameState):
+            return format_position(game.variant, game.position)
+        return format_position(game.variant, game)
+    except (GammonError, ValueError):  # a notation that cannot write this state
+        return ""
+
+
+def snapshot(room: Room, seat: int | None) -> dict[str, Any]:
+    """The table as ``seat`` sees it (None: a spectator); see the module text."""
+    table = room.table
+    state = table.state
+    question = table.question
+    names = room.names
+    viewer = seat if seat is not None else (question.seat if question is not None else 0)
+    data: dict[str, Any] = {
+        "id": room.id,
+        "variant": table.variant.name,
+        "kind": table.kind,
+        "version": room.version,
+        "you": seat,
+        "seats": [{"seat": p, "name": names[p], "kind": s.kind, "human": s.human,
+                   "taken": p in room.tokens} for p, s in enumerate(table.seats)],
+        "free": room.free,
+        "over": table.over,
+        "game": table.game,
+        "lines": [{"seat": s, "text": t} for s, t in list(room.lines)[-12:]],
+        "record": record(room),
+        "fair": {"commitment": room.commitment,
+                 "seed": str(table.seed) if table.over else None},
+    }
+    if state is None:
+        data["board"] = ""
+        data["question"] = None
+        return data
+    data["board"] = board_svg(state, viewer, moved=moved_spots(table, viewer),
+                              names=names)
+    game = _base(state)
+    data["position_id"] = _position_id(state)
+    if isinstance(game, GameState):
+        data["pips"] = [game.position.pips(p) for p in range(game.players)]
+        data["dice"] = list(game.dice)
+    info = []
+    if isinstance(state, CubeState):
+        from gammon.stakes.prompt import cube_text, score_text
+
+        if table.kind == MATCH:
+            info.append(score_text(state, names))
+        if table.kind in (MATCH, MONEY):
+            info.append(cube_text(state, names))
+    if isinstance(table.series, Session) and table.kind == MONEY:
+        balances = table.series.balances()
+        info.append("money: " + ", ".join(f"{names[p]} {b:+g}" for p, b in
+                                          enumerate(balances)))
+    data["info"] = info
+    data["result"] = _result(room) if state.is_terminal else None
+    if question is None:
+        data["question"] = None
+        return data
+    data["question"] = {"seat": question.seat, "kind": question.kind, "text": question.text,
+                        "name": names[question.seat]}
+    if seat == question.seat:
+        data["actions"] = _actions(question, game)
+    return data
+
+
+def _actions(question: Any, game: Any) -> list[dict[str, Any]]:
+    actions = []
+    variant = game.variant
+    for index, action in enumerate(question.actions):
+        item: dict[str, Any] = {"index": index, "text": str(action)}
+        if question.kind == PLAY and isinstance(action, Play):
+            from gammon.notation.movetext import move_text_for
+
+            item["text"] = move_text_for(variant).format_action(action) if action.moves \
+                else "no move"
+            item["steps"] = play_steps(action, variant)
+        actions.append(item)
+    state = question.state
+    if question.kind == PLAY and isinstance(state, CubeState):
+        for offer in state.resign_offers():
+            actions.append({"resign": offer.level, "text": str(offer)})
+    return actions
+
+
+def _result(room: Room) -> str:
+    from gammon.table import narrate
+
+    state = room.table.state
+    lines = narrate.result_lines(room.table, state, room.names)
+    return " ".join(line.text if line.seat is None else f"{room.names[line.seat]} {line.text}"
+                    for line in lines)
+
+
+def preview(room: Room, seat: int, index: int, moves: list[int]) -> str:
+    """The board (from ``seat``'s side) after the moves ``moves`` (indices into the
+    checker moves) of legal play ``index``: what a person has picked so far."""
+    question = room.table.question
+    if question is None or question.seat != seat or question.kind != PLAY:
+        return ""
+    if not 0 <= index < len(question.actions):
+        return ""
+    play = question.actions[index]
+    game = _base(question.state)
+    position = game.position
+    rows = [list(position.row(p)) for p in range(position.players)]
+    variant = game.variant
+    mover = position.turn
+    bar = variant.slots - 1
+    for k in moves:
+        if not 0 <= k < len(play.moves):
+            return ""
+        move = play.moves[k]
+        rows[mover][move.source] -= 1
+        rows[mover][move.destination] += 1
+        if move.hit:
+            for other in range(position.players):
+                if other == mover:
+                    continue
+                slot = variant.shared_slot(mover, move.destination, other)
+                if rows[other][slot] == 1:
+                    rows[other][slot] = 0
+                    rows[other][bar] += 1
+    partial = GameState(variant, Position.from_checkers(rows, mover), game.phase, game.dice,
+                        game.opening, game.moves, game.memo)
+    spots = [s for k in moves for s in play_steps(play, variant)[k]]
+    return board_svg(partial, seat, moved=spots)
