@@ -4,10 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 GNUBG := /usr/games/gnubg
+CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-SEATS ?= human,expectimax
+# Seats of `make play` (e.g. SEATS=human,human); empty: you against the variant's best bot.
+SEATS ?=
+PORT ?= 8000
+DATABASE ?= sqlite:///gammon.db
 
-.PHONY: play test bench lint gnubg clean
+.PHONY: play serve test bench lint gnubg chromium networks clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,15 +20,24 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 play: $(STAMP)
-	$(BIN)/gammon play backgammon --seats $(SEATS)
+	$(BIN)/gammon play backgammon $(if $(SEATS),--seats $(SEATS))
+
+# The web app: tables in a SQLite file here unless DATABASE says otherwise.
+serve: $(STAMP)
+	$(BIN)/gammon serve --port $(PORT) --database $(DATABASE)
 
 # Debian's gnubg is the outside reference the tests compare against.
 gnubg:
 	@test -x $(GNUBG) || { $(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq gnubg; }
 
+# Debian's Chromium for the browser tests (Playwright drives it; no browser download).
+chromium:
+	@test -x $(CHROMIUM) || { $(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
+
 # CI=true: a missing gnubg fails its tests instead of skipping them.
-test: $(STAMP) gnubg
+test: $(STAMP) gnubg chromium
 	$(BIN)/ruff check gammon tests benchmarks
 	$(BIN)/mypy
 	CI=$${CI:-true} $(BIN)/pytest -q
@@ -39,6 +52,10 @@ $(BENCHVENV)/.installed: pyproject.toml benchmarks/requirements.txt
 
 bench: $(BENCHVENV)/.installed
 	$(BENCHVENV)/bin/python benchmarks/bench_openspiel.py
+
+# Train (or go on training) every network that ships, resumably (hours on two cores).
+networks: $(STAMP)
+	$(BIN)/python benchmarks/train_networks.py
 
 clean:
 	rm -rf $(VENV) $(BENCHVENV) .pytest_cache .ruff_cache .hypothesis

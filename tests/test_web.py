@@ -207,3 +207,35 @@ def test_tables_come_back_after_a_restart_with_nothing_lost(database):
         with http.websocket_connect(f"/ws/{made['id']}?token={made['token']}") as socket:
             again = my_turn(socket)
             assert again["version"] == table["version"] and again["you"] == 0
+
+
+def test_gammon_verify_checks_a_finished_tables_dice(database, tmp_path):
+    from typer.testing import CliRunner
+
+    from gammon.cli.main import app
+
+    with client(database) as http:
+        made = new_table(http, variant="hypergammon-1")
+        assert http.get(f"/api/tables/{made['id']}/record").status_code == 409  # not yet
+        with http.websocket_connect(f"/ws/{made['id']}?token={made['token']}") as socket:
+            table = my_turn(socket)
+            while not table["over"]:
+                socket.send_json({"type": "act", "version": table["version"], "index": 0})
+                table = my_turn(socket)
+        record = http.get(f"/api/tables/{made['id']}/record").json()
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    runner = CliRunner()
+    result = runner.invoke(app, ["verify", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "are the ones the seed gives" in result.output and "commitment" in result.output
+    # Another seed: the commitment does not match.
+    path.write_text(json.dumps({**record, "seed": record["seed"] + 1}))
+    result = runner.invoke(app, ["verify", str(path)])
+    assert result.exit_code == 2 and "does not match" in result.output
+    # A throw changed in the log: the seed gives another.
+    throws = [e for e in record["log"][0] if "roll" in e and not e.get("opening")]
+    throws[0]["roll"] = [1, 1] if throws[0]["roll"] != [1, 1] else [2, 1]
+    path.write_text(json.dumps({**record, "commitment": None}))
+    result = runner.invoke(app, ["verify", str(path)])
+    assert result.exit_code == 2 and "does not follow the seed" in result.output

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,7 @@ from gammon.web.rooms import Lobby, Room
 from gammon.web.store import Store
 
 STATIC = Path(__file__).resolve().parent / "static"
+log = logging.getLogger("gammon.web")
 #: The largest message a browser may send (characters).
 MAX_MESSAGE = 4096
 #: What a table may be asked for at creation.
@@ -161,7 +163,14 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float = 0.5) ->
         try:
             while True:
                 text = await socket.receive_text()
-                await _handle(room, socket, seat, text)
+                try:
+                    await _handle(room, socket, seat, text)
+                except WebSocketDisconnect:
+                    raise
+                except Exception:  # a bug of ours must not cost the person their table
+                    log.exception("table %s: message %r", room.id, text[:200])
+                    await socket.send_json({"type": "error", "message": "the server could "
+                                            "not do that; the table is as it was"})
         except WebSocketDisconnect:
             pass
         finally:

@@ -163,6 +163,11 @@ def snapshot(room: Room, seat: int | None) -> dict[str, Any]:
                         "name": names[question.seat]}
     if seat == question.seat:
         data["actions"] = _actions(question, game)
+        if question.kind == PLAY and isinstance(game, GameState):
+            # The mover's checkers by spot: a move can only start where one stands.
+            position = game.position
+            data["mine"] = {_spot(s, position.slots): position.count(seat, s)
+                            for s in range(1, position.slots) if position.count(seat, s)}
     return data
 
 
@@ -209,10 +214,14 @@ def preview(room: Room, seat: int, index: int, moves: list[int]) -> str:
     variant = game.variant
     mover = position.turn
     bar = variant.slots - 1
+    if len(set(moves)) != len(moves):
+        return ""
     for k in moves:
         if not 0 <= k < len(play.moves):
             return ""
         move = play.moves[k]
+        if rows[mover][move.source] < 1:
+            return ""  # no checker there yet: not a way this play can be made
         rows[mover][move.source] -= 1
         rows[mover][move.destination] += 1
         if move.hit:

@@ -115,7 +115,8 @@ function drawQuestion() {
   if (!mine || !table.actions) { markBoard(); return; }
   const plays = table.actions.filter((a) => a.steps);
   if (question.kind === "play" && plays.length) {
-    pick = { plays: plays.map((p) => ({ ...p, used: [] })), path: [], source: null };
+    pick = { plays: plays.map((p) => ({ ...p, used: [] })), path: [], source: null,
+             mine: { ...(table.mine || {}) } };
     const allEmpty = plays.length === 1 && plays[0].steps.length === 0;
     if (allEmpty) button(`Play: ${plays[0].text}`, () => act({ index: plays[0].index }), true);
     button("Undo", undo, false, "undo");
@@ -166,8 +167,13 @@ function chains(play, from) {
 }
 
 function sources() {
+  // Where a checker of the mover stands now and some play moves one from.
   const set = new Set();
-  for (const play of pick.plays) play.steps.forEach((s, k) => { if (!play.used.includes(k)) set.add(s[0]); });
+  for (const play of pick.plays) {
+    play.steps.forEach((s, k) => {
+      if (!play.used.includes(k) && (pick.mine[s[0]] || 0) > 0) set.add(s[0]);
+    });
+  }
   return set;
 }
 
@@ -233,8 +239,10 @@ function move(from, to) {
     const chain = chains(play, from).filter((c) => c.to === to).sort((a, b) => a.moves.length - b.moves.length)[0];
     if (chain) kept.push({ ...play, used: [...play.used, ...chain.moves] });
   }
-  pick.path.push(pick.plays);
+  pick.path.push({ plays: pick.plays, mine: { ...pick.mine } });
   pick.plays = kept;
+  pick.mine[from] = (pick.mine[from] || 0) - 1;
+  pick.mine[to] = (pick.mine[to] || 0) + 1;
   pick.source = null;
   preview();
   refreshPick();
@@ -242,7 +250,9 @@ function move(from, to) {
 
 function undo() {
   if (!pick.path.length) return;
-  pick.plays = pick.path.pop();
+  const last = pick.path.pop();
+  pick.plays = last.plays;
+  pick.mine = last.mine;
   pick.source = null;
   preview();
   refreshPick();
