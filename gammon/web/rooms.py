@@ -55,6 +55,7 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     saved: list[int] = field(default_factory=list)
     runner: asyncio.Task[None] | None = None
+    _views: dict[Any, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.saved = [len(game) for game in self.table.log]
@@ -174,9 +175,20 @@ class Room:
         self.clients.pop(client, None)
 
     async def send(self, client: Client) -> None:
+        await client.send_json(self.view(self.clients[client]))
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The state message for ``seat``: made once per version and seat, since everyone
+        in the room is sent it after every step."""
         from gammon.web.views import snapshot
 
-        await client.send_json({"type": "state", "table": snapshot(self, self.clients[client])})
+        key = (self.version, len(self.tokens))  # a step, or a seat taken
+        if self._views.get("key") != key:
+            self._views = {"key": key}
+        message = self._views.get(seat)
+        if message is None:
+            message = self._views[seat] = {"type": "state", "table": snapshot(self, seat)}
+        return message
 
     async def broadcast(self) -> None:
         for client in list(self.clients):
