@@ -38,8 +38,8 @@ NETWORKS: dict[str, tuple[int, list[str]]] = {
     "caucasian": (100_000, []),
     "long-nardy": (100_000, []),
     "multi-gam": (60_000, ["--hidden", "64"]),
-    "acey-deucey": (30_000, []),
-    "acey-deucey-restrictive": (30_000, []),
+    "acey-deucey": (15_000, []),
+    "acey-deucey-restrictive": (15_000, []),
 }
 
 
@@ -52,22 +52,32 @@ def trained_games(path: Path) -> int:
     return int(Network.load(path).meta.get("games", 0))
 
 
+#: Networks trained on after their first stretch, each further stretch to more games
+#: at a lower learning rate (a resumed run's settings but the rate stay as they were).
+LATER: dict[str, list[tuple[int, list[str]]]] = {
+    "backgammon": [(300_000, ["--rate", "0.002", "--check-every", "50000"]),
+                   (400_000, ["--rate", "0.001", "--check-every", "100000"])],
+}
+
+
 def train(name: str) -> str:
-    games, extra = NETWORKS[name]
     out = WEIGHTS / f"{name}.npz"
-    done = trained_games(out)
-    if done >= games:
-        return f"{name}: already trained ({done:,} games)"
-    command = [str(GAMMON), "train", name, "--games", str(games), "--out", str(out),
-               "--plot", str(CURVES / f"{name}.png"), *extra]
-    if done:
-        command += ["--resume", str(out)]
     log = CURVES / f"{name}.log"
-    with log.open("a") as file:
-        result = subprocess.run(command, stdout=file, stderr=subprocess.STDOUT,
-                                env={"OPENBLAS_NUM_THREADS": "1", "PATH": "/usr/bin:/bin",
-                                     "COLUMNS": "100"})
-    return f"{name}: exit {result.returncode} (log {log.relative_to(ROOT)})"
+    for games, extra in [NETWORKS[name], *LATER.get(name, [])]:
+        done = trained_games(out)
+        if done >= games:
+            continue
+        command = [str(GAMMON), "train", name, "--games", str(games), "--out", str(out),
+                   "--plot", str(CURVES / f"{name}.png"), *extra]
+        if done:
+            command += ["--resume", str(out)]
+        with log.open("a") as file:
+            result = subprocess.run(command, stdout=file, stderr=subprocess.STDOUT,
+                                    env={"OPENBLAS_NUM_THREADS": "1", "PATH": "/usr/bin:/bin",
+                                         "COLUMNS": "100"})
+        if result.returncode:
+            return f"{name}: exit {result.returncode} (log {log.relative_to(ROOT)})"
+    return f"{name}: trained to {trained_games(out):,} games (log {log.relative_to(ROOT)})"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -82,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown networks {unknown}; known: {', '.join(NETWORKS)}")
     if args.list:
         for name in names:
-            games, extra = NETWORKS[name]
+            games, extra = ([NETWORKS[name], *LATER.get(name, [])])[-1]
             done = trained_games(WEIGHTS / f"{name}.npz")
             print(f"{name:26} {done:>8,} / {games:,} games  {' '.join(extra)}")
         return 0
