@@ -1,12 +1,13 @@
 """A bounded load test of the web server on loopback: many tables, many websockets.
 
-    .venv/bin/python benchmarks/load_web.py [--tables 50] [--seconds 60] [--json]
+    .venv/bin/python benchmarks/load_web.py [--tables 50] [--seconds 60] [--think 0.5] [--json]
 
 Starts ``gammon serve`` (bots' delay 0, a fresh SQLite database in a temporary folder),
 creates ``--tables`` backgammon tables of two people each, and connects four websockets
 per table: both players and two spectators (200 clients for 50 tables). Each player
-answers its own questions at once with the first listed action, for ``--seconds``;
-then everything stops by itself.
+answers its own questions with the first listed action after ``--think`` seconds (a
+quick person; 0 answers at once, which keeps every table busy all the time), for
+``--seconds``; then everything stops by itself.
 
 Measured: the latency from a player sending an action to each client receiving the
 state that shows it (the acting player's and every other client's), p50 and p99. Then
@@ -45,7 +46,8 @@ class Load:
         self.stop = False
 
 
-async def client(load: Load, url: str, table: str, token: str | None, seat: int | None) -> None:
+async def client(load: Load, url: str, table: str, token: str | None, seat: int | None,
+                 think: float) -> None:
     query = f"?token={token}" if token else ""
     async with websockets.connect(f"{url}/ws/{table}{query}", max_size=None) as socket:
         pending: int | None = None  # the version this player acted at
@@ -75,12 +77,15 @@ async def client(load: Load, url: str, table: str, token: str | None, seat: int 
                 pending = None
             if seat is not None and state.get("actions") and pending is None \
                     and not state["over"] and not load.draining:
+                if think:
+                    await asyncio.sleep(think)
                 pending = version
                 load.sent[(table, version)] = time.perf_counter()
                 await socket.send(json.dumps({"type": "act", "version": version, "index": 0}))
 
 
-async def run(url: str, tables: int, seconds: float) -> tuple[Load, list[str]]:
+async def run(url: str, tables: int, seconds: float, think: float
+              ) -> tuple[Load, list[str]]:
     load = Load()
     ids = []
     tasks = []
@@ -94,7 +99,7 @@ async def run(url: str, tables: int, seconds: float) -> tuple[Load, list[str]]:
             for token, seat in ((made["token"], made["seat"]), (other["token"], other["seat"]),
                                 (None, None), (None, None)):
                 tasks.append(asyncio.create_task(client(load, url.replace("http", "ws"),
-                                                        made["id"], token, seat)))
+                                                        made["id"], token, seat, think)))
     await asyncio.sleep(seconds)
     load.draining = True
     await asyncio.sleep(3.0)
@@ -124,13 +129,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--think", type=float, default=0.5,
+                        help="seconds a player takes to act")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         database = Path(folder) / "load.db"
         server = Server(database).start()
         try:
-            load, ids = asyncio.run(run(server.url, args.tables, args.seconds))
+            load, ids = asyncio.run(run(server.url, args.tables, args.seconds, args.think))
         finally:
             server.stop()
         log = check_log(database, ids, load)
@@ -138,13 +145,15 @@ def main(argv: list[str] | None = None) -> int:
     p50 = statistics.median(latencies) * 1000 if latencies else float("nan")
     p99 = latencies[int(0.99 * (len(latencies) - 1))] * 1000 if latencies else float("nan")
     figures = {"tables": args.tables, "clients": 4 * args.tables, "seconds": args.seconds,
+               "think": args.think,
                "deliveries": len(latencies), "p50_ms": round(p50, 1), "p99_ms": round(p99, 1),
                "refused": load.refused, **log}
     if args.json:
         print(json.dumps(figures))
     else:
         print(f"{figures['clients']} websocket clients on {args.tables} tables for "
-              f"{args.seconds:g} s: {log['actions_accepted']} actions, {len(latencies)} "
+              f"{args.seconds:g} s, {args.think:g} s to act: "
+              f"{log['actions_accepted']} actions, {len(latencies)} "
               f"deliveries; action to broadcast p50 {p50:.1f} ms, p99 {p99:.1f} ms "
               f"(target p99 < 100 ms)")
         print(f"log: {log['actions_logged']} actions logged, {log['missing']} lost, "

@@ -15,7 +15,8 @@ VARIANTS = ["backgammon", "nackgammon", "hypergammon-1", "hypergammon-3", "cauca
             "long-nardy", "acey-deucey", "multi-gam", "acedrex"]
 
 #: Agents and how many of their decisions to check per variant (search is slow).
-AGENTS = {"random": 60, "heuristic": 40, "expectimax:1": 6, "mcts:40": 4, "rollout:100": 6,
+AGENTS = {"random": 60, "heuristic": 40, "expectimax:1": 6, "neural": 30, "neural:1": 4,
+          "mcts:40": 4, "rollout:100": 6,
           "pubeval": 30}
 
 

@@ -22,16 +22,7 @@ import gammon
 from gammon.agents.registry import make_agent, supported
 from gammon.core.dice import Roll
 from gammon.core.errors import IllegalOutcomeError
-from gammon.core.variant import variant_classes
-
-
-def variant_names() -> list[str]:
-    """Every name ``gammon variants`` lists: each class's name and its presets."""
-    names: list[str] = []
-    for cls in variant_classes():
-        names += [cls.name, *cls.presets]
-    return names
-
+from gammon.core.variant import variant_names
 
 VARIANTS = variant_names()
 

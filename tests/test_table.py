@@ -19,7 +19,7 @@ import pytest
 import gammon
 from gammon.core.errors import GammonError, IllegalPlayError
 from gammon.core.play import Play
-from gammon.core.variant import variant_classes
+from gammon.core.variant import variant_names
 from gammon.stakes.cube import CubeAction
 from gammon.table.table import (
     ACTION,
@@ -32,15 +32,6 @@ from gammon.table.table import (
     Question,
     Table,
 )
-
-
-def variant_names() -> list[str]:
-    """Every name ``gammon variants`` lists: each class's name and its presets."""
-    names: list[str] = []
-    for cls in variant_classes():
-        names += [cls.name, *cls.presets]
-    return names
-
 
 VARIANTS = variant_names()
 

@@ -171,19 +171,25 @@ def _expectimax(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[st
     depth = default_depth(rules) if depth_text is None else _number(spec, "depth", depth_text)
     if not 0 <= depth <= 3:
         raise InvalidOptionError(f"agent {spec!r}: expectimax depth is 0 to 3")
-    width = _number(spec, "width", named.get("width", str(DEFAULT_WIDTH)))
-    if width < 1:
-        raise InvalidOptionError(f"agent {spec!r}: width is at least 1")
+    width, cutoff = _filter(spec, rules, named)
     wide = _number(spec, "wide", named["wide"]) if "wide" in named else None
     if wide is not None and wide < 1:
         raise InvalidOptionError(f"agent {spec!r}: wide is at least 1")
+    return ExpectimaxAgent(rules, depth=depth, width=width, name=name, cutoff=cutoff,
+                           wide=wide)
+
+
+def _filter(spec: str, rules: Any, named: dict[str, str]) -> tuple[int, float | None]:
+    """A search's move filter: ``width`` root candidates, ``cutoff`` points behind."""
+    width = _number(spec, "width", named.get("width", str(DEFAULT_WIDTH)))
+    if width < 1:
+        raise InvalidOptionError(f"agent {spec!r}: width is at least 1")
     cutoff = default_cutoff(rules)
     if "cutoff" in named:
         cutoff = _number(spec, "cutoff", named["cutoff"], float)
         if cutoff < 0:
             raise InvalidOptionError(f"agent {spec!r}: cutoff is 0 or more")
-    return ExpectimaxAgent(rules, depth=depth, width=width, name=name, cutoff=cutoff,
-                           wide=wide)
+    return width, cutoff
 
 
 def _neural(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str],
@@ -195,14 +201,7 @@ def _neural(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, s
     plies = _number(spec, "plies", pos[0] if pos else named.get("plies", "0"))
     if not 0 <= plies <= 3:
         raise InvalidOptionError(f"agent {spec!r}: neural plies are 0 to 3")
-    width = _number(spec, "width", named.get("width", str(DEFAULT_WIDTH)))
-    if width < 1:
-        raise InvalidOptionError(f"agent {spec!r}: width is at least 1")
-    cutoff = default_cutoff(rules)
-    if "cutoff" in named:
-        cutoff = _number(spec, "cutoff", named["cutoff"], float)
-        if cutoff < 0:
-            raise InvalidOptionError(f"agent {spec!r}: cutoff is 0 or more")
+    width, cutoff = _filter(spec, rules, named)
     evaluator = NeuralEvaluator(rules, load_network(rules, named.get("net")))
     return ExpectimaxAgent(rules, depth=plies, width=width, cutoff=cutoff,
                            evaluator=evaluator, name=name)

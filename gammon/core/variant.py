@@ -543,6 +543,15 @@ def variant_classes() -> list[type[Any]]:
     return list(dict.fromkeys(cls for cls, _ in _REGISTRY.values()))
 
 
+def variant_names() -> list[str]:
+    """Every variant by the names ``gammon variants`` lists: each class's name and its
+    presets (not the other aliases)."""
+    names: list[str] = []
+    for cls in variant_classes():
+        names += [cls.name, *cls.presets]
+    return names
+
+
 def track_variant(name: str, **options: Any) -> TrackVariant:
     """:func:`variant`, for callers that need a game on a track (the stakes layer, move
     text): raises :class:`InvalidOptionError` for a game that is not one."""

@@ -167,15 +167,7 @@ def train_games(games, start, rules, cross, checkers, w1, b1, w2, b2, lam, rate,
     traced = 0
     for g in range(games):
         board[:] = start
-        while True:
-            a = np.random.randint(1, 7)
-            b = np.random.randint(1, 7)
-            if a != b:
-                break
-        player = 0 if a > b else 1
-        if rules[tracks.R_OPENING_ROLL_AGAIN] == 1:
-            a = np.random.randint(1, 7)
-            b = np.random.randint(1, 7)
+        player, a, b = tracks.opening(rules)
         turns = 0
         kept = 0
         winner = -1

@@ -608,6 +608,23 @@ def head_limit(board, player, die1, die2, rules):
 
 
 @njit(cache=True)
+def opening(rules):
+    """The opening of a two-player game: ``(starter, die1, die2)``. One die each (equal
+    dice thrown again), the higher starts with those two dice, or with a fresh roll
+    under ``R_OPENING_ROLL_AGAIN``."""
+    while True:
+        a = np.random.randint(1, 7)
+        b = np.random.randint(1, 7)
+        if a != b:
+            break
+    player = 0 if a > b else 1
+    if rules[R_OPENING_ROLL_AGAIN] == 1:
+        a = np.random.randint(1, 7)
+        b = np.random.randint(1, 7)
+    return player, a, b
+
+
+@njit(cache=True)
 def random_playouts(games, start, rules, max_turns, plays, words):
     """Play ``games`` two-player games with uniformly random plays.
 
@@ -624,16 +641,8 @@ def random_playouts(games, start, rules, max_turns, plays, words):
     board = np.empty_like(start)
     for g in range(games):
         board[:] = start
-        while True:
-            a = np.random.randint(1, 7)
-            b = np.random.randint(1, 7)
-            if a != b:
-                break
-        player = 0 if a > b else 1
+        player, a, b = opening(rules)
         starter = player
-        if rules[R_OPENING_ROLL_AGAIN] == 1:
-            a = np.random.randint(1, 7)
-            b = np.random.randint(1, 7)
         turns = 0
         winner = -1
         last_roll = False

@@ -72,9 +72,12 @@ def new_network(settings: Settings) -> Network:
     """A fresh network for the settings' variant."""
     rules = settings.rules()
     encoder = encoder_for(rules)
+    from gammon.nn import network_name
+
     return Network.create(
         encoder.inputs, settings.hidden, outputs_for(rules), seed=settings.seed,
-        variant=rules.name, options=settings.options, family=rules.family,
+        name=network_name(rules), variant=rules.name, options=settings.options,
+        family=rules.family,
         encoder=encoder.family, games=0, seconds=0.0, curve=[], settings=settings_json(settings))
 
 
@@ -280,7 +283,8 @@ def plot_curve(network: Network, path: Path) -> None:
     axes.axhline(0.0, color="grey", linewidth=0.8)
     axes.set_xlabel("self-play games")
     axes.set_ylabel("points per game (95% interval)")
-    axes.set_title(f"{network.meta.get('variant')}: neural:0 while training")
+    axes.set_title(f"{network.meta.get('name', network.meta.get('variant'))}: neural:0 "
+                   "while training")
     if rivals:
         axes.legend()
     figure.tight_layout()

@@ -32,7 +32,9 @@ SHOWN = 5  # checkers drawn on a point before the count takes over
 
 
 def _attrs(**values: Any) -> str:
-    return " ".join(f'{k.rstrip("_").replace("_", "-")}="{escape(str(v))}"'
+    # Attribute values are this module's own numbers, colours and names (never a
+    # person's text), so they are written as they are: the drawing is on every step.
+    return " ".join(f'{k.rstrip("_").replace("_", "-")}="{v}"'
                     for k, v in values.items() if v is not None)
 
 

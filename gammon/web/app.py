@@ -57,11 +57,11 @@ def _error(message: str, status: int = 400) -> JSONResponse:
 
 
 def _variants() -> list[dict[str, Any]]:
-    from gammon.core.variant import _REGISTRY
+    from gammon.core.variant import variant, variant_names
 
     out = []
-    for name, (cls, preset) in _REGISTRY.items():
-        rules = cls(**preset)
+    for name in variant_names():
+        rules = variant(name)
         out.append({"name": name, "players": rules.players, "summary": rules.summary,
                     "bots": [b for b in rules.bots if b != "gnubg"], "cube": rules.cube})
     return out

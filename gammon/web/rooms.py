@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import json
 import secrets
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -36,7 +37,7 @@ NARRATION = 200
 class Client(Protocol):
     """A connected browser: what a room needs of a websocket."""
 
-    async def send_json(self, data: Any) -> None: ...
+    async def send_text(self, data: str) -> None: ...
 
 
 @dataclass(eq=False)
@@ -175,11 +176,11 @@ class Room:
         self.clients.pop(client, None)
 
     async def send(self, client: Client) -> None:
-        await client.send_json(self.view(self.clients[client]))
+        await client.send_text(self.view(self.clients[client]))
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """The state message for ``seat``: made once per version and seat, since everyone
-        in the room is sent it after every step."""
+    def view(self, seat: int | None) -> str:
+        """The state message for ``seat`` as JSON text: made once per version and seat,
+        since everyone in the room is sent it after every step."""
         from gammon.web.views import snapshot
 
         key = (self.version, len(self.tokens))  # a step, or a seat taken
@@ -187,7 +188,8 @@ class Room:
             self._views = {"key": key}
         message = self._views.get(seat)
         if message is None:
-            message = self._views[seat] = {"type": "state", "table": snapshot(self, seat)}
+            message = self._views[seat] = json.dumps(
+                {"type": "state", "table": snapshot(self, seat)}, separators=(",", ":"))
         return message
 
     async def broadcast(self) -> None:

@@ -131,11 +131,20 @@ function drawQuestion() {
     }
     controls.appendChild(list);
   }
+  const resigns = document.createElement("details");
+  resigns.innerHTML = "<summary>resign...</summary>";
   for (const action of table.actions) {
     if (action.steps) continue;
-    const payload = action.resign !== undefined ? { resign: action.resign } : { index: action.index };
-    button(action.text, () => act(payload), action.resign === undefined);
+    if (action.resign !== undefined) {
+      const b = document.createElement("button");
+      b.textContent = action.text;
+      b.onclick = () => act({ resign: action.resign });
+      resigns.appendChild(b);
+    } else {
+      button(action.text, () => act({ index: action.index }), true);
+    }
   }
+  if (resigns.children.length > 1) controls.appendChild(resigns);
   refreshPick();
 }
 
