@@ -57,6 +57,7 @@ def trained_games(path: Path) -> int:
 LATER: dict[str, list[tuple[int, list[str]]]] = {
     "backgammon": [(300_000, ["--rate", "0.002", "--check-every", "50000"]),
                    (400_000, ["--rate", "0.001", "--check-every", "100000"])],
+    "acey-deucey-restrictive": [(30_000, ["--rate", "0.002", "--check-every", "3000"])],
 }
 
 
