@@ -133,6 +133,7 @@ def test_four_seats_with_a_person_and_bots_run_to_the_end(server, browser, varia
 
 def test_a_server_killed_mid_game_comes_back_and_the_page_reconnects(tmp_path, browser):
     server = Server(tmp_path / "tables.db").start()
+    again = Server(server.database, server.port)
     page = browser.new_page()
     try:
         create(page, server, "backgammon", ["human", "heuristic"])
@@ -146,7 +147,7 @@ def test_a_server_killed_mid_game_comes_back_and_the_page_reconnects(tmp_path, b
         server.kill()
         page.wait_for_function("document.querySelector('#connection').textContent"
                                ".includes('reconnecting')")
-        Server(server.database, server.port).start()
+        again.start()
         page.wait_for_function("document.querySelector('#connection').textContent"
                                " === 'connected'", timeout=30_000)
         page.wait_for_function("document.querySelector('#question').textContent"
@@ -158,3 +159,4 @@ def test_a_server_killed_mid_game_comes_back_and_the_page_reconnects(tmp_path, b
     finally:
         page.close()
         server.kill()
+        again.kill()

@@ -56,14 +56,28 @@ def _error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+#: The levels the lobby offers beside a bot kind's default: a search's depth (two rolls
+#: deep only where the compiled board search keeps a move under a second).
+LEVELS = {"neural": ("neural:0", "neural:1", "neural:2"),
+          "expectimax": ("expectimax:1", "expectimax:2")}
+
+
 def _variants() -> list[dict[str, Any]]:
+    from gammon.agents.registry import default_depth
     from gammon.core.variant import variant, variant_names
 
     out = []
     for name in variant_names():
         rules = variant(name)
+        bots = []
+        for kind in rules.bots:
+            if kind == "gnubg":  # a server's gnubg is not for the public
+                continue
+            bots.append(kind)
+            bots.extend(level for level in LEVELS.get(kind, ()) if level not in bots
+                        and (default_depth(rules) == 2 or not level.endswith(":2")))
         out.append({"name": name, "players": rules.players, "summary": rules.summary,
-                    "bots": [b for b in rules.bots if b != "gnubg"], "cube": rules.cube})
+                    "bots": bots, "cube": rules.cube})
     return out
 
 
