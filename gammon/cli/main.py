@@ -289,6 +289,10 @@ def play(
     games: Annotated[
         int | None, typer.Option(min=1, help="Money play: this many games (default: ask).")
     ] = None,
+    save: Annotated[
+        Path | None, typer.Option(help="Write the game or match here when play stops: a "
+                                  ".mat match file (backgammon, as gnubg reads it) or the "
+                                  "table's JSON log (.json, every variant).")] = None,
 ) -> None:
     """Play a game in the terminal; --match N plays a match, --stake X money games."""
     from gammon.cli.play import play_table, seat
@@ -302,6 +306,8 @@ def play(
                     or max_cube != 64 or arithmetic or no_mars is not None)
     money = stake is not None or games is not None or cube_options
     try:
+        if save is not None:
+            _check_save(rules, save)
         if len(names) != rules.players:
             raise InvalidOptionError(
                 f"{rules.name} has {rules.players} seats; --seats gave {len(names)}")
@@ -328,8 +334,32 @@ def play(
         else:
             table = seat(rules, names, seed=seed)
         play_table(table, console)
-    except GammonError as error:
+        if save is not None:
+            save.write_text(_saved(table, names, save.suffix))
+            console.print(f"Saved to {save}.")
+    except (GammonError, OSError) as error:
         raise _fail(str(error)) from None
+
+
+def _check_save(rules: Rules, path: Path) -> None:
+    """Refuse before play a file that could not be written."""
+    if path.suffix not in (".mat", ".json"):
+        raise InvalidOptionError(f"--save writes a .mat match file or a .json log, not "
+                                 f"{path.name!r}")
+    if path.suffix == ".mat" and not (rules.notation == "gnu" and rules.players == 2):
+        raise InvalidOptionError(f"a .mat file holds backgammon; save {rules.name} as .json")
+    if not path.parent.exists():
+        raise InvalidOptionError(f"no folder {str(path.parent)!r} to save into")
+
+
+def _saved(table: Any, names: list[str], suffix: str) -> str:
+    """The played table as its file: a match file (``.mat``) or its JSON log."""
+    from gammon.notation.mat import write_match
+
+    if suffix == ".mat":
+        return write_match(table.length, names, table.series.games,
+                           [f'[Variation "{table.variant.name}"]'])
+    return json.dumps(table.to_json(), indent=1) + "\n"
 
 
 @app.command()

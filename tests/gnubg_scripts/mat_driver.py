@@ -1,0 +1,59 @@
+"""Run inside gnubg (``gnubg -q -t -p mat_driver.py``): import or export match files.
+
+Reads a JSON list from the file named by ``GAMMON_GNUBG_JOBS``; each item is either
+``{"import": PATH}`` (gnubg imports the .mat file and reports every game: its info and
+its actions with dice and moves, as ``gnubg.match()`` gives them) or ``{"play": LENGTH,
+"seed": S, "export": PATH}`` (gnubg plays a match against itself at 0 ply and exports
+it). Writes one result per item to ``GAMMON_GNUBG_OUT``. gnubg prints boards on stdout:
+run it with stdout sent to /dev/null. Only the standard library and ``gnubg`` here.
+"""
+
+import json
+import os
+
+import gnubg  # noqa: I001  (gnubg's embedded module)
+
+
+def games():
+    match = gnubg.match(0, 0, 0, 0)
+    out = []
+    for game in match["games"]:
+        actions = []
+        for item in game["game"]:
+            action = {"action": item.get("action"), "player": item.get("player")}
+            if "dice" in item:
+                action["dice"] = list(item["dice"])
+            if "move" in item:
+                action["move"] = [list(step) for step in item["move"]]
+            actions.append(action)
+        out.append({"info": dict(game["info"]), "actions": actions})
+    return {"length": match["match-info"]["match-length"], "games": out}
+
+
+def main():
+    jobs = json.load(open(os.environ["GAMMON_GNUBG_JOBS"]))
+    results = []
+    gnubg.command("set automatic game off")
+    for job in jobs:
+        try:
+            if "import" in job:
+                gnubg.command(f"import mat {job['import']}")
+                results.append(games())
+            else:
+                for player in (0, 1):
+                    gnubg.command(f"set player {player} gnubg")
+                    gnubg.command(f"set player {player} chequerplay evaluation plies 0")
+                    gnubg.command(f"set player {player} cubedecision evaluation plies 0")
+                gnubg.command("set automatic game on")
+                gnubg.command(f"set seed {int(job['seed'])}")
+                gnubg.command(f"new match {int(job['play'])}")
+                gnubg.command("set automatic game off")
+                gnubg.command(f"export match mat {job['export']}")
+                results.append(games())
+        except Exception as error:  # reported, never fatal
+            results.append({"error": f"{type(error).__name__}: {error}"})
+    with open(os.environ["GAMMON_GNUBG_OUT"], "w") as out:
+        json.dump(results, out)
+
+
+main()

@@ -1,0 +1,192 @@
+"""Match files (.mat): written and read by us, and both ways with GNU Backgammon."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from gnubg_runner import require_gnubg, run_gnubg
+
+from gammon.core.errors import GammonError, InvalidNotationError
+from gammon.notation.mat import (
+    MatchFile,
+    MatGame,
+    Turn,
+    read_match,
+    replay_match,
+    write_match,
+)
+from gammon.table.table import MATCH, Table
+
+DRIVER = Path(__file__).resolve().parent / "gnubg_scripts" / "mat_driver.py"
+
+SAMPLE = """; [Site "a test"]
+
+ 3 point match
+
+ Game 1
+ alice : 0                      bob : 0
+  1) 31: 8/5 6/5                 42: 8/4 6/4
+  2) 65: 24/18 18/13              Doubles => 2
+  3)  Drops
+                                  Wins 1 point
+
+ Game 2
+ alice : 0                      bob : 1
+  1)                             21: 13/11 6/5
+  2) 66: 24/18 24/18 13/7 13/7   54:
+      Wins 2 points
+"""
+
+
+def test_a_match_file_is_read_column_by_column():
+    match = read_match(SAMPLE)
+    assert match.length == 3 and match.names == ("alice", "bob")
+    first, second = match.games
+    assert first.score == (0, 0) and second.score == (0, 1)
+    assert [(t.player, t.dice, t.cube) for t in first.turns] == [
+        (0, (3, 1), ""), (1, (4, 2), ""), (0, (6, 5), ""), (1, None, "double"),
+        (0, None, "drop")]
+    assert first.turns[0].moves == [(8, 5), (6, 5)]
+    assert (first.winner, first.points) == (1, 1)
+    assert second.turns[0].player == 1 and second.turns[-1].moves == []
+    assert (second.winner, second.points) == (0, 2)
+
+
+def test_replay_checks_every_move_and_result():
+    records = replay_match(read_match(SAMPLE.split(" Game 2")[0]))
+    assert records[0].state.is_terminal and records[0].state.returns() == (-1.0, 1.0)
+    illegal = SAMPLE.replace("31: 8/5 6/5", "31: 8/4 6/5")
+    with pytest.raises(GammonError, match="game 1: turn 1"):
+        replay_match(read_match(illegal))
+    wrong = SAMPLE.split(" Game 2")[0].replace("Wins 1 point", "Wins 2 points")
+    with pytest.raises(GammonError, match="file says player 2 wins 2"):
+        replay_match(read_match(wrong))
+
+
+@pytest.mark.parametrize("text,why", [
+    ("; only a comment\n", "not a match file"),
+    ("hello", "line 1: expected a header"),
+    (" 3 point match\n  1) 31: 8/5 6/5\n", "line 2: a move before the players"),
+    (" 3 point match\n Game 1\n what is this\n", "line 3: expected"),
+])
+def test_bad_files_say_which_line(text, why):
+    with pytest.raises(InvalidNotationError, match=why):
+        read_match(text)
+
+
+def bots_match(length: int, seed: int, seats: tuple[str, str] = ("heuristic", "expectimax:1")
+               ) -> Table:
+    table = Table("backgammon", list(seats), kind=MATCH, length=length, seed=seed)
+    table.run()
+    assert table.over
+    return table
+
+
+def test_our_file_reads_back_to_the_same_games():
+    table = bots_match(3, 5)
+    records = table.series.games
+    text = write_match(3, ("heuristic", "expectimax"), records)
+    again = replay_match(read_match(text))
+    assert [r.state.returns() for r in again] == [r.state.returns() for r in records]
+    for ours, theirs in zip(records, again, strict=True):
+        assert [s.base.position for s in ours.replay()][-1] == \
+            [s.base.position for s in theirs.replay()][-1]
+
+
+def from_gnubg(data: dict) -> MatchFile:
+    """gnubg's view of a match (``gnubg.match()``) as a match file's games."""
+    match = MatchFile(int(data["length"]))
+    for game in data["games"]:
+        info = game["info"]
+        turns = []
+        for action in game["actions"]:
+            player = 0 if action["player"] == "X" else 1
+            kind = action["action"]
+            if kind == "move":
+                turns.append(Turn(player, tuple(action["dice"]),
+                                  [tuple(step) for step in action["move"]]))
+            elif kind in ("double", "take", "drop"):
+                turns.append(Turn(player, cube=kind))
+        winner = {"X": 0, "O": 1}.get(info["winner"])
+        match.games.append(MatGame((info["score-X"], info["score-O"]), turns, winner,
+                                   int(info["points-won"])))
+    return match
+
+
+def positions(records) -> list:
+    return [[s.base.position for s in record.replay()] for record in records]
+
+
+@pytest.mark.gnubg
+def test_gnubg_reads_twenty_matches_of_our_bots_as_we_played_them(tmp_path):
+    require_gnubg()
+    jobs, ours = [], []
+    for k in range(20):
+        # 3-, 5- and 7-point matches; random players make long matches, with Crawford.
+        seats = ("heuristic", "expectimax:1") if k % 2 else ("random", "heuristic")
+        table = bots_match(3 + 2 * (k % 3), 100 + k, seats)
+        path = tmp_path / f"ours{k}.mat"
+        path.write_text(write_match(table.length, seats, table.series.games))
+        jobs.append({"import": str(path)})
+        ours.append(table)
+    results, _ = run_gnubg(DRIVER, jobs, processes=2)
+    cube_actions = crawford = 0
+    for table, result in zip(ours, results, strict=True):
+        assert "error" not in result, result
+        seen = from_gnubg(result)
+        records = table.series.games
+        assert len(seen.games) == len(records)
+        for game, record in zip(seen.games, records, strict=True):
+            winner = record.state.winner
+            assert (game.winner, game.points) == (winner, int(record.state.returns()[winner]))
+        assert positions(replay_match(seen)) == positions(records)
+        cube_actions += sum(1 for g in seen.games for t in g.turns if t.cube)
+        crawford += sum(1 for r in records if r.start.score.crawford)
+    assert cube_actions > 0 and crawford > 0  # the cube and the Crawford rule were there
+
+
+@pytest.mark.gnubg
+def test_we_read_twenty_matches_that_gnubg_played_and_exported(tmp_path):
+    require_gnubg()
+    jobs = [{"play": 3 + 2 * (k % 2), "seed": 200 + k, "export": str(tmp_path / f"g{k}.mat")}
+            for k in range(20)]
+    results, _ = run_gnubg(DRIVER, jobs, processes=2)
+    for job, result in zip(jobs, results, strict=True):
+        assert "error" not in result, result
+        ours = replay_match(read_match(Path(job["export"]).read_text()))
+        theirs = replay_match(from_gnubg(result))
+        assert positions(ours) == positions(theirs)
+        assert [r.state.returns() for r in ours] == [r.state.returns() for r in theirs]
+
+
+def test_gammon_play_saves_a_match_file_or_a_log(tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from gammon.cli.main import app
+
+    runner = CliRunner()
+    path = tmp_path / "match.mat"
+    result = runner.invoke(app, ["play", "backgammon", "--seats", "random,expectimax:1",
+                                 "--match", "3", "--seed", "2", "--save", str(path)])
+    assert result.exit_code == 0, result.output
+    saved = read_match(path.read_text())
+    assert saved.length == 3 and saved.names == ("random", "expectimax-1")
+    records = replay_match(saved)
+    assert sum(r.state.returns()[r.state.winner] for r in records
+               if r.state.winner == records[-1].state.winner) >= 3
+    log = tmp_path / "mg.json"
+    result = runner.invoke(app, ["play", "multi-gam", "--seats", "random,random,random,random",
+                                 "--seed", "3", "--save", str(log)])
+    assert result.exit_code == 0, result.output
+    assert Table.from_json(json.loads(log.read_text())).state.is_terminal
+    for bad, why in ((tmp_path / "mg.mat", "save multi-gam as .json"),
+                     (tmp_path / "x.txt", ".mat match file or a .json log"),
+                     (tmp_path / "nowhere" / "x.mat", "no folder")):
+        result = runner.invoke(app, ["play", "multi-gam" if "mg" in bad.name else "backgammon",
+                                     "--seats", "random,random,random,random"
+                                     if "mg" in bad.name else "random,random",
+                                     "--save", str(bad)])
+        assert result.exit_code == 2 and why in result.output, result.output
