@@ -31,7 +31,8 @@ def games():
 
 
 def main():
-    jobs = json.load(open(os.environ["GAMMON_GNUBG_JOBS"]))
+    with open(os.environ["GAMMON_GNUBG_JOBS"]) as file:
+        jobs = json.load(file)
     results = []
     gnubg.command("set automatic game off")
     for job in jobs:
