@@ -593,6 +593,88 @@ def train(
         raise _fail(str(error)) from None
 
 
+NetOpt = Annotated[Path | None, typer.Option(help="A network of `gammon train` instead of "
+                                                "the shipped one.")]
+
+
+@app.command()
+def hint(
+    position: Annotated[str, typer.Argument(help="The position: an XGID or GNU ID for "
+                                            "backgammon, the variant's notation otherwise.")],
+    variant_name: Annotated[str, typer.Option("--variant", help="Variant name.")] =
+    "backgammon",
+    dice: Annotated[str | None, typer.Option(help="The roll to play, e.g. 31; without "
+                                             "dice, the cube decision.")] = None,
+    plies: Annotated[int, typer.Option(min=0, max=3, help="Plies of search on the "
+                                       "network.")] = 2,
+    net: NetOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    option: OptionOpt = None,
+) -> None:
+    """The best plays of a roll with their equities, or the cube decision."""
+    from gammon.analysis.cli import evaluator_for, print_hint, read_state
+
+    rules = _variant(variant_name, option)
+    try:
+        evaluator = evaluator_for(rules, net)
+        print_hint(console, rules, read_state(rules, position, dice), evaluator, plies,
+                   as_json)
+    except GammonError as error:
+        raise _fail(str(error)) from None
+
+
+@app.command()
+def rollout(
+    position: Annotated[str, typer.Argument(help="The position (as for hint).")],
+    variant_name: Annotated[str, typer.Option("--variant", help="Variant name.")] =
+    "backgammon",
+    dice: Annotated[str | None, typer.Option(help="The roll whose plays are rolled out; "
+                                             "without it, the position itself.")] = None,
+    plays: Annotated[str | None, typer.Option(help="Plays to roll out side by side, "
+                                              "comma-separated (default: the network's "
+                                              "best three).")] = None,
+    games: Annotated[int, typer.Option(min=1, help="Games per play.")] = 500,
+    jobs: Annotated[int, typer.Option(min=1, help="Processes.")] = 1,
+    seed: Annotated[int, typer.Option(help="Seed of the dice.")] = 1,
+    net: NetOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    option: OptionOpt = None,
+) -> None:
+    """Cubeless rollouts with the network's players, 95% intervals, luck-adjusted."""
+    from gammon.analysis.cli import evaluator_for, read_state, run_rollout
+
+    rules = _variant(variant_name, option)
+    try:
+        evaluator = evaluator_for(rules, net)
+        state = read_state(rules, position, dice)
+        chosen = [p.strip() for p in plays.split(",") if p.strip()] if plays else None
+        run_rollout(console, rules, state, evaluator, games, seed, jobs, chosen, as_json)
+    except GammonError as error:
+        raise _fail(str(error)) from None
+
+
+@app.command()
+def analyze(
+    record: Annotated[Path, typer.Argument(help="A match file (.mat) or a table's log "
+                                           "(.json, every variant with a network).")],
+    plies: Annotated[int, typer.Option(min=0, max=2, help="Plies of search.")] = 1,
+    plot: Annotated[Path | None, typer.Option(help="Draw each side's winning chances "
+                                              "through the game here (.png or .svg).")] =
+    None,
+    html: Annotated[Path | None, typer.Option("--html", help="Write one page with the "
+                                              "boards of the worst decisions.")] = None,
+    net: NetOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Rate every decision of a game or match: equity lost, marks, error rates."""
+    from gammon.analysis.cli import run_analyze
+
+    try:
+        run_analyze(console, record, net, plies, plot, html, as_json)
+    except (GammonError, OSError) as error:
+        raise _fail(str(error)) from None
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",

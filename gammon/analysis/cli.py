@@ -1,0 +1,239 @@
+"""What ``gammon hint``, ``gammon rollout`` and ``gammon analyze`` print.
+
+The commands are thin entries in :mod:`gammon.cli.main`; they call the functions here.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from gammon.analysis.hint import CubeHint, Rated, rate_cube, rate_plays
+from gammon.analysis.review import html, plot, review
+from gammon.analysis.rollout import RolloutResult, rollout
+from gammon.core.errors import InvalidOptionError
+from gammon.nn import load_network
+from gammon.nn.evaluator import NeuralEvaluator
+
+#: Column names of the two-player result probabilities.
+PROBS = ("win", "win g", "win bg", "lose g", "lose bg")
+
+
+def evaluator_for(rules: Any, net: Path | None) -> NeuralEvaluator:
+    """The network evaluator of ``rules`` (its shipped network, or ``net``)."""
+    from gammon.core.variant import TrackVariant
+
+    if not isinstance(rules, TrackVariant):
+        raise InvalidOptionError(f"{rules.name} has no network yet: hint, rollout and "
+                                 "analyze need one")
+    return NeuralEvaluator(rules, load_network(rules, net))
+
+
+def read_state(rules: Any, text: str, dice: str | None) -> Any:
+    """The state a position's text describes (a CubeState for backgammon's IDs, with the
+    cube and score they give), the dice of ``dice`` or of the ID."""
+    from gammon.core.dice import parse_dice
+    from gammon.notation import parse_position, situation_from_text
+    from gammon.stakes.cube import CubeState
+
+    rolled = parse_dice(dice, rules.sides) if dice else None
+    if rules.notation == "gnu" and rules.players == 2:
+        situation = situation_from_text(text, checkers=rules.checkers)
+        if rolled is not None and situation.dice is not None and rolled != situation.dice:
+            raise InvalidOptionError(f"the ID has the dice {situation.dice[0]}"
+                                     f"{situation.dice[1]}; --dice says {dice}: give one")
+        if rolled is not None:
+            from dataclasses import replace
+
+            situation = replace(situation, dice=rolled)
+        return CubeState.from_situation(situation, rules)
+    position = parse_position(rules, text)
+    return rules.state(position, rolled)
+
+
+def print_hint(console: Console, rules: Any, state: Any, evaluator: NeuralEvaluator,
+               plies: int, as_json: bool, limit: int = 10) -> None:
+    from gammon.stakes.cube import CubeState
+
+    base = state.base if isinstance(state, CubeState) else state
+    if base.is_chance:
+        if not isinstance(state, CubeState):
+            raise InvalidOptionError("no dice: give them with --dice (the cube decision is "
+                                     "for backgammon positions given by their ID)")
+        _print_cube(console, rate_cube(state, evaluator, plies), as_json)
+        return
+    rated = rate_plays(base, evaluator, plies)
+    if as_json:
+        print(json.dumps([{"play": r.text, "equity": round(r.equity, 4), "plies": r.plies,
+                           "probs": [round(p, 4) for p in r.probs]} for r in rated], indent=1))
+        return
+    _print_plays(console, rated[:limit], base, plies, len(rated))
+
+
+def _print_plays(console: Console, rated: list[Rated], state: Any, plies: int,
+                 total: int) -> None:
+    dice = "-".join(map(str, state.dice))
+    table = Table(title=f"{total} legal plays of {dice}, best first ({plies}-ply)")
+    table.add_column("#", justify="right")
+    table.add_column("play", style="bold", no_wrap=True)
+    table.add_column("plies", justify="right")
+    table.add_column("equity", justify="right")
+    table.add_column("diff", justify="right")
+    two = bool(rated and rated[0].probs)
+    if two:
+        for name in PROBS:
+            table.add_column(name, justify="right")
+    best = rated[0].equity if rated else 0.0
+    for k, r in enumerate(rated, 1):
+        cells = [str(k), r.text, str(r.plies), f"{r.equity:+.3f}",
+                 "" if k == 1 else f"{r.equity - best:+.3f}"]
+        if two:
+            cells += [f"{p:.1%}" for p in r.probs]
+        table.add_row(*cells)
+    console.print(table)
+    if two:
+        console.print("Probabilities: the network's at 0 ply after each play, for the "
+                      "player on roll.", style="dim")
+
+
+def _print_cube(console: Console, hint: CubeHint, as_json: bool) -> None:
+    view, c = hint.view, hint.chances
+    if as_json:
+        print(json.dumps({"decision": hint.decision, "no_double": view.no_double,
+                          "double_take": view.take, "double_pass": view.drop,
+                          "win": c.win, "gammons": c.gammons,
+                          "gammons_against": c.gammons_against, "units": hint.units}))
+        return
+    table = Table(title=f"Cube decision ({hint.units})")
+    table.add_column("action")
+    table.add_column("equity", justify="right")
+    for name, value in (("no double", view.no_double), ("double, take", view.take),
+                        ("double, pass", view.drop)):
+        table.add_row(name, f"{value:+.3f}")
+    console.print(table)
+    console.print(f"Chances: win {c.win:.1%}; gammons {c.gammons:.1%} of wins, "
+                  f"{c.gammons_against:.1%} of losses.")
+    console.print(f"[bold]{hint.decision}[/bold]")
+
+
+def run_rollout(console: Console, rules: Any, state: Any, evaluator: NeuralEvaluator,
+                games: int, seed: int, jobs: int, plays: list[str] | None,
+                as_json: bool) -> list[RolloutResult]:
+    from gammon.core.play import Play
+    from gammon.notation.movetext import move_text_for
+    from gammon.stakes.cube import CubeState
+
+    base = state.base if isinstance(state, CubeState) else state
+    player = base.position.turn  # the player on roll: to roll, or to play the dice
+    if base.is_chance:
+        if plays:
+            raise InvalidOptionError("--plays needs the dice (--dice) to play them with")
+        starts = [("position", base)]
+    else:
+        text = move_text_for(rules)
+        legal = list(base.legal_actions())
+        chosen = ([text.find_play(base, p) for p in plays] if plays
+                  else [r.action for r in rate_plays(base, evaluator, 0)[:3]])
+        starts = [(text.format_action(a) if isinstance(a, Play) and a.moves else "no move",
+                   base.apply(a)) for a in chosen if a in legal]
+    with Progress(TextColumn("rollout"), BarColumn(), TextColumn("{task.completed}/"
+                  "{task.total} games"), TimeElapsedColumn(), TimeRemainingColumn(),
+                  console=console, disable=as_json, transient=True) as progress:
+        task = progress.add_task("rollout", total=games)
+        results = rollout(rules, evaluator, starts, player, games, seed, jobs,
+                          lambda done, total: progress.update(task, completed=done))
+    if as_json:
+        print(json.dumps([{"label": r.label, "equity": r.equity.__dict__,
+                           "probs": [p.__dict__ for p in r.probs]} for r in results],
+                         indent=1))
+        return results
+    table = Table(title=f"Cubeless rollout, {games} games each (the same dice for each; "
+                  "luck-adjusted where it can be), for the player on roll")
+    table.add_column("start", style="bold")
+    table.add_column("equity, 95% interval", justify="right")
+    two = bool(results and results[0].probs)
+    if two:
+        for name in PROBS:
+            table.add_column(name, justify="right")
+    for r in results:
+        e = r.equity
+        cells = [r.label, f"{e.mean:+.3f} [{e.low:+.3f}, {e.high:+.3f}]"]
+        if two:
+            cells += [f"{p.mean:.1%} ±{(p.high - p.low) / 2:.1%}" for p in r.probs]
+        table.add_row(*cells)
+    console.print(table)
+    return results
+
+
+def run_analyze(console: Console, path: Path, net: Path | None, plies: int,
+                picture: Path | None, page: Path | None, as_json: bool) -> None:
+    """Review a match file (.mat) or a table's log (.json)."""
+    records, rules, names = _load_records(path)
+    evaluator = evaluator_for(rules, net)
+    reviewed = review(records, evaluator, names, plies)
+    if picture is not None:
+        fmt = picture.suffix.lstrip(".").lower() or "png"
+        if fmt not in ("png", "svg"):
+            raise InvalidOptionError(f"the plot is a .png or .svg file, not {picture.name!r}")
+        plot(reviewed, picture, fmt)
+    if page is not None:
+        page.write_text(html(reviewed, f"Review of {path.name}"))
+    if as_json:
+        print(json.dumps({"summary": reviewed.summary(), "decisions": [
+            {"game": d.game, "number": d.number, "player": d.player, "kind": d.kind,
+             "dice": list(d.dice), "played": d.played, "best": d.best,
+             "loss": round(d.loss, 4), "mark": d.mark} for d in reviewed.decisions]},
+            indent=1))
+        return
+    table = Table(title=f"Review of {path.name} ({plies}-ply, {len(records)} game(s))")
+    for column in ("player", "decisions", "equity lost", "error rate", "doubtful",
+                   "errors", "blunders"):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    for row in reviewed.summary():
+        table.add_row(row["player"], str(row["decisions"]), f"{row['lost']:.3f}",
+                      f"{row['error_rate']:.1f}", str(row["doubtful"]), str(row["errors"]),
+                      str(row["blunders"]))
+    console.print(table)
+    worst = Table(title="The worst decisions")
+    for column in ("game", "#", "player", "dice", "played", "best", "lost", "mark"):
+        worst.add_column(column)
+    for d in reviewed.worst():
+        worst.add_row(str(d.game), str(d.number), reviewed.names[d.player],
+                      "".join(map(str, d.dice)), d.played, d.best, f"{d.loss:.3f}", d.mark)
+    console.print(worst)
+    for what, where in (("plot", picture), ("page", page)):
+        if where is not None:
+            console.print(f"The {what} is in {where}.")
+
+
+def _load_records(path: Path) -> tuple[list[Any], Any, list[str]]:
+    """A match file's or a table log's games, their rules and the players' names."""
+    from gammon.core.variant import track_variant
+    from gammon.notation.mat import read_match, replay_match
+    from gammon.table.table import Table as GameTable
+
+    try:
+        text = path.read_text()
+    except OSError as error:
+        raise InvalidOptionError(f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise InvalidOptionError(f"{path} is not a match file (.mat) or a table's log "
+                                 "(.json): it is not text") from None
+    if path.suffix == ".json" or text.lstrip().startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise InvalidOptionError(f"{path} is not JSON: {error}") from None
+        table = GameTable.from_json(data)
+        names = [s.name or s.kind for s in table.seats]
+        return list(table.series.games), table.variant, names
+    match = read_match(text)
+    rules = track_variant("backgammon")
+    records = replay_match(match, rules)
+    names = [n or f"player {p + 1}" for p, n in enumerate(match.names)]
+    return records, rules, names

@@ -1,0 +1,262 @@
+"""The review of a game or match: every decision rated against the network's best.
+
+:func:`review` goes through the records of a match file or a table's log: at every
+decision that had a choice it rates every play (:func:`gammon.analysis.hint.
+rate_plays`) and every cube decision (:func:`gammon.analysis.hint.rate_cube`), and
+keeps how much equity the choice made lost against the best (points per cube value; a
+match's cube decisions are converted from match winning chances by the worth of a point
+at that score). Each decision is marked as gnubg marks them: **doubtful** from 0.04,
+**error** from 0.08, **blunder** from 0.16. Each player's error rate is the mean loss per
+decision in thousandths (gnubg's mEMG), and the network's winning chances before every
+roll are kept for the plot of the game.
+
+:func:`plot` draws those chances (PNG or SVG, by the file's name) and :func:`html`
+writes one page: the summary, the plot, and the boards of the worst decisions.
+"""
+
+from __future__ import annotations
+
+import html as escape
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gammon.agents.cube import match_equity
+from gammon.agents.search import make_search
+from gammon.analysis.hint import rate_cube, rate_plays
+from gammon.nn.evaluator import NeuralEvaluator
+from gammon.stakes.cube import CubeAction, CubeState
+from gammon.stakes.record import GameRecord
+
+#: gnubg's thresholds (equity lost, points per cube value).
+DOUBTFUL, ERROR, BLUNDER = 0.04, 0.08, 0.16
+
+
+def mark(loss: float) -> str:
+    if loss >= BLUNDER:
+        return "blunder"
+    if loss >= ERROR:
+        return "error"
+    if loss >= DOUBTFUL:
+        return "doubtful"
+    return ""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision with a choice: where, who, what was done, what was best, the loss."""
+
+    game: int
+    number: int
+    player: int
+    kind: str  # "play" or "cube"
+    dice: tuple[int, ...]
+    played: str
+    best: str
+    loss: float
+    state: Any = field(repr=False, compare=False, default=None)
+
+    @property
+    def mark(self) -> str:
+        return mark(self.loss)
+
+
+@dataclass
+class Review:
+    """A reviewed game or match."""
+
+    names: list[str]
+    decisions: list[Decision] = field(default_factory=list)
+    #: Per game, each seat's chance to win (two players) or expected score, before
+    #: every roll.
+    chances: list[list[tuple[float, ...]]] = field(default_factory=list)
+
+    def summary(self) -> list[dict[str, Any]]:
+        """Per player: decisions, equity lost, error rate, and the marked ones."""
+        rows = []
+        for p, name in enumerate(self.names):
+            mine = [d for d in self.decisions if d.player == p]
+            lost = sum(d.loss for d in mine)
+            rows.append({
+                "player": name, "decisions": len(mine), "lost": round(lost, 3),
+                "error_rate": round(1000 * lost / len(mine), 1) if mine else 0.0,
+                "doubtful": sum(d.mark == "doubtful" for d in mine),
+                "errors": sum(d.mark == "error" for d in mine),
+                "blunders": sum(d.mark == "blunder" for d in mine)})
+        return rows
+
+    def worst(self, count: int = 10) -> list[Decision]:
+        return sorted((d for d in self.decisions if d.loss > 0), key=lambda d: -d.loss)[:count]
+
+
+def review(records: Sequence[GameRecord], evaluator: NeuralEvaluator, names: Sequence[str],
+           plies: int = 1) -> Review:
+    """Rate every decision of ``records`` (see the module text)."""
+    rules = evaluator.variant
+    search = make_search(rules, evaluator)
+    result = Review(list(names))
+    for game, record in enumerate(records, 1):
+        chances: list[tuple[float, ...]] = []
+        state = record.start
+        number = 0
+        for step in record.steps:
+            before, state = state, state.apply(step)
+            base = before.base if isinstance(before, CubeState) else before
+            if before.is_chance:
+                if not base.opening and not base.is_terminal:
+                    chances.append(_chances(evaluator, base))
+                continue
+            number += 1
+            player = before.current_player
+            if isinstance(step, CubeAction) and step is not CubeAction.BEAVER:
+                decision = _cube(before, step, evaluator, plies, game, number, player)
+            elif len(base.legal_actions()) > 1 and not isinstance(step, CubeAction):
+                decision = _play(base, step, evaluator, search, plies, game, number, player)
+            else:
+                decision = None
+            if decision is not None:
+                result.decisions.append(decision)
+        result.chances.append(chances)
+    return result
+
+
+def _chances(evaluator: NeuralEvaluator, state: Any) -> tuple[float, ...]:
+    board = np.frombuffer(state.position.board, np.int8)[None, :]
+    if evaluator.players == 2:
+        win0 = float(evaluator.chances(board, state.position.turn)[0][0])
+        return (win0, 1.0 - win0)
+    return tuple(float(v) for v in evaluator.values(board, state.position.turn)[0])
+
+
+def _play(state: Any, step: Any, evaluator: NeuralEvaluator, search: Any, plies: int,
+          game: int, number: int, player: int) -> Decision | None:
+    rated = rate_plays(state, evaluator, plies, search=search)
+    chosen = next((r for r in rated if r.action is step or r.action == step), None)
+    if chosen is None:
+        return None
+    best = rated[0]
+    # A play searched less deep than the best may score above it at 0 ply: compare
+    # it with the best at its own depth.
+    peers = [r for r in rated if r.plies == chosen.plies]
+    top = peers[0] if peers else best
+    loss = max(0.0, top.equity - chosen.equity)
+    return Decision(game, number, player, "play", tuple(state.dice), chosen.text, best.text,
+                    loss, state)
+
+
+def _cube(state: CubeState, step: CubeAction, evaluator: NeuralEvaluator, plies: int,
+          game: int, number: int, player: int) -> Decision | None:
+    answering = state.offer is not None
+    doubler = 1 - player if answering else player
+    base = state.base
+    if base.position.turn != doubler:
+        return None
+    cube = state.cube_value if state.offer is None else state.offer.stake
+    hint = rate_cube(state if not answering else _before_double(state), evaluator, plies)
+    view = hint.view
+    worth = 1.0
+    if state.score.length:  # match winning chance to points by the worth of a point here
+        need, other = state.score.away(doubler), state.score.away(1 - doubler)
+        worth = max((match_equity(need - cube, other) - match_equity(need, other - cube)) / 2,
+                    1e-6)
+    if answering:
+        took = step is CubeAction.TAKE
+        right = view.taker_takes
+        loss = 0.0 if took == right else abs(view.take - view.drop) / worth
+        played, best = ("take" if took else "drop"), ("take" if right else "drop")
+    else:
+        doubled = step is CubeAction.DOUBLE
+        right = view.double
+        double_value = min(view.take, view.drop)
+        loss = 0.0 if doubled == right else abs(double_value - view.no_double) / worth
+        played = "double" if doubled else "no double"
+        best = "double" if right else "no double"
+    return Decision(game, number, player, "cube", (), played, best, loss, state)
+
+
+def _before_double(state: CubeState) -> CubeState:
+    """The state the double was offered at (the answer is judged by the doubler's
+    equities there)."""
+    from dataclasses import replace
+
+    return replace(state, offer=None, preroll=True, _legal=[])
+
+
+# --- the plot and the page ---------------------------------------------------------------
+
+
+def plot(reviewed: Review, path: Path | io.StringIO, fmt: str = "png") -> None:
+    """Each seat's winning chances (expected score with more than two) before every roll,
+    game after game, as PNG or SVG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(9, 3.6))
+    x = 0
+    for game, points in enumerate(reviewed.chances, 1):
+        if not points:
+            continue
+        xs = list(range(x, x + len(points)))
+        for seat, name in enumerate(reviewed.names):
+            axes.plot(xs, [p[seat] for p in points], color=f"C{seat}",
+                      label=name if game == 1 else None)
+        if x:
+            axes.axvline(x - 0.5, color="grey", linewidth=0.6)
+        x += len(points)
+    two = len(reviewed.names) == 2
+    axes.set_ylabel("chance to win" if two else "expected score")
+    axes.set_xlabel("rolls (games separated by lines)")
+    if two:
+        axes.set_ylim(0, 1)
+        axes.axhline(0.5, color="grey", linewidth=0.5, linestyle=":")
+    axes.legend(loc="upper right")
+    figure.tight_layout()
+    figure.savefig(path, format=fmt, dpi=100)
+    plt.close(figure)
+
+
+def html(reviewed: Review, title: str, worst: int = 10) -> str:
+    """One page: the summary, the plot, and the boards of the worst decisions."""
+    from gammon.render.svg import board_svg
+
+    chart = io.StringIO()
+    plot(reviewed, chart, "svg")
+    rows = "".join(
+        f"<tr><td>{escape.escape(r['player'])}</td><td>{r['decisions']}</td>"
+        f"<td>{r['lost']:.3f}</td><td>{r['error_rate']:.1f}</td><td>{r['doubtful']}</td>"
+        f"<td>{r['errors']}</td><td>{r['blunders']}</td></tr>" for r in reviewed.summary())
+    items = []
+    for d in reviewed.worst(worst):
+        dice = "-".join(map(str, d.dice))
+        board = board_svg(d.state, d.player) if d.state is not None else ""
+        items.append(
+            f"<section><h3>Game {d.game}, decision {d.number}: "
+            f"{escape.escape(reviewed.names[d.player])} ({d.mark or 'small'}, "
+            f"-{d.loss:.3f})</h3><p>{'Roll ' + dice + ': ' if dice else ''}played "
+            f"<b>{escape.escape(d.played)}</b>; best <b>{escape.escape(d.best)}</b>.</p>"
+            f"<div class='board'>{board}</div></section>")
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{escape.escape(title)}</title>
+<style>body{{font-family:system-ui,sans-serif;max-width:1000px;margin:1rem auto;
+color:#23201c;background:#f6f1e7}} table{{border-collapse:collapse}}
+td,th{{border-bottom:1px solid #d9cdb8;padding:.3rem .6rem;text-align:left}}
+.board svg{{max-width:720px;width:100%;height:auto}} section{{margin:1.5rem 0}}</style>
+</head><body><h1>{escape.escape(title)}</h1>
+<p>Every decision with a choice, rated against the network's best (equity lost in points
+per cube value; doubtful from {DOUBTFUL}, error from {ERROR}, blunder from {BLUNDER};
+the error rate is the mean loss per decision in thousandths).</p>
+<table><tr><th>player</th><th>decisions</th><th>equity lost</th><th>error rate</th>
+<th>doubtful</th><th>errors</th><th>blunders</th></tr>{rows}</table>
+<h2>Winning chances</h2>{chart.getvalue()}
+<h2>The worst decisions</h2>{''.join(items) or '<p>None lost anything.</p>'}
+</body></html>
+"""
+
+
+__all__ = ["Decision", "Review", "html", "mark", "plot", "review"]

@@ -1,0 +1,131 @@
+"""Hint, rollouts and reviews on the shipped networks."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+import gammon
+from gammon.analysis.cli import evaluator_for, read_state
+from gammon.analysis.hint import rate_cube, rate_plays
+from gammon.analysis.review import mark, review
+from gammon.analysis.rollout import rollout
+from gammon.cli.main import app
+from gammon.core.errors import InvalidOptionError
+from gammon.table.table import MATCH, Table
+
+BG = gammon.variant("backgammon")
+OPENING_52 = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10"
+START = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+runner = CliRunner()
+
+
+def test_every_play_is_rated_best_first():
+    evaluator = evaluator_for(BG, None)
+    state = read_state(BG, OPENING_52, None).base
+    rated = rate_plays(state, evaluator, plies=1)
+    assert len(rated) == len(state.legal_actions()) == 8
+    assert all(a.plies >= b.plies for a, b in zip(rated, rated[1:], strict=False))
+    deep = [r for r in rated if r.plies == 1]
+    assert [r.equity for r in deep] == sorted((r.equity for r in deep), reverse=True)
+    assert {"13/11 13/8", "24/22 13/8"} & {r.text for r in rated[:2]}
+    for r in rated:
+        win, gammon_, backgammon, lose_gammon, lose_backgammon = r.probs
+        assert 0 <= backgammon <= gammon_ <= win <= 1 and lose_backgammon <= lose_gammon
+
+
+def test_the_cube_decision_of_a_position():
+    evaluator = evaluator_for(BG, None)
+    start = read_state(BG, START, None)
+    hint = rate_cube(start, evaluator, plies=0)
+    assert hint.decision == "No double, take" and not hint.view.double
+    assert 0.4 < hint.chances.win < 0.6
+    result = runner.invoke(app, ["hint", START, "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["decision"] == "No double, take"
+
+
+def test_hint_on_the_command_line_and_its_errors():
+    result = runner.invoke(app, ["hint", OPENING_52, "--plies", "0"])
+    assert result.exit_code == 0 and "8 legal plays of 5-2" in result.output
+    result = runner.invoke(app, ["hint", OPENING_52, "--dice", "31"])
+    assert result.exit_code == 2 and "give one" in result.output
+    result = runner.invoke(app, ["hint", "x", "--variant", "acedrex"])
+    assert result.exit_code == 2 and "no network" in result.output
+    result = runner.invoke(app, ["hint", "nonsense", "--dice", "31"])
+    assert result.exit_code == 2
+    nardy = gammon.variant("long-nardy")
+    from gammon.notation import format_position
+
+    start = format_position(nardy, nardy.start_position())
+    result = runner.invoke(app, ["hint", start, "--variant", "long-nardy", "--dice", "63",
+                                 "--plies", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    assert len(json.loads(result.output)) >= 1
+
+
+def test_rollouts_follow_the_seed_and_jobs_do_not_change_them():
+    evaluator = evaluator_for(gammon.variant("hypergammon-2"), None)
+    rules = evaluator.variant
+    start = rules.initial_state()
+    while start.is_chance:
+        start = start.apply(start.sample_chance(__import__("random").Random(3)))
+    plays = rate_plays(start, evaluator)[:2]
+    starts = [(r.text, start.apply(r.action)) for r in plays]
+    one = rollout(rules, evaluator, starts, start.position.turn, 40, seed=5, jobs=1)
+    two = rollout(rules, evaluator, starts, start.position.turn, 40, seed=5, jobs=2)
+    assert one == two
+    for result in one:
+        e = result.equity
+        assert e.low <= e.mean <= e.high and e.n == 40 and len(result.probs) == 5
+
+
+def test_a_match_is_reviewed(tmp_path):
+    table = Table("backgammon", ["heuristic", "neural:0"], kind=MATCH, length=3, seed=4)
+    table.run()
+    evaluator = evaluator_for(BG, None)
+    reviewed = review(table.series.games, evaluator, ["heuristic", "neural"], plies=0)
+    summary = reviewed.summary()
+    assert [r["player"] for r in summary] == ["heuristic", "neural"]
+    assert all(r["decisions"] > 5 for r in summary)
+    # The network agrees with itself at 0 ply: it loses nothing.
+    assert summary[1]["lost"] == pytest.approx(0.0, abs=1e-6)
+    assert summary[0]["lost"] > 0
+    assert all(d.mark in ("", "doubtful", "error", "blunder") for d in reviewed.decisions)
+    assert mark(0.05) == "doubtful" and mark(0.1) == "error" and mark(0.2) == "blunder"
+    assert reviewed.chances and all(0 <= p[0] <= 1 for p in reviewed.chances[0])
+
+
+def test_gammon_analyze_writes_its_plot_and_page(tmp_path):
+    from gammon.notation.mat import write_match
+
+    table = Table("backgammon", ["heuristic", "expectimax:1"], kind=MATCH, length=3, seed=6)
+    table.run()
+    match = tmp_path / "m.mat"
+    match.write_text(write_match(3, ("heuristic", "expectimax"), table.series.games))
+    plot, page = tmp_path / "m.png", tmp_path / "m.html"
+    result = runner.invoke(app, ["analyze", str(match), "--plies", "0", "--plot", str(plot),
+                                 "--html", str(page)])
+    assert result.exit_code == 0, result.output
+    assert "blunders" in result.output and "The worst decisions" in result.output
+    assert plot.read_bytes()[:4] == b"\x89PNG"
+    text = page.read_text()
+    assert text.count("<svg") >= 2 and "error rate" in text
+    log = tmp_path / "mg.json"
+    mg = Table("multi-gam", ["heuristic", "random", "random", "neural:0"], seed=2)
+    mg.run()
+    log.write_text(json.dumps(mg.to_json()))
+    result = runner.invoke(app, ["analyze", str(log), "--plies", "0", "--json"])
+    assert result.exit_code == 0, result.output
+    assert len(json.loads(result.output)["summary"]) == 4
+    for bad, why in ((tmp_path / "none.mat", "cannot read"),
+                     (plot, "not text")):
+        result = runner.invoke(app, ["analyze", str(bad)])
+        assert result.exit_code == 2 and why in result.output
+
+
+def test_no_network_no_hint():
+    with pytest.raises(InvalidOptionError, match="no network"):
+        evaluator_for(gammon.variant("acedrex"), None)
