@@ -239,3 +239,16 @@ def test_gammon_verify_checks_a_finished_tables_dice(database, tmp_path):
     path.write_text(json.dumps({**record, "commitment": None}))
     result = runner.invoke(app, ["verify", str(path)])
     assert result.exit_code == 2 and "does not follow the seed" in result.output
+
+
+def test_a_finished_table_offers_its_review(database):
+    with client(database) as http:
+        made = new_table(http, variant="hypergammon-2")
+        assert http.get(f"/t/{made['id']}/review").status_code == 409
+        with http.websocket_connect(f"/ws/{made['id']}?token={made['token']}") as socket:
+            table = my_turn(socket)
+            while not table["over"]:
+                socket.send_json({"type": "act", "version": table["version"], "index": 0})
+                table = my_turn(socket)
+        page = http.get(f"/t/{made['id']}/review")
+        assert page.status_code == 200 and "error rate" in page.text and "<svg" in page.text

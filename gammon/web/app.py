@@ -25,6 +25,7 @@ I, "moves": [...]}``. Anything else, anything malformed or larger than
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -34,7 +35,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -160,6 +161,19 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float = 0.5) ->
         data["commitment"] = room.commitment
         return JSONResponse(data)
 
+    async def review_page(request: Request) -> Response:
+        try:
+            room = lobby.get(request.path_params["id"])
+        except GammonError as error:
+            return _error(str(error), 404)
+        if not room.table.over:
+            return _error("the review is made once play is over", 409)
+        try:
+            page = await asyncio.get_running_loop().run_in_executor(None, _review, room)
+        except GammonError as error:
+            return _error(str(error), 409)
+        return HTMLResponse(page)
+
     async def live(socket: WebSocket) -> None:
         await socket.accept()
         try:
@@ -198,12 +212,23 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float = 0.5) ->
         Route("/api/tables", create, methods=["POST"]),
         Route("/api/tables/{id}/seats", take_seat, methods=["POST"]),
         Route("/api/tables/{id}/record", record),
+        Route("/t/{id}/review", review_page),
         WebSocketRoute("/ws/{id}", live),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.lobby = lobby
     return app
+
+
+def _review(room: Room) -> str:
+    """The review page of a finished table (every decision rated at 1 ply)."""
+    from gammon.analysis.cli import evaluator_for
+    from gammon.analysis.review import html, review
+
+    evaluator = evaluator_for(room.table.variant, None)
+    reviewed = review(room.table.series.games, evaluator, room.names, plies=1)
+    return html(reviewed, f"Review of table {room.id} ({room.table.variant.name})")
 
 
 def _table_settings(body: dict[str, Any]) -> dict[str, Any]:

@@ -102,10 +102,14 @@ function drawQuestion() {
   if (!question) {
     if (!table.result) $("question").textContent = table.over ? "Play is over." : "";
     if (table.over) {
-      const link = document.createElement("a");
-      link.href = `/api/tables/${table.id}/record`;
-      link.textContent = "the table's record (with the dice seed)";
-      controls.appendChild(link);
+      for (const [href, text] of [[`/t/${table.id}/review`, "review the game"],
+                                  [`/api/tables/${table.id}/record`, "the table's record (with the dice seed)"]]) {
+        const link = document.createElement("a");
+        link.href = href;
+        link.textContent = text;
+        link.style.marginRight = "1.2rem";
+        controls.appendChild(link);
+      }
     }
     markBoard();
     return;
