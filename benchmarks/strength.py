@@ -53,7 +53,8 @@ BEST_SEARCH = {
 FOUR_PLAYERS = ("multi-gam", "acedrex")
 #: The neural agent each variant's network cell seats.
 BEST_NEURAL = {variant: "neural:1" for variant in BEST_SEARCH}
-BEST_NEURAL["backgammon"] = "neural:2"
+BEST_NEURAL.update({name: "neural:2" for name in
+                    ("backgammon", "hypergammon-1", "hypergammon-2", "hypergammon-3")})
 #: Games of the search cell where luck is large against the search's edge: hypergammon
 #: with one checker a side is a pure race, a Multi-Gam game lasts four turns, and an
 #: Acedrex game's money swings by hundreds of stakes.

@@ -32,8 +32,8 @@ NETWORKS: dict[str, tuple[int, list[str]]] = {
     "backgammon": (200_000, ["--check-every", "20000", "--check-games", "400"]),
     "nackgammon": (100_000, []),
     "hypergammon-1": (20_000, ["--hidden", "64"]),
-    "hypergammon-2": (40_000, ["--hidden", "64"]),
-    "hypergammon-3": (60_000, ["--hidden", "64"]),
+    "hypergammon-2": (300_000, ["--check-every", "100000", "--check-games", "400"]),
+    "hypergammon-3": (300_000, ["--check-every", "100000", "--check-games", "400"]),
     "short": (100_000, []),
     "caucasian": (100_000, []),
     "long-nardy": (100_000, []),
@@ -58,6 +58,8 @@ LATER: dict[str, list[tuple[int, list[str]]]] = {
     "backgammon": [(300_000, ["--rate", "0.002", "--check-every", "50000"]),
                    (400_000, ["--rate", "0.001", "--check-every", "100000"])],
     "acey-deucey-restrictive": [(30_000, ["--rate", "0.002", "--check-every", "3000"])],
+    "hypergammon-2": [(500_000, ["--rate", "0.001", "--check-every", "100000"])],
+    "hypergammon-3": [(500_000, ["--rate", "0.001", "--check-every", "100000"])],
 }
 
 
