@@ -56,7 +56,8 @@ def trained_games(path: Path) -> int:
 #: at a lower learning rate (a resumed run's settings but the rate stay as they were).
 LATER: dict[str, list[tuple[int, list[str]]]] = {
     "backgammon": [(300_000, ["--rate", "0.002", "--check-every", "50000"]),
-                   (400_000, ["--rate", "0.001", "--check-every", "100000"])],
+                   (400_000, ["--rate", "0.001", "--check-every", "100000"]),
+                   (1_000_000, ["--rate", "0.001", "--check-every", "200000"])],
     "acey-deucey-restrictive": [(30_000, ["--rate", "0.002", "--check-every", "3000"])],
     "hypergammon-2": [(500_000, ["--rate", "0.001", "--check-every", "100000"])],
     "hypergammon-3": [(500_000, ["--rate", "0.001", "--check-every", "100000"])],
