@@ -135,14 +135,15 @@ def test_a_server_killed_mid_game_comes_back_and_the_page_reconnects(tmp_path, b
     server = Server(tmp_path / "tables.db").start()
     again = Server(server.database, server.port)
     page = browser.new_page()
+    # A fresh question of this seat: its controls come back once the new state is in.
+    asked = ("document.querySelector('#question').textContent.startsWith('Your turn') && "
+             "[...document.querySelectorAll('#controls button')].some(b => !b.disabled)")
     try:
         create(page, server, "backgammon", ["human", "heuristic"])
         for _ in range(3):
-            page.wait_for_function("document.querySelector('#question').textContent"
-                                   ".startsWith('Your turn')")
+            page.wait_for_function(asked)
             take_turn(page)
-        page.wait_for_function("document.querySelector('#question').textContent"
-                               ".startsWith('Your turn')")
+        page.wait_for_function(asked)
         record = page.locator("#record li").all_inner_texts()
         server.kill()
         page.wait_for_function("document.querySelector('#connection').textContent"
@@ -150,8 +151,7 @@ def test_a_server_killed_mid_game_comes_back_and_the_page_reconnects(tmp_path, b
         again.start()
         page.wait_for_function("document.querySelector('#connection').textContent"
                                " === 'connected'", timeout=30_000)
-        page.wait_for_function("document.querySelector('#question').textContent"
-                               ".startsWith('Your turn')")
+        page.wait_for_function(asked)
         assert page.locator("#record li").all_inner_texts() == record  # nothing lost or new
         take_turn(page)
         page.wait_for_function(f"document.querySelectorAll('#record li').length > "
