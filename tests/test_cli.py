@@ -146,3 +146,17 @@ def test_long_nardy_results_are_called_oin_mars_and_koks():
     assert result.exit_code == 0, result.output
     assert "mars" in result.output and "koks" in result.output
     assert "gammon" not in result.output.replace("long-nardy", "")
+
+
+def test_what_the_user_typed_is_shown_as_typed():
+    """Markup and emoji codes in the user's text are printed as text, not interpreted."""
+    from typer.testing import CliRunner
+
+    from gammon.cli.main import app
+
+    runner = CliRunner()
+    for args, shown in ((["legal", "--position", "[/red]", "--dice", "31"], "'[/red]'"),
+                        (["play", "[/x]"], "'[/x]'"),
+                        (["legal", "--position", "XGID=:x:", "--dice", "31"], "XGID=:x:")):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2 and shown in result.output, result.output

@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 import gammon
 from gammon.core.dice import parse_dice
@@ -29,8 +30,9 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-console = Console()
-errors = Console(stderr=True)
+# No emoji codes: ":x:" in an XGID is text.
+console = Console(emoji=False)
+errors = Console(stderr=True, emoji=False)
 
 VariantArg = Annotated[str, typer.Argument(help="Variant name (see `gammon variants`).")]
 OptionOpt = Annotated[
@@ -40,7 +42,8 @@ OptionOpt = Annotated[
 
 
 def _fail(message: str) -> typer.Exit:
-    errors.print(f"[bold red]error:[/] {message}")
+    # A Text, not markup: the message may quote what the user typed ("[/red]", ":x:").
+    errors.print(Text.assemble(("error:", "bold red"), " ", message))
     return typer.Exit(2)
 
 
