@@ -140,7 +140,7 @@ def test_legal_with_a_position_and_the_home_lock():
 
 def test_legal_table_batch_and_errors():
     result = runner.invoke(app, ["legal", "acey-deucey", "-d", "66"])
-    assert result.exit_code == 0 and "1 legal plays for 66 from" in result.output
+    assert result.exit_code == 0 and "1 legal play for 66 from" in result.output
     assert "bar:15/bar:15/X" in result.output and "bar/19(4)" in result.output
     lines = "bar:15/bar:15/X 21\nbar:15/bar:15/Q 21\n6:2/bar:15/X 65\n"
     result = runner.invoke(app, ["legal", "acey-deucey", "--batch", "-"], input=lines)

@@ -19,6 +19,7 @@ from rich.table import Table
 from gammon.core.dice import Roll
 from gammon.core.errors import GammonError, InvalidOptionError
 from gammon.core.state import Phase
+from gammon.core.words import plural
 from gammon.kernels import acedrex as kernel
 from gammon.notation.acedrex import START, format_state, parse_state
 from gammon.render.acedrex import player_text
@@ -54,7 +55,7 @@ def legal_json(rules: Acedrex, position: str | None, die: int | None) -> dict[st
 
 
 def print_legal(console: Console, result: dict[str, Any]) -> None:
-    table = Table(title=f"{result['count']} legal actions for die {result['die']} "
+    table = Table(title=f"{plural(result['count'], 'legal action')} for die {result['die']} "
                   f"({result['left']} left) from {result['position']}")
     table.add_column("#", justify="right")
     table.add_column("action", style="bold")

@@ -22,6 +22,7 @@ from gammon.core.dice import parse_dice
 from gammon.core.errors import GammonError, InvalidOptionError
 from gammon.core.protocol import Rules
 from gammon.core.variant import TrackVariant, track_variant
+from gammon.core.words import plural
 from gammon.variants.acedrex import Acedrex
 
 app = typer.Typer(
@@ -197,7 +198,7 @@ def legal(
     if as_json:
         print(json.dumps(result, indent=2))
         return
-    table = Table(title=f"{result['count']} legal plays for {result['dice']} "
+    table = Table(title=f"{plural(result['count'], 'legal play')} for {result['dice']} "
                   f"from {result['position_id']}")
     table.add_column("#", justify="right")
     table.add_column("play", style="bold")

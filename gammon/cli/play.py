@@ -381,7 +381,9 @@ class TerminalGame:
             for line in series.table():
                 self.console.print("  " + line)
             for payer, payee, amount in series.transfers():
-                self.console.print(f"  {self.names[payer]} pays {self.names[payee]} {amount}")
+                payer_name = self.names[payer]
+                self.console.print(f"  {payer_name} {agree(payer_name, 'pays')} "
+                                   f"{self.names[payee]} {amount}")
 
     def people_in_play(self, state: Any) -> bool:
         """Whether a person is still in the game (not finished, not resigned)."""
