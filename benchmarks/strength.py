@@ -51,6 +51,10 @@ BEST_SEARCH = {
     "acedrex": ("ace", "expectimax:1"),
 }
 FOUR_PLAYERS = ("multi-gam", "acedrex")
+#: Games of the network cells: 500 where expectimax:2 moves fifteen checkers (about a
+#: second a game on two cores), more where games are quick or luck is large.
+NEURAL_GAMES = {"hypergammon-1": 4000, "hypergammon-2": 2000, "hypergammon-3": 2000,
+                "multi-gam": 800}
 #: The neural agent each variant's network cell seats.
 BEST_NEURAL = {variant: "neural:1" for variant in BEST_SEARCH}
 BEST_NEURAL.update({name: "neural:2" for name in
@@ -86,7 +90,7 @@ def _cells() -> list[Cell]:
     cells += [
         Cell("bg_nn0_pub", "backgammon", "neural:0,pubeval", 2000,
              "neural:0 at least +0.45 against pubeval", "mean", 0.45),
-        Cell("bg_nn_gnubg", "backgammon", f"{BEST_NEURAL['backgammon']},gnubg:0", 2000,
+        Cell("bg_nn_gnubg", "backgammon", f"{BEST_NEURAL['backgammon']},gnubg:0", 400,
              "the best neural setting beats gnubg:0"),
     ]
     for variant, (short, search) in BEST_SEARCH.items():
@@ -95,7 +99,7 @@ def _cells() -> list[Cell]:
         four = variant in FOUR_PLAYERS
         rest = f",{search},{search},{search}" if four else f",{search}"
         cells.append(Cell(f"{short}_nn_best", variant, BEST_NEURAL[variant] + rest,
-                          800 if four else 2000, "the network beats today's best agent"))
+                          NEURAL_GAMES.get(variant, 500), "the network beats today's best agent"))
     return cells
 
 

@@ -36,6 +36,7 @@ console = Console(emoji=False)
 errors = Console(stderr=True, emoji=False)
 
 VariantArg = Annotated[str, typer.Argument(help="Variant name (see `gammon variants`).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 OptionOpt = Annotated[
     list[str] | None,
     typer.Option("--option", "-o", help="Variant option as NAME=VALUE; repeatable."),
@@ -156,7 +157,7 @@ def legal(
                      "Default: the starting position."),
     ] = None,
     dice: Annotated[str | None, typer.Option("--dice", "-d", help="Dice, e.g. 31.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: JsonOpt = False,
     batch: Annotated[
         str | None,
         typer.Option("--batch", help="File (or - for stdin) of 'POSITION DICE' lines; "
@@ -371,7 +372,7 @@ def selfplay(
     variant_name: VariantArg = "backgammon",
     games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 1000,
     seed: Annotated[int, typer.Option(help="Seed.")] = 0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: JsonOpt = False,
     max_turns: Annotated[int, typer.Option(min=1, help="Plays before a game is cut off.")] = 10000,
     option: OptionOpt = None,
 ) -> None:
@@ -536,7 +537,7 @@ def duel(
     games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed for dice and agents.")] = 0,
     jobs: Annotated[int, typer.Option(min=1, help="Games played side by side.")] = 1,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: JsonOpt = False,
     option: OptionOpt = None,
 ) -> None:
     """Agents against each other, seats rotated: points per game with 95% intervals."""
@@ -597,6 +598,7 @@ def train(
         raise _fail(str(error)) from None
 
 
+VariantOpt = Annotated[str, typer.Option("--variant", help="Variant name.")]
 NetOpt = Annotated[Path | None, typer.Option(help="A network of `gammon train` instead of "
                                                 "the shipped one.")]
 
@@ -605,14 +607,13 @@ NetOpt = Annotated[Path | None, typer.Option(help="A network of `gammon train` i
 def hint(
     position: Annotated[str, typer.Argument(help="The position: an XGID or GNU ID for "
                                             "backgammon, the variant's notation otherwise.")],
-    variant_name: Annotated[str, typer.Option("--variant", help="Variant name.")] =
-    "backgammon",
+    variant_name: VariantOpt = "backgammon",
     dice: Annotated[str | None, typer.Option(help="The roll to play, e.g. 31; without "
                                              "dice, the cube decision.")] = None,
     plies: Annotated[int, typer.Option(min=0, max=3, help="Plies of search on the "
                                        "network.")] = 2,
     net: NetOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: JsonOpt = False,
     option: OptionOpt = None,
 ) -> None:
     """The best plays of a roll with their equities, or the cube decision."""
@@ -630,8 +631,7 @@ def hint(
 @app.command()
 def rollout(
     position: Annotated[str, typer.Argument(help="The position (as for hint).")],
-    variant_name: Annotated[str, typer.Option("--variant", help="Variant name.")] =
-    "backgammon",
+    variant_name: VariantOpt = "backgammon",
     dice: Annotated[str | None, typer.Option(help="The roll whose plays are rolled out; "
                                              "without it, the position itself.")] = None,
     plays: Annotated[str | None, typer.Option(help="Plays to roll out side by side, "
@@ -641,7 +641,7 @@ def rollout(
     jobs: Annotated[int, typer.Option(min=1, help="Processes.")] = 1,
     seed: Annotated[int, typer.Option(help="Seed of the dice.")] = 1,
     net: NetOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: JsonOpt = False,
     option: OptionOpt = None,
 ) -> None:
     """Cubeless rollouts with the network's players, 95% intervals, luck-adjusted."""
@@ -668,7 +668,7 @@ def analyze(
     html: Annotated[Path | None, typer.Option("--html", help="Write one page with the "
                                               "boards of the worst decisions.")] = None,
     net: NetOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Rate every decision of a game or match: equity lost, marks, error rates."""
     from gammon.analysis.cli import run_analyze
