@@ -28,8 +28,9 @@ import gammon  # noqa: E402
 from gammon.agents import make_agent, supported  # noqa: E402
 
 VARIANTS = ["backgammon", "nackgammon", "hypergammon-1", "hypergammon-2", "hypergammon-3",
-            "caucasian", "long-nardy", "acey-deucey", "multi-gam", "acedrex"]
-AGENTS = ["random", "heuristic", "expectimax", "mcts", "rollout", "pubeval", "gnubg"]
+            "short", "caucasian", "long-nardy", "acey-deucey", "multi-gam", "acedrex"]
+AGENTS = ["random", "heuristic", "expectimax", "mcts", "rollout", "pubeval", "gnubg", "neural",
+          "neural:1", "neural:2"]
 
 
 def decision_states(rules, count: int, seed: int) -> list:

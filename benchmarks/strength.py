@@ -94,7 +94,7 @@ def _cells() -> list[Cell]:
              "the best neural setting beats gnubg:0"),
     ]
     for variant, (short, search) in BEST_SEARCH.items():
-        if variant in ("backgammon", "acedrex"):
+        if variant == "acedrex":
             continue
         four = variant in FOUR_PLAYERS
         rest = f",{search},{search},{search}" if four else f",{search}"

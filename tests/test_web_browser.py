@@ -84,8 +84,19 @@ def play_out(pages: list, limit: int = 600) -> None:
     raise AssertionError("play did not end")
 
 
+#: Counts the checkers the page slides (the bots' plays are animated).
+COUNT_SLIDES = """window.slides = 0;
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) {
+  window.slides++;
+  return animate.apply(this, args);
+};
+"""
+
+
 def test_a_person_plays_a_whole_backgammon_game_against_a_bot_by_clicking(server, browser):
     page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.add_init_script(COUNT_SLIDES)
     create(page, server, "backgammon", ["human", "heuristic"])
     page.wait_for_selector("#board svg")
     page.wait_for_function("document.querySelector('#question').textContent.length > 0")
@@ -94,8 +105,32 @@ def test_a_person_plays_a_whole_backgammon_game_against_a_bot_by_clicking(server
     play_out([page])
     assert "wins" in page.locator("#question").inner_text() or over(page)
     page.screenshot(path=str(ARTIFACTS / "backgammon-end.png"))
+    assert page.evaluate("window.slides") > 10  # the bot's checkers slid
     # The record reveals the dice seed once play is over.
     assert "Dice seed" in page.locator("#fair").inner_text()
+    page.close()
+
+
+def test_a_checker_dragged_onto_a_highlighted_point_moves_there(server, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    create(page, server, "backgammon", ["human", "heuristic"])
+    page.wait_for_selector("#board .spot.source", timeout=20_000)
+    assert page.locator("#undo").is_disabled()
+    box = page.locator("#board .spot.source").first.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 + 20, box["y"] + box["height"] / 2 + 20,
+                    steps=4)
+    target = page.locator("#board .spot.target").first.bounding_box()  # shown while dragging
+    assert target is not None
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2,
+                    steps=4)
+    page.mouse.up()
+    page.wait_for_function("!document.querySelector('#undo').disabled")
+    page.click("#undo")  # the move is taken back like a clicked one
+    page.wait_for_function("document.querySelector('#undo').disabled")
+    assert page.locator("#board .spot.source").count()
     page.close()
 
 

@@ -49,35 +49,38 @@ def _base(state: Any) -> Any:
     return state.base if isinstance(state, CubeState) else state
 
 
-def last_play(table: Table) -> tuple[int, Play] | None:
-    """The last play of the game being played, and who made it."""
+def last_play(table: Table) -> tuple[int, int, Play] | None:
+    """The last play of the game being played: where it stands in the game's log, who
+    made it, and the play."""
     state = _base(table.state)
     if not isinstance(state, GameState) or not table.log:
         return None
-    for entry in reversed(table.log[-1]):
+    entries = table.log[-1]
+    for index in range(len(entries) - 1, -1, -1):
+        entry = entries[index]
         if "play" in entry:
             board = bytes.fromhex(entry["board"])
             mover = int(entry["seat"])
             moves = entry.get("moves", [])
             play = Play(tuple(Move(int(a), int(b), bool(h)) for a, b, h in moves),
                         Position(board, state.players, mover))
-            return mover, play
+            return index, mover, play
     return None
 
 
-def moved_spots(table: Table, viewer: int) -> list[str]:
-    """The spots the last play moved from and to, as ``viewer`` sees the board."""
+def last_steps(table: Table, viewer: int) -> dict[str, Any] | None:
+    """The last play's checker moves as spot pairs ``[from, to]`` as ``viewer`` sees the
+    board, who made them, and a key that changes with every play (the page slides the
+    checkers once per play)."""
     found = last_play(table)
     state = _base(table.state)
     if found is None or not isinstance(state.variant, TrackVariant):
-        return []
-    mover, play = found
+        return None
+    index, mover, play = found
     variant = state.variant
-    spots = []
-    for move in play.moves:
-        for slot in (move.source, move.destination):
-            spots.append(_spot(_seen_from(variant, mover, slot, viewer), variant.slots))
-    return spots
+    steps = [[_spot(_seen_from(variant, mover, slot, viewer), variant.slots)
+              for slot in (move.source, move.destination)] for move in play.moves]
+    return {"seat": mover, "steps": steps, "key": f"{len(table.log)}:{index}"}
 
 
 def record(room: Room) -> list[dict[str, Any]]:
@@ -135,8 +138,10 @@ def snapshot(room: Room, seat: int | None) -> dict[str, Any]:
         data["board"] = ""
         data["question"] = None
         return data
-    data["board"] = board_svg(state, viewer, moved=moved_spots(table, viewer),
-                              names=names)
+    steps = last_steps(table, viewer)
+    data["last_play"] = steps
+    data["board"] = board_svg(state, viewer, names=names,
+                              moved=[s for step in steps["steps"] for s in step] if steps else [])
     game = _base(state)
     data["position_id"] = _position_id(state)
     if isinstance(game, GameState):

@@ -59,6 +59,7 @@ function draw() {
   document.title = `gammon: ${table.variant}`;
   $("title").textContent = `${table.variant}, ${table.kind}` + (table.game ? `, game ${table.game}` : "");
   $("board").innerHTML = table.board || "";
+  slide(table.last_play);
   const seats = $("seats");
   seats.replaceChildren();
   for (const seat of table.seats) {
@@ -150,6 +151,56 @@ function drawQuestion() {
   }
   if (resigns.children.length > 1) controls.appendChild(resigns);
   refreshPick();
+}
+
+let slid;  // the key of the last play slid (or seen on arrival)
+
+function slide(last) {
+  // Another seat's play arrives: its checkers slide from where they stood, one move
+  // after another.
+  const key = last ? last.key : null;
+  const fresh = slid !== undefined && key !== slid;
+  slid = key;
+  if (!fresh || !last || last.seat === table.you || !Element.prototype.animate) return;
+  const board = $("board");
+  const paths = [];  // a checker moved twice (24/18/13) slides once, 24 to 13
+  for (const [from, to] of last.steps) {
+    const on = paths.findLast((p) => p[1] === from && from !== "bar");
+    if (on) on[1] = to; else paths.push([from, to]);
+  }
+  const taken = {};
+  paths.forEach(([from, to], k) => {
+    const source = board.querySelector(`[data-spot="${from}"]`);
+    const target = board.querySelector(`[data-spot="${to}"]`);
+    if (!source || !target) return;
+    const checkers = target.querySelectorAll(".checker");
+    taken[to] = (taken[to] || 0) + 1;
+    const checker = checkers[checkers.length - taken[to]];
+    if (!checker) return;
+    const [x0, y0] = stackTop(source);
+    const [x1, y1] = centre(checker.getBBox());
+    const dx = x0 - x1, dy = y0 - y1;
+    checker.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }],
+                    { duration: 350, delay: 300 * k, easing: "ease-in-out", fill: "backwards" });
+  });
+}
+
+function centre(box) {
+  return [box.x + box.width / 2, box.y + box.height / 2];
+}
+
+function stackTop(spot) {
+  // Where the next checker of the spot's stack would stand: where the one that left stood.
+  const area = centre(spot.firstElementChild.getBBox());
+  const left = spot.querySelectorAll(".checker");
+  if (!left.length) return area;
+  const last = centre(left[left.length - 1].getBBox());
+  if (left.length > 1) {
+    const before = centre(left[left.length - 2].getBBox());
+    return [2 * last[0] - before[0], 2 * last[1] - before[1]];
+  }
+  const size = left[0].getBBox().height;
+  return [last[0], last[1] + Math.sign(area[1] - last[1]) * size];
 }
 
 function button(text, handler, primary, id) {
@@ -281,6 +332,30 @@ function confirmPlay() {
   const done = complete();
   if (done) act({ index: done.index });
 }
+
+// Dragging a checker: press on a checker that can move, let go on a highlighted point.
+// A press without a move is left to the click handlers above.
+let drag = null;
+$("board").addEventListener("pointerdown", (event) => {
+  const spot = event.target.closest("[data-spot]");
+  if (!pick || sent || pick.source !== null || !spot || !spot.classList.contains("source")) return;
+  drag = { from: spot.dataset.spot, x: event.clientX, y: event.clientY, moved: false };
+});
+$("board").addEventListener("pointermove", (event) => {
+  if (!drag || drag.moved) return;
+  if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 8) return;
+  drag.moved = true;
+  pick.source = drag.from;
+  refreshPick();
+});
+document.addEventListener("pointerup", (event) => {
+  const was = drag;
+  drag = null;
+  if (!was || !was.moved || !pick || pick.source !== was.from) return;
+  const under = document.elementFromPoint(event.clientX, event.clientY);
+  const spot = under && under.closest("#board [data-spot]");
+  if (spot && targets(was.from).has(spot.dataset.spot)) move(was.from, spot.dataset.spot);
+});
 
 $("copy").onclick = () => navigator.clipboard && navigator.clipboard.writeText($("position").textContent);
 connect();
