@@ -16,6 +16,8 @@ from gammon.notation.mat import (
     replay_match,
     write_match,
 )
+from gammon.stakes.cube import Resign, ResignAnswer
+from gammon.stakes.record import GameRecord
 from gammon.table.table import MATCH, Table
 
 DRIVER = Path(__file__).resolve().parent / "gnubg_scripts" / "mat_driver.py"
@@ -144,6 +146,51 @@ def test_gnubg_reads_twenty_matches_of_our_bots_as_we_played_them(tmp_path):
         cube_actions += sum(1 for g in seen.games for t in g.turns if t.cube)
         crawford += sum(1 for r in records if r.start.score.crawford)
     assert cube_actions > 0 and crawford > 0  # the cube and the Crawford rule were there
+
+
+def resigned(record: GameRecord, level: int, after: int) -> GameRecord:
+    """``record``'s game replayed for ``after`` steps or more, until the player on roll
+    may resign ``level`` (1 single, 2 gammon, 3 backgammon) before rolling; resigned
+    there, and accepted. (A file has no place for a roll that was not played.)"""
+    game = GameRecord(record.start)
+    for step in record.steps:
+        state = game.state
+        if len(game.steps) >= after and state.base.is_chance and not state.is_chance \
+                and Resign(level) in state.resign_offers():
+            break
+        game.apply(step)
+    else:
+        raise AssertionError("no place to resign in this game")
+    game.apply(Resign(level))
+    game.apply(ResignAnswer.ACCEPT)
+    assert game.state.is_terminal
+    return game
+
+
+@pytest.mark.gnubg
+def test_gnubg_reads_resigned_games_as_we_scored_them(tmp_path):
+    """Match files: a game resigned before the last checker ends with "Wins N points"."""
+    require_gnubg()
+    games = [resigned(bots_match(7, seed).series.games[0], level, after)
+             for seed, level, after in ((401, 1, 20), (403, 2, 30))]
+    jobs = []
+    for k, game in enumerate(games):
+        path = tmp_path / f"resigned{k}.mat"
+        path.write_text(write_match(7, ("alice", "bob"), [game]))
+        jobs.append({"import": str(path)})
+        # Our reader: the same positions, winner and points.
+        [again] = replay_match(read_match(path.read_text()))
+        assert positions([again]) == positions([game])
+        assert again.state.returns() == game.state.returns()
+    assert int(max(games[1].state.returns())) == 2 * games[1].state.cube_value  # a gammon
+    # gnubg's: the same winners and points, the same positions.
+    results, _ = run_gnubg(DRIVER, jobs, processes=1)
+    for game, result in zip(games, results, strict=True):
+        assert "error" not in result, result
+        [seen] = from_gnubg(result).games
+        assert (seen.winner, seen.points) == (game.state.winner, int(max(game.state.returns())))
+        [replayed] = replay_match(MatchFile(7, games=[seen]))
+        assert positions([replayed]) == positions([game])
 
 
 @pytest.mark.gnubg

@@ -35,6 +35,7 @@ def main():
         jobs = json.load(file)
     results = []
     gnubg.command("set automatic game off")
+    gnubg.command("set confirm new off")  # an unfinished match is no reason to stop
     for job in jobs:
         try:
             if "import" in job:
