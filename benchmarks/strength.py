@@ -51,10 +51,6 @@ BEST_SEARCH = {
     "acedrex": ("ace", "expectimax:1"),
 }
 FOUR_PLAYERS = ("multi-gam", "acedrex")
-#: Games of the network cells: 500 where expectimax:2 moves fifteen checkers (about a
-#: second a game on two cores), more where games are quick or luck is large.
-NEURAL_GAMES = {"hypergammon-1": 4000, "hypergammon-2": 2000, "hypergammon-3": 2000,
-                "multi-gam": 800}
 #: The neural agent each variant's network cell seats.
 BEST_NEURAL = {variant: "neural:1" for variant in BEST_SEARCH}
 BEST_NEURAL.update({name: "neural:2" for name in
@@ -90,7 +86,7 @@ def _cells() -> list[Cell]:
     cells += [
         Cell("bg_nn0_pub", "backgammon", "neural:0,pubeval", 2000,
              "neural:0 at least +0.45 against pubeval", "mean", 0.45),
-        Cell("bg_nn_gnubg", "backgammon", f"{BEST_NEURAL['backgammon']},gnubg:0", 400,
+        Cell("bg_nn_gnubg", "backgammon", f"{BEST_NEURAL['backgammon']},gnubg:0", 2000,
              "the best neural setting beats gnubg:0"),
     ]
     for variant, (short, search) in BEST_SEARCH.items():
@@ -99,21 +95,23 @@ def _cells() -> list[Cell]:
         four = variant in FOUR_PLAYERS
         rest = f",{search},{search},{search}" if four else f",{search}"
         cells.append(Cell(f"{short}_nn_best", variant, BEST_NEURAL[variant] + rest,
-                          NEURAL_GAMES.get(variant, 500), "the network beats today's best agent"))
+                          800 if four else 2000, "the network beats today's best agent"))
     return cells
 
 
 CELLS = _cells()
 
 
-def run(out: Path, seed: int, jobs: int, only: str | None, names: list[str]) -> None:
+def run(out: Path, seed: int, jobs: int, only: str | None, names: list[str],
+        most: int | None = None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for cell in CELLS:
         path = out / f"{cell.name}.json"
         if path.exists() or (only and cell.variant != only) or (names and cell.name not in names):
             continue
-        print(f"{cell.name}: {cell.variant} {cell.players}, {cell.games} games", flush=True)
-        result = duel(cell.variant, cell.players.split(","), cell.games, seed=seed, jobs=jobs)
+        games = min(cell.games, most) if most else cell.games
+        print(f"{cell.name}: {cell.variant} {cell.players}, {games} games", flush=True)
+        result = duel(cell.variant, cell.players.split(","), games, seed=seed, jobs=jobs)
         path.write_text(json.dumps(result.as_dict(), indent=2))
 
 
@@ -163,13 +161,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--table", action="store_true", help="print the table and stop")
     parser.add_argument("--cells", nargs="*", default=[], help="only these cells (by name)")
     parser.add_argument("--list", action="store_true", help="list the cells and stop")
+    parser.add_argument("--most", type=int, help="at most this many games a cell: a pilot "
+                        "(the table shows the games played; targets ask for the full count)")
     args = parser.parse_args(argv)
     if args.list:
         for cell in CELLS:
             print(f"{cell.name:14} {cell.variant:16} {cell.players:40} {cell.games:>6}")
         return
     if not args.table:
-        run(args.out, args.seed, args.jobs, args.only, args.cells)
+        run(args.out, args.seed, args.jobs, args.only, args.cells, args.most)
     print(table(args.out))
 
 
