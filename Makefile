@@ -11,7 +11,7 @@ SEATS ?=
 PORT ?= 8000
 DATABASE ?= sqlite:///gammon.db
 
-.PHONY: play serve test bench lint gnubg chromium networks clean
+.PHONY: play serve test bench lint gnubg chromium postgresql networks clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,8 +36,14 @@ chromium:
 	@test -x $(CHROMIUM) || { $(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
 
+# Debian's PostgreSQL: the web tests run on it as well as on SQLite (a cluster of their
+# own in a temporary folder; the package's own server is not used).
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq postgresql; }
+
 # CI=true: a missing gnubg fails its tests instead of skipping them.
-test: $(STAMP) gnubg chromium
+test: $(STAMP) gnubg chromium postgresql
 	$(BIN)/ruff check gammon tests benchmarks
 	$(BIN)/mypy
 	CI=$${CI:-true} $(BIN)/pytest -q

@@ -6,15 +6,26 @@ from __future__ import annotations
 import json
 
 import pytest
+from postgres import Postgres
 from starlette.testclient import TestClient
 
 from gammon.table.dice import commitment
 from gammon.web.app import MAX_MESSAGE, create_app
 
 
-@pytest.fixture
-def database(tmp_path) -> str:
-    return f"sqlite:///{tmp_path / 'tables.db'}"
+@pytest.fixture(scope="module")
+def postgres_server():
+    server = Postgres().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request, tmp_path) -> str:
+    """Every test runs on a SQLite file and on a PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'tables.db'}"
+    return str(request.getfixturevalue("postgres_server").database())
 
 
 def client(database: str) -> TestClient:
