@@ -72,6 +72,25 @@ def test_legal_bad_input_is_explained():
     assert result.exit_code == 2 and "cannot read" in result.output
 
 
+def test_legal_refuses_what_it_would_otherwise_ignore():
+    def said(result) -> str:  # the message as one line, whatever the terminal width
+        return " ".join(result.output.split())
+
+    result = run("legal", "--dice", "-31")
+    assert result.exit_code == 2 and "write two dice" in said(result)
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10"
+    result = run("legal", "--position", xgid, "--dice", "31")
+    assert result.exit_code == 2 and "the ID has the dice 52 but --dice says 31" in said(result)
+    result = run("legal", "--position", xgid, "--json")  # the ID's own dice
+    assert result.exit_code == 0 and json.loads(result.output)["dice"] == "52"
+    result = run("legal", "--batch", "-", "--position", START_ID, input=f"{START_ID} 31\n")
+    assert result.exit_code == 2 and "leave out --position and --dice" in said(result)
+    result = run("legal", "--position", "AAAAAAAAAAAAAA", "--dice", "31")
+    assert result.exit_code == 2 and "the game is over in this position" in said(result)
+    result = run("legal", "--position", START_ID)
+    assert result.exit_code == 2 and "give the roll with --dice" in said(result)
+
+
 def test_selfplay_is_deterministic_and_reports_statistics():
     args = ("selfplay", "backgammon", "--games", "300", "--seed", "4", "--json")
     first = json.loads(run(*args).output)

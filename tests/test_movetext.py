@@ -17,6 +17,7 @@ import gammon
 from gammon.core.errors import IllegalPlayError, InvalidNotationError
 from gammon.core.play import Move, Play
 from gammon.core.position import Position
+from gammon.cli.play import move_text_for
 from gammon.notation.movetext import (
     find_play,
     format_moves,
@@ -267,6 +268,15 @@ def test_illegal_plays_say_why():
     on_bar = state({25: 1, 13: 5, 8: 3, 6: 5, 24: 1}, START, (3, 1))
     with pytest.raises(IllegalPlayError, match="bar"):
         find_play(on_bar, "13/10 6/5")
+
+
+def test_a_refusal_counts_the_checkers_really_there():
+    with pytest.raises(IllegalPlayError, match="that moves 4 checkers from 8, and you have 3 there"):
+        find_play(state(dice=(5, 5)), "8/3(4)")
+    acey = gammon.variant("acey-deucey")
+    mine = Position.from_points([{17: 1, 6: 14}, {6: 15}])
+    with pytest.raises(IllegalPlayError, match="that moves 4 checkers from 17, and you have 1"):
+        move_text_for(acey).find_play(acey.state(mine, (5, 5)), "17/12(4)")
 
 
 def test_only_the_larger_die_when_one_can_be_played():

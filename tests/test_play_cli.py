@@ -148,3 +148,53 @@ def test_seats_are_checked():
     with pytest.raises(InvalidOptionError, match="2 seats"):
         check_seats(["human"], 2)
     assert check_seats([" Human", "RANDOM "], 2) == ["human", "random"]
+
+
+@pytest.mark.parametrize("name", ["backgammon", "long-nardy", "acey-deucey"])
+def test_a_bots_play_is_also_written_in_the_viewers_numbers(name):
+    variant = gammon.variant(name)
+    out_console = console()
+    result = run_game(variant, ["human", "random"], 5, out_console, script([], then="1")[0])
+    out = out_console.export_text()
+    bot_plays = [t for t in result.turns if t.player == 1 and t.text != "no move"]
+    assert bot_plays
+    first = bot_plays[0].text
+    said = re.search(re.escape(first) + r"(?:, the only legal play)? \(O's numbering; on "
+                     r"your board ([^)]+(?:\(\d\))?)\)", " ".join(out.split()))
+    assert said, out
+    sources = [int(m) for m in re.findall(r"(\d+)/", first)]
+    seen = [int(m) for m in re.findall(r"(\d+)/", said[1])]
+    assert seen == [variant.shared_slot(1, s, 0) for s in sources]
+
+
+def test_multigam_plays_need_no_translation():
+    out_console = console()
+    run_game(gammon.variant("multi-gam"), ["human", "random", "random", "random"], 5,
+             out_console, script([], then="1")[0])
+    assert "numbering" not in out_console.export_text()
+
+
+def test_each_variants_help_teaches_its_own_rules():
+    def help_text(name: str) -> str:
+        out_console = console()
+        answer, _ = script(["help", "quit"])
+        run_game(gammon.variant(name), ["human", "human"], 2, out_console, answer)
+        return " ".join(out_console.export_text().split())
+
+    nardy = help_text("long-nardy")
+    assert "Nothing is hit in Long Nardy" in nardy and "head, 24" in nardy
+    assert "bar/22" not in nardy and "hit on the way" not in nardy
+    assert "resign mars, resign koks" in nardy
+    acey = help_text("acey-deucey")
+    assert "checkers waiting off the board enter from bar" in acey
+    assert "resign gammon, resign backgammon" in help_text("backgammon")
+
+
+def test_a_head_rule_refusal_says_so():
+    from gammon.notation.movetext import move_text_for
+
+    nardy = gammon.variant("long-nardy")
+    state = nardy.state(nardy.start_position(), (1, 1))
+    with pytest.raises(gammon.IllegalPlayError, match=r"only one checker may leave the head "
+                       r"\(24\) in a turn; two only on a first roll of 6-6, 4-4, 3-3"):
+        move_text_for(nardy).find_play(state, "24/23(2) 23/22(2)")

@@ -121,6 +121,30 @@ def _read_position(variant: TrackVariant, text: str) -> gammon.Position:
     return parse_position(variant, text)
 
 
+def _position_and_dice(
+    variant: TrackVariant, text: str | None, dice: str | None
+) -> tuple[gammon.Position, tuple[int, int]]:
+    """The position of ``text`` (default: the start) and the roll of ``dice``, or of the
+    XGID or Match ID when it holds one; the two must agree when both give dice."""
+    from gammon.notation import situation_from_text
+
+    rolled = None if dice is None else parse_dice(dice, variant.sides)
+    if text is None:
+        position, written = variant.start_position(), None
+    elif variant.notation == "gnu" and variant.players == 2:
+        situation = situation_from_text(text, checkers=variant.checkers)
+        variant.check_position(situation.position)
+        position, written = situation.position, situation.dice
+    else:
+        position, written = _read_position(variant, text), None
+    if rolled is not None and written is not None and rolled != written:
+        raise InvalidOptionError(f"the ID has the dice {written[0]}{written[1]} but --dice "
+                                 f"says {dice}: give the roll once")
+    if rolled is None and written is None:
+        raise InvalidOptionError("give the roll with --dice, e.g. --dice 31")
+    return position, rolled or written  # type: ignore[return-value]
+
+
 def _legal_json(variant: TrackVariant, position: gammon.Position, dice: tuple[int, int]) -> dict:
     from gammon.notation import format_position
 
@@ -178,6 +202,9 @@ def legal(
             raise _fail(str(error)) from None
         return
     if batch is not None:
+        if position is not None or dice is not None:
+            raise _fail("--batch reads a position and dice from each of its lines: leave out "
+                        "--position and --dice")
         if batch == "-":
             failed = _legal_batch(rules, sys.stdin)
         else:
@@ -189,11 +216,9 @@ def legal(
         if failed:
             raise typer.Exit(1)
         return
-    if dice is None:
-        raise _fail("give the roll with --dice, e.g. --dice 31")
     try:
-        start = rules.start_position() if position is None else _read_position(rules, position)
-        result = _legal_json(rules, start, parse_dice(dice))
+        start, rolled = _position_and_dice(rules, position, dice)
+        result = _legal_json(rules, start, rolled)
     except GammonError as error:
         raise _fail(str(error)) from None
     if as_json:
@@ -219,7 +244,7 @@ def _legal_batch(rules: TrackVariant, lines: typing.Iterable[str]) -> bool:
         try:
             if len(fields) != 2:
                 raise GammonError(f"write 'POSITION DICE', got {len(fields)} fields")
-            result = _legal_json(rules, _read_position(rules, fields[0]), parse_dice(fields[1]))
+            result = _legal_json(rules, *_position_and_dice(rules, fields[0], fields[1]))
         except GammonError as error:
             failed = True
             result = {"line": number, "input": line.strip(), "error": str(error)}

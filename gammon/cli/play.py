@@ -17,6 +17,7 @@ turn, ``help`` for the rest. Cube and resignation words (``double``, ``take``,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,8 +39,7 @@ from gammon.notation.movetext import NO_MOVE, MoveText, Pair, move_text_for
 from gammon.render import board_for
 from gammon.stakes.cube import CubeState, Resign
 from gammon.stakes.match import Match
-from gammon.stakes.prompt import HELP as STAKES_HELP
-from gammon.stakes.prompt import parse_command
+from gammon.stakes.prompt import parse_command, stakes_help
 from gammon.stakes.rules import StakeRules
 from gammon.stakes.session import Session
 from gammon.table import narrate
@@ -290,6 +290,8 @@ class TerminalGame:
         # Lines are verb phrases after the name ("rolls 6-5"), but for a choice (the
         # action's own name: "doubles 4", "B3+7>Y1").
         text = line.text if kind == narrate.CHOICE else agree(self.names[seat], line.text)
+        if kind == narrate.PLAY and isinstance(step.taken, Play):
+            text += self.seen_by_viewer(step.taken)
         human = self.table.seats[seat].human
         if kind == narrate.ROLL:
             self.flush()
@@ -316,6 +318,23 @@ class TerminalGame:
         else:
             self.say(self.who(seat), " ", (text, "italic" if kind == narrate.NOTE else ""),
                      "" if text.endswith(".") else ".")
+
+    def seen_by_viewer(self, play: Play) -> str:
+        """For another player's play written in that player's own point numbers: the
+        same moves as the viewer's board numbers them, so no one reads 24/15 as their
+        own 24 point."""
+        mover = play.result.turn
+        if self.viewer is None or mover == self.viewer or not play.moves \
+                or not self.moves.numbered_by_mover:
+            return ""
+        variant = self.rules
+
+        def seen(number: re.Match[str]) -> str:
+            return str(variant.shared_slot(mover, int(number[0]), self.viewer))
+
+        # Point numbers only: not the count in 8/5(2).
+        mapped = re.sub(r"(?<![(\d])\d+(?![\d)])", seen, self.moves.format_play(play))
+        return f" ({self.board_kind.token(mover).plain}'s numbering; on your board {mapped})"
 
     def remember(self, step: Step) -> None:
         """Keep the record of the game: one line per play or decision."""
@@ -461,7 +480,8 @@ class TerminalGame:
                 self.say(question.text)
                 continue
             if command in ("help", "h"):
-                grid = _grid(STAKES_HELP + (("board", "show the board again"),
+                grid = _grid(stakes_help(state.base.variant.result_names)
+                             + (("board", "show the board again"),
                                             ("quit", "stop playing")))
                 self.console.print(Text(question.text), grid)
                 continue
@@ -589,7 +609,7 @@ class TerminalGame:
             if command in ("help", "h"):
                 commands = tuple(row for row in HELP_COMMANDS if row[0] != "resign")
                 if isinstance(state, CubeState):
-                    commands += STAKES_HELP
+                    commands += stakes_help(state.base.variant.result_names)
                 self.help(commands)
                 continue
             if command.startswith("resign") or command in ("double", "take", "drop", "accept"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -98,10 +99,11 @@ def parse_dice(text: str, sides: int = 6) -> tuple[int, int]:
     """Read two dice written ``31``, ``3-1``, ``3 1`` or ``3,1``; higher first."""
     from gammon.core.errors import InvalidNotationError
 
-    digits = [c for c in text if not c.isspace() and c not in "-,/"]
-    if len(digits) != 2 or not all(c.isdigit() for c in digits):
+    # A separator only between the two dice: "-31" is not the roll 31.
+    found = re.fullmatch(r"\s*(\d)\s*[-,/]?\s*(\d)\s*", text)
+    if found is None:
         raise InvalidNotationError(f"dice {text!r}: write two dice such as 31, 3-1 or 66")
-    a, b = int(digits[0]), int(digits[1])
+    a, b = int(found[1]), int(found[2])
     for d in (a, b):
         if not 1 <= d <= sides:
             raise InvalidNotationError(f"dice {text!r}: each die is 1 to {sides}")

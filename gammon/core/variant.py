@@ -257,6 +257,10 @@ class TrackVariant:
     def state(self, position: Position, dice: tuple[int, int] | None = None) -> GameState:
         """A mid-game state: ``position.turn`` to play ``dice``, or to roll if None."""
         self.check_position(position)
+        done = [p for p in range(self.players) if position.off(p) == self.checkers]
+        if done and self.players == 2:
+            raise InvalidOptionError(f"the game is over in this position: player {done[0]} has "
+                                     "borne off every checker; give a position still in play")
         if dice is None:
             return GameState(self, position, Phase.CHANCE, opening=False)
         high, low = max(dice), min(dice)

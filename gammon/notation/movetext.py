@@ -30,6 +30,7 @@ from gammon.core.play import Play
 from gammon.core.position import Position
 from gammon.core.state import GameState, Phase
 from gammon.core.variant import TrackVariant, play_leading_to
+from gammon.core.words import plural
 
 #: What :func:`format_play` writes for a play without moves (gnubg writes nothing).
 NO_MOVE = "no move"
@@ -568,6 +569,24 @@ def _explain(state: GameState, parsed: ParsedMoves, after: str = "") -> str:
     return f"{body}. Legal plays include: {_listing(state, parsed)}"
 
 
+def short_of_checkers(row: Sequence[int], pairs: Sequence[Pair],
+                      where: Callable[[int], str]) -> str:
+    """Why ``pairs`` take more checkers from a spot than ``row`` has there (counting those
+    that arrive on the way), or ``""`` when they do not."""
+    left = list(row)
+    for source, destination in pairs:
+        left[source] -= 1
+        left[destination] += 1
+    for slot, count in enumerate(left):
+        if count < 0:
+            moved = sum(1 for source, _ in pairs if source == slot)
+            if not row[slot]:
+                return f"you have no checker on {where(slot)}"
+            return (f"that moves {plural(moved, 'checker')} from {where(slot)}, and you have "
+                    f"{row[slot]} there")
+    return ""
+
+
 def _held(state: GameState, point: int) -> bool:
     count = _occupied(state, point)
     return bool(count) and (not state.variant.hitting or count >= state.variant.block)
@@ -581,13 +600,24 @@ def _reason(state: GameState, parsed: ParsedMoves) -> str:
     pairs = parsed.pairs
     if not pairs:
         return "you must move when you can"
+    short = short_of_checkers(position.row(player), pairs,
+                              lambda slot: "the bar" if slot == bar else str(slot))
+    if short:
+        return short
+    if variant.head:
+        leaving = sum(1 for source, _ in pairs if source == variant.head)
+        allowed = max(sum(1 for m in play.moves if m.source == variant.head)
+                      for play in state.legal_actions())
+        if leaving > max(allowed, 1):
+            if allowed > 1:
+                return f"only {allowed} checkers may leave the head ({variant.head}) with this roll"
+            firsts = ", ".join(f"{d}-{d}" for d in variant.head_doubles)
+            return (f"only one checker may leave the head ({variant.head}) in a turn; two only "
+                    f"on a first roll of {firsts}")
     row = list(position.row(player))
     for s, d in pairs:
         row[s] -= 1
         row[d] += 1
-    for slot, count in enumerate(row):
-        if count < 0:
-            return f"you have no checker on {'the bar' if slot == bar else slot}"
     for path in parsed.paths:
         for s, d in path:
             if d and _held(state, d):
@@ -715,6 +745,8 @@ class MoveText:
     intro = ""
     examples: tuple[tuple[str, str], ...] = ()
     example = ""
+    #: Whether a play's point numbers are its mover's own (gnubg's way), not the board's.
+    numbered_by_mover = True
 
     def __init__(self, points: int = 24, notation: Any = None, home: int = 6) -> None:
         self.points = points

@@ -39,7 +39,13 @@ from gammon.core.state import GameState, Phase
 from gammon.core.variant import TrackVariant
 from gammon.notation import movetext
 from gammon.notation.codecs import PositionCodec, register_codec
-from gammon.notation.movetext import NO_MOVE, ParsedMoves, PartialPlay, register_move_text
+from gammon.notation.movetext import (
+    NO_MOVE,
+    ParsedMoves,
+    PartialPlay,
+    register_move_text,
+    short_of_checkers,
+)
 
 Pair = tuple[int, int]
 
@@ -312,13 +318,9 @@ def _reason(state: GameState, parsed: ParsedMoves) -> str:
     dice = _dice_list(state.dice)
     if not pairs:
         return "you must move when you can"
-    row = list(position.row(player))
-    for s, d in pairs:
-        row[s] -= 1
-        row[d] += 1
-    for slot, count in enumerate(row):
-        if count < 0:
-            return f"you have no checker on {_where(slot, points)}"
+    short = short_of_checkers(position.row(player), pairs, lambda slot: _where(slot, points))
+    if short:
+        return short
     for _, d in pairs:
         owner, n = _owner(state, d) if d else (-1, 0)
         if n >= variant.block:
@@ -372,6 +374,7 @@ class MultiGamMoves(movetext.MoveText):
     """Move text on the quarter board's numbers, for faces that read and write plays."""
 
     example = "bar/3 2/6"
+    numbered_by_mover = False
     intro = ("Moves use the board's numbers: the BAR is 0, the points 1 to 6, OFF is 7; "
              "every checker moves up, BAR -> 1 -> ... -> 6 -> OFF:")
     examples = (

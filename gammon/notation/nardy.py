@@ -32,6 +32,7 @@ from gammon.core.errors import InvalidNotationError
 from gammon.core.position import Position
 from gammon.core.variant import TrackVariant
 from gammon.notation.codecs import PositionCodec, register_codec
+from gammon.notation.movetext import GnubgMoves, register_move_text
 
 EMPTY = "."
 #: The letters for counts 1..15, player 0's (lower case) and player 1's (upper case).
@@ -123,3 +124,22 @@ NARDY = PositionCodec("nardy notation, e.g. " + EXAMPLE, parse_nardy, format_nar
 register_codec("nardy", NARDY)
 
 __all__ = ["NARDY", "format_nardy", "parse_nardy"]
+
+
+class NardyMoves(GnubgMoves):
+    """gnubg's move text, taught with Long Nardy's own rules: no bar, no hits, the head."""
+
+    intro = ("Moves are written from your side of the board: your checkers start on your "
+             "head, 24, and run to your home board, 1-{home}. Nothing is hit in Long Nardy: "
+             "a point with any opposing checker is closed.")
+    examples = (
+        ("24/18 13/11", "two checkers, one die each"),
+        ("24/13", "one checker with both dice"),
+        ("24/21(2)", "two checkers off the head: only on a first roll of 6-6, 4-4 or 3-3"),
+        ("8/5(2)", "two checkers from 8 to 5 (doubles)"),
+        ("6/off", "bear off once all fifteen are home (also 6/0)"),
+    )
+    example = "24/18 13/11"
+
+
+register_move_text("nardy", lambda rules: NardyMoves(rules.points, home=rules.home))

@@ -35,13 +35,16 @@ _LEVELS = {
     "3": 3, "b": 3, "bg": 3, "backgammon": 3, "koks": 3,
 }
 
-#: What a person may type, for the help at the prompt.
-HELP = (
-    ("double", "before you roll: offer the cube at its next value (Enter or roll: roll)"),
-    ("take / drop", "answer a double (also pass); beaver or raccoon where allowed"),
-    ("resign", "offer to resign a single game; resign gammon, resign backgammon"),
-    ("accept / reject", "answer an offer to resign"),
-)
+def stakes_help(result_names: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """What a person may type about the stakes, for the help at the prompt, in the
+    variant's names of its results (single game, gammon, backgammon; oin, mars, koks)."""
+    single, double, triple = result_names
+    return (
+        ("double", "before you roll: offer the cube at its next value (Enter or roll: roll)"),
+        ("take / drop", "answer a double (also pass); beaver or raccoon where allowed"),
+        ("resign", f"offer to resign ({single}); resign {double}, resign {triple}"),
+        ("accept / reject", "answer an offer to resign"),
+    )
 
 
 def is_stakes_decision(state: Any) -> bool:
@@ -62,8 +65,8 @@ def parse_command(state: CubeState, text: str) -> Any | None:
         if level_word.startswith("a "):
             level_word = level_word[2:]
         if level_word not in _LEVELS:
-            raise IllegalPlayError(
-                f"{text.strip()!r}: resign, resign gammon or resign backgammon")
+            _, double, triple = state.base.variant.result_names
+            raise IllegalPlayError(f"{text.strip()!r}: resign, resign {double} or resign {triple}")
         resign = Resign(_LEVELS[level_word])
         if resign not in state.resign_offers():
             state.apply(resign)  # raises with the reason

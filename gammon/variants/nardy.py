@@ -58,6 +58,7 @@ class LongNardy(TrackVariant):
     opening_plays_lot = False
     six_block = True
     notation = "nardy"
+    move_text = "nardy"
     family = "nardy"
     bot_options = {"expectimax": "width=4"}
 
