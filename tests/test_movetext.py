@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import gammon
+from gammon.cli.play import move_text_for
 from gammon.core.errors import IllegalPlayError, InvalidNotationError
 from gammon.core.play import Move, Play
 from gammon.core.position import Position
-from gammon.cli.play import move_text_for
 from gammon.notation.movetext import (
     find_play,
     format_moves,
@@ -271,7 +271,7 @@ def test_illegal_plays_say_why():
 
 
 def test_a_refusal_counts_the_checkers_really_there():
-    with pytest.raises(IllegalPlayError, match="that moves 4 checkers from 8, and you have 3 there"):
+    with pytest.raises(IllegalPlayError, match="moves 4 checkers from 8, and you have 3 there"):
         find_play(state(dice=(5, 5)), "8/3(4)")
     acey = gammon.variant("acey-deucey")
     mine = Position.from_points([{17: 1, 6: 14}, {6: 15}])

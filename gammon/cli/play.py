@@ -33,7 +33,7 @@ from gammon.agents.registry import parse_spec
 from gammon.core.errors import GammonError, InvalidOptionError
 from gammon.core.play import Play
 from gammon.core.protocol import Rules
-from gammon.core.variant import variant_from
+from gammon.core.variant import TrackVariant, variant_from
 from gammon.core.words import agree
 from gammon.notation.movetext import NO_MOVE, MoveText, Pair, move_text_for
 from gammon.render import board_for
@@ -323,14 +323,13 @@ class TerminalGame:
         """For another player's play written in that player's own point numbers: the
         same moves as the viewer's board numbers them, so no one reads 24/15 as their
         own 24 point."""
-        mover = play.result.turn
-        if self.viewer is None or mover == self.viewer or not play.moves \
-                or not self.moves.numbered_by_mover:
+        mover, variant, viewer = play.result.turn, self.rules, self.viewer
+        if viewer is None or mover == viewer or not play.moves \
+                or not self.moves.numbered_by_mover or not isinstance(variant, TrackVariant):
             return ""
-        variant = self.rules
 
         def seen(number: re.Match[str]) -> str:
-            return str(variant.shared_slot(mover, int(number[0]), self.viewer))
+            return str(variant.shared_slot(mover, int(number[0]), viewer))
 
         # Point numbers only: not the count in 8/5(2).
         mapped = re.sub(r"(?<![(\d])\d+(?![\d)])", seen, self.moves.format_play(play))
