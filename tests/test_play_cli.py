@@ -56,6 +56,7 @@ def test_human_against_random_to_the_end():
     assert "✗ 13/7 is not legal with 3-1: 13/7 is 6 pips" in out
     assert re.search(r"\b1\. 24/23 24/21\b", out)  # the list, highest checkers first
     assert "Moved 8/5; still to play: 1." in out
+    assert "X to play [1] (played 3)" in "".join(out.split("Moved 8/5")[0].splitlines()[-15:])
     assert "Nothing to undo this turn." in out
     assert "That makes 8/5 6/5. Press Enter to play it" in out
     assert prompts[0] == "you (3-1)> "

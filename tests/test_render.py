@@ -156,8 +156,7 @@ def test_partial_play_and_highlight():
     s = BG.state(BG.start_position(), (6, 5))
     play = next(iter(s.legal_actions()))
     board = render_board(s, position=play.result, dice_left=(5,), highlight=play)
-    assert "[6] [5]" in board.plain
-    assert any("strike" in str(span.style) for span in board.spans)
+    assert "to play [5] (played 6)" in board.plain
     assert read_board(board.plain) == expected(play.result, 0)
 
 
@@ -173,3 +172,16 @@ def test_only_two_players():
     three = Position(bytes(26 * 3), 3, 0)
     with pytest.raises(ValueError, match="two-player"):
         render_board(s, position=three)
+
+
+def test_multigam_board_and_panel_fit_80_columns():
+    from gammon.render.quarter import render_quarter
+
+    mg = gammon.variant("multi-gam")
+    state = mg.state(mg.start_position(), (6, 5))
+    names = ["you", "expectimax 2", "expectimax 3", "heuristic 4"]
+    board = render_quarter(state, names=names, dice_left=(5,))
+    lines = board.plain.splitlines()
+    assert max(len(line) for line in lines) <= 80, board.plain
+    assert "expecti… 2" in board.plain and "expecti… 3" in board.plain
+    assert "to play [5] (played 6)" in board.plain

@@ -24,7 +24,16 @@ from gammon.core.position import Position
 from gammon.core.state import GameState, Phase
 from gammon.core.variant import TrackVariant
 from gammon.core.words import agree
-from gammon.render.terminal import FRAME, HIGHLIGHT, LABEL, MARK, checker, style, symbol
+from gammon.render.terminal import (
+    FRAME,
+    HIGHLIGHT,
+    LABEL,
+    MARK,
+    checker,
+    dice_to_play,
+    style,
+    symbol,
+)
 
 HEIGHT = 5  # rows of the board: the tallest stack one player can build is shown whole
 CELL = 4  # characters per point
@@ -127,7 +136,7 @@ def render_quarter(
         j = i - 1  # the side text starts level with the top of the frame
         if 0 <= j < len(side):
             padded = line.copy()
-            padded.append(" " * (width - len(line) + 3))
+            padded.append(" " * (width - len(line) + 2))
             padded.append_text(side[j])
             out.append(padded)
         else:
@@ -135,6 +144,10 @@ def render_quarter(
     for extra in side[len(lines) - 1:]:
         out.append(Text(" " * (width + 3)) + extra)
     return Text("\n").join(out)
+
+
+#: The longest name the side panel shows whole: the board and its panel fit 80 columns.
+NAME_WIDTH = 10
 
 
 def _status(state: GameState, names: Sequence[str], dice_left: Sequence[int] | None,
@@ -153,17 +166,7 @@ def _status(state: GameState, names: Sequence[str], dice_left: Sequence[int] | N
         text.append(" to roll")
         return text
     text.append(" to play ")
-    dice = list(state.dice)
-    if len(dice) == 2 and dice[0] == dice[1]:
-        dice = dice * 2
-    left = list(dice_left) if dice_left is not None else None
-    for i, die in enumerate(dice):
-        if i:
-            text.append(" ")
-        used = left is not None and die not in left
-        if left is not None and die in left:
-            left.remove(die)
-        text.append(f"[{die}]", style="dim strike" if used else "bold")
+    text.append_text(dice_to_play(state.dice, dice_left))
     return text
 
 
@@ -171,9 +174,9 @@ def _player_line(state: GameState, position: Position, player: int, names: Seque
                  ranking: Sequence[int], scores: Sequence[int] | None) -> Text:
     on_turn = state.phase is not Phase.TERMINAL and not state.opening
     mark = "▶ " if on_turn and player == position.turn else "  "
-    width = max(len(n) for n in names)
+    width = max(len(_short(n)) for n in names)
     text = Text.assemble((mark, "bold"), checker(player), " ",
-                         (names[player].ljust(width), "bold"), "  ")
+                         (_short(names[player]).ljust(width), "bold"), "  ")
     if player in ranking:
         place = list(ranking).index(player)
         text.append(f"{place_name(place)} place", style="bold")
@@ -183,9 +186,19 @@ def _player_line(state: GameState, position: Position, player: int, names: Seque
         if position.off(player) == state.variant.checkers:
             text.append("  (all off)", style="grey50")
         return text
-    text.append(f"pips {position.pips(player):>2}   bar {position.bar(player)}   "
+    text.append(f"pips {position.pips(player):>2}  bar {position.bar(player)}  "
                 f"off {position.off(player)}")
     return text
+
+
+def _short(name: str, width: int = NAME_WIDTH) -> str:
+    """A name cut to ``width`` for the side panel, keeping a seat's number at its end."""
+    if len(name) <= width:
+        return name
+    head, _, tail = name.rpartition(" ")
+    if head and tail.isdigit():
+        return f"{head[: width - len(tail) - 2]}… {tail}"
+    return name[: width - 1] + "…"
 
 
 def _ranking_line(ranking: Sequence[int], names: Sequence[str], players: int) -> Text:

@@ -282,14 +282,26 @@ def _status(state: GameState, player: int, names: Sequence[str],
         text.append(f" to {question or 'decide'}")
         return text
     text.append(" to play ")
-    left = list(dice_left) if dice_left is not None else None
-    for i, die in enumerate(_all_dice(state.dice)):
-        if i:
-            text.append(" ")
-        used = left is not None and die not in left
-        if left is not None and die in left:
-            left.remove(die)
-        text.append(f"[{die}]", style="dim strike" if used else "bold")
+    text.append_text(dice_to_play(state.dice, dice_left))
+    return text
+
+
+def dice_to_play(dice: tuple[int, ...], left: Sequence[int] | None) -> Text:
+    """The dice of a roll, ``[5] [3]``; with ``left`` (a play under way) those still to
+    play, and the others said as played (strike-through is lost on some terminals)."""
+    text = Text()
+    still = list(left) if left is not None else None
+    played = []
+    for die in _all_dice(dice):
+        if still is None or die in still:
+            text.append(f"[{die}] ", style="bold")
+            if still is not None:
+                still.remove(die)
+        else:
+            played.append(str(die))
+    if played:
+        text.append(f"(played {' '.join(played)})", style="dim")
+    text.rstrip()
     return text
 
 
