@@ -179,3 +179,19 @@ def test_what_the_user_typed_is_shown_as_typed():
                         (["legal", "--position", "XGID=:x:", "--dice", "31"], "XGID=:x:")):
         result = runner.invoke(app, args)
         assert result.exit_code == 2 and shown in result.output, result.output
+
+
+def test_prepare_compiles_what_every_variant_uses():
+    result = run("prepare")
+    assert result.exit_code == 0, result.output
+    assert "The engine is compiled and cached" in result.output
+
+
+def test_warming_a_variant_fills_an_empty_kernel_cache(tmp_path):
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    subprocess.run([sys.executable, "-c", "from gammon.kernels.warm import warm_variant; "
+                    "warm_variant('hypergammon')"], env=env, check=True)
+    cached = {path.name.split("-")[0] for path in tmp_path.rglob("*.nbi")}
+    # The move generator, the compiled games, and the default bot's evaluator.
+    assert {"tracks.generate_plays", "tracks.random_playouts",
+            "kernels.board_features"} <= cached

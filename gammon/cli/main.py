@@ -705,6 +705,18 @@ def analyze(
 
 
 @app.command()
+def prepare() -> None:
+    """Compile the engine's kernels now, so that no game waits for them later (make play
+    and make test run this once after installing)."""
+    from gammon.kernels.warm import warm_all
+
+    started = time.perf_counter()
+    with console.status("Compiling the engine for every variant...") as status:
+        warm_all(lambda name: status.update(f"Compiling the engine: {name}..."))
+    console.print(f"The engine is compiled and cached ({time.perf_counter() - started:.0f} s).")
+
+
+@app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port.")] = 8000,
