@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import sys
 import time
 import typing
@@ -60,7 +61,7 @@ def _parse_options(name: str, pairs: list[str] | None) -> dict[str, Any]:
             value = True
         elif raw.lower() in ("false", "no", "off"):
             value = False
-        elif raw.lstrip("-").isdigit():
+        elif re.fullmatch(r"-?[0-9]+", raw):
             value = int(raw)
         options[key.replace("-", "_")] = value
     return options

@@ -379,11 +379,8 @@ class Table:
             raise InvalidOptionError(f"table format version {data.get('version')!r}; "
                                      f"this gammon reads version {VERSION}")
         try:
-            if not isinstance(data["variant"], str):
-                raise TypeError("'variant'")
+            _check_types(data)
             games = data["log"]
-            if not isinstance(games, list) or not all(isinstance(g, list) for g in games):
-                raise TypeError("'log', a list of games each a list of entries")
             table = cls(
                 data["variant"], [Seat(s["kind"], s.get("name", "")) for s in data["seats"]],
                 kind=data["kind"], length=data["length"], stake=data["stake"],
@@ -425,6 +422,28 @@ class Table:
                 self._apply(int(entry["seat"]), x)
         except GammonError as error:
             raise type(error)(f"game {game}, entry {index + 1}: {error}") from None
+
+
+#: The JSON types of a table's fields, as :meth:`Table.to_json` writes them.
+_FIELD_TYPES: dict[str, tuple[type, ...]] = {
+    "variant": (str,), "options": (dict,), "seats": (list,), "kind": (str,),
+    "length": (int,), "stake": (int, float), "stakes": (dict,), "crawford": (bool,),
+    "games": (int, type(None)), "seed": (int, type(None)), "log": (list,),
+}
+
+
+def _check_types(data: dict[str, Any]) -> None:
+    """TypeError naming the first field of a table's JSON that has the wrong type."""
+    for name, types in _FIELD_TYPES.items():
+        value = data[name]
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            raise TypeError(f"'{name}' ({' or '.join(t.__name__ for t in types)})")
+    for seat in data["seats"]:
+        if not isinstance(seat, dict) or not isinstance(seat.get("kind"), str) \
+                or not isinstance(seat.get("name", ""), str):
+            raise TypeError("'seats', each {\"kind\": str, \"name\": str}")
+    if not all(isinstance(game, list) for game in data["log"]):
+        raise TypeError("'log', a list of games each a list of entries")
 
 
 def _kind(state: State, actions: Sequence[Any]) -> str:

@@ -371,6 +371,9 @@ class Acedrex:
         for p, group in enumerate(captured):
             if any(owner(x) == p for x in group):
                 raise InvalidOptionError(f"{COLOURS[p]} cannot have captured own pieces")
+        if sum(1 for p in range(PLAYERS) if p not in out) < 2:
+            raise InvalidOptionError("at least two players must be in the game: with one "
+                                     "left it is over, and a mid-game state is one in play")
         if not 0 <= turn < PLAYERS or turn in out:
             raise InvalidOptionError(f"player {turn} cannot be on turn")
         removed = tuple(x for x in range(PLAYERS * PIECES) if x not in set(seen))
@@ -388,8 +391,6 @@ class Acedrex:
                 raise InvalidOptionError(f"left to spend is 1 to {die}, not {left_value}")
             stage, phase, die_value = MOVE, Phase.DECIDE, die
             parts = 0 if left_value == die else 1
-        if sum(1 for p in range(PLAYERS) if p not in out) < 2:
-            raise InvalidOptionError("at least two players must be in the game")
         state = _make(
             self, tuple(tuple(s) for s in ring), tapmask, tuple(tuple(sorted(h)) for h in hands),
             tuple(jackpot), tuple(tuple(c) for c in captured), removed,
