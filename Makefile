@@ -11,7 +11,7 @@ SEATS ?=
 PORT ?= 8000
 DATABASE ?= sqlite:///gammon.db
 
-.PHONY: play serve test bench lint gnubg chromium postgresql networks clean
+.PHONY: play serve test bench lint gnubg chromium postgresql networks fuzz soak clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,14 @@ test: $(STAMP) gnubg chromium postgresql
 	$(BIN)/mypy
 	CI=$${CI:-true} $(BIN)/pytest -q
 
+# Long checks that make test leaves out (hours on two cores): the fuzzers on 10,000
+# examples each, and the soak run of docs/soak.md (resumable: results in soak-results/).
+fuzz: $(STAMP)
+	GAMMON_FUZZ_EXAMPLES=10000 $(BIN)/pytest -q tests/test_fuzz.py --hypothesis-show-statistics
+
+soak: $(STAMP)
+	$(BIN)/python benchmarks/soak.py --jobs 2 --out soak-results --doc docs/soak.md
+
 # OpenSpiel lives in its own environment: the benchmark's anchor, not a dependency.
 BENCHVENV := .benchvenv
 $(BENCHVENV)/.installed: pyproject.toml benchmarks/requirements.txt
@@ -65,4 +73,4 @@ networks: $(STAMP)
 	$(BIN)/python benchmarks/train_networks.py
 
 clean:
-	rm -rf $(VENV) $(BENCHVENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(BENCHVENV) .pytest_cache .ruff_cache .hypothesis soak-results

@@ -278,11 +278,15 @@ def replay(rules: Acedrex, trace: np.ndarray) -> AcedrexState:
 
 @pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(o) or "default")
 def test_kernel_games_replay_in_the_engine(options):
-    rules = Acedrex(**options)
-    kernel.seed(7)
+    assert sum(replay_kernel_games(Acedrex(**options), 30, seed=7).values()) == 30
+
+
+def replay_kernel_games(rules: Acedrex, games: int, seed: int) -> Counter:
+    """Compiled games, traced, replayed action by action in the engine; how they ended."""
+    kernel.seed(seed)
     trace = np.zeros((20_000, 3), np.int64)
-    ends = Counter()
-    for _ in range(30):
+    ends: Counter = Counter()
+    for _ in range(games):
         result, n = kernel.traced_game(rules.kernel_rules(), 0.004, trace)
         assert n <= len(trace)
         final = replay(rules, trace[:n])
@@ -293,7 +297,7 @@ def test_kernel_games_replay_in_the_engine(options):
         assert final.money == tuple(result[kernel.C_MONEY:kernel.C_MONEY + 4].tolist())
         assert [final.captures(p) for p in range(4)] == result[kernel.C_CAPTURES:].tolist()
         ends[final.ended] += 1
-    assert sum(ends.values()) == 30
+    return ends
 
 
 def test_kernel_playouts_statistics():

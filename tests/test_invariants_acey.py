@@ -345,9 +345,12 @@ def test_parallel_serial_and_traced_playouts_agree():
 
 @pytest.mark.parametrize("name", list(RULE_SETS))
 def test_kernel_games_replay_through_the_python_rules(name):
-    rules = RULE_SETS[name]
-    games = 25
-    results, trace = rules.traced_playouts(games, 3, 10_000, games * ROWS_PER_GAME)
+    replay_kernel_games(RULE_SETS[name], 25, seed=3)
+
+
+def replay_kernel_games(rules, games: int, seed: int) -> None:
+    """Traced compiled games, play by play through the rules object's states."""
+    results, trace = rules.traced_playouts(games, seed, 10_000, games * ROWS_PER_GAME)
     for g in range(games):
         rows = trace[trace[:, K.T_GAME] == g]
         first = int(rows[0, K.T_PLAYER])

@@ -107,9 +107,13 @@ def test_kernel_games_replay_through_the_python_rules(traced_games):
     """The first compiled games, play by play through the rules object's states: each
     traced play is legal there (MG-MUST-ENTER included), turns pass as the kernel passed
     them, and each game ends with the kernel's scores."""
-    rows, trace = traced_games
+    replay_kernel_games(*traced_games, games=40)
+
+
+def replay_kernel_games(rows: np.ndarray, trace: np.ndarray, games: int) -> None:
+    """The first ``games`` traced compiled games through the rules object's states."""
     start = 0
-    for g in range(40):
+    for g in range(games):
         length = int(rows[g, kernel.PLAYS])
         game = trace[start : start + length]
         start += length

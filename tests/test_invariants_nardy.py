@@ -1,4 +1,6 @@
-"""Invariants of whole random games of Long Nardy, short backgammon and Caucasian.
+"""Invariants of whole random games of the two-player track games: Long Nardy, short
+backgammon and Caucasian, and backgammon, nackgammon and hypergammon (for which the
+checks below that name no variant apply).
 
 Games are played by :func:`play_and_check`, a compiled loop that throws the dice exactly
 as the kernel's ``random_playouts`` does (same generator, same draws in the same order),
@@ -286,6 +288,11 @@ def play_and_check(games, start, rules, max_turns, plays, words, kind, head, mar
 
 
 VARIANTS = {
+    "backgammon": ("backgammon", {}, HITTERS),
+    "nackgammon": ("nackgammon", {}, HITTERS),
+    "hypergammon-1": ("hypergammon", {"checkers_per_side": 1}, HITTERS),
+    "hypergammon-2": ("hypergammon", {"checkers_per_side": 2}, HITTERS),
+    "hypergammon-3": ("hypergammon", {"checkers_per_side": 3}, HITTERS),
     "long-nardy": ("long-nardy", {}, NARDY),
     "long-nardy-options": (
         "long-nardy", {"head_doubles_both": False, "koks": True, "last_roll": True}, NARDY
@@ -360,8 +367,12 @@ def test_kernel_games_replay_through_the_python_rules(key):
     """The compiled games, replayed through the rules object's states: every throw and
     play is legal there (head limit, hitter rules), and each game ends where and as the
     kernel says (the last roll, the score)."""
-    games = 40
-    rows, _, trace = run_checked(key, games, seed=11, trace_rows=games * 400)
+    replay_kernel_games(key, 40, seed=11)
+
+
+def replay_kernel_games(key: str, games: int, seed: int) -> None:
+    """:func:`test_kernel_games_replay_through_the_python_rules` on ``games`` games."""
+    rows, _, trace = run_checked(key, games, seed=seed, trace_rows=games * 400)
     name, options, _ = VARIANTS[key]
     rules = gammon.variant(name, **options)
     assert len(trace) < games * 400  # every game traced whole
