@@ -44,8 +44,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
@@ -72,6 +70,7 @@ def compiled_chunk(name: str, games: int, seed: int) -> None:
         assert not broken, broken
     elif name == "multi-gam":
         import test_invariants_multigam as mg
+
         from gammon.kernels import multigam as kernel
         from gammon.variants.multigam import SCORES
 
@@ -153,6 +152,7 @@ def replays(name: str, games: int, seed: int) -> None:
         acey.replay_kernel_games(acey.RULE_SETS[ACEY_KEYS[name]], games, seed)
     elif name == "multi-gam":
         import test_invariants_multigam as mg
+
         from gammon.kernels import multigam as kernel
         from gammon.variants.multigam import SCORES
 
