@@ -199,3 +199,16 @@ def test_a_head_rule_refusal_says_so():
     with pytest.raises(gammon.IllegalPlayError, match=r"only one checker may leave the head "
                        r"\(24\) in a turn; two only on a first roll of 6-6, 4-4, 3-3"):
         move_text_for(nardy).find_play(state, "24/23(2) 23/22(2)")
+
+
+@pytest.mark.parametrize("width", [60, 80, 120])
+def test_the_numbered_list_reads_in_order_down_its_columns(width):
+    seed = seed_where(lambda s: s.position.turn == 0 and s.dice == (3, 1))  # 16 plays
+    out_console = console(width)
+    run_game(BG, ["human", "random"], seed, out_console, script(["?", "quit"])[0])
+    listing = out_console.export_text().split("lists the legal plays")[0]
+    rows = [[int(n) for n in re.findall(r"(\d+)\. ", line)] for line in listing.splitlines()
+            if re.match(r"\s*\d+\. ", line)]
+    assert len(rows) > 1 and max(map(len, rows)) > 1  # it does wrap into columns
+    down_columns = [row[c] for c in range(max(map(len, rows))) for row in rows if c < len(row)]
+    assert down_columns == list(range(1, len(down_columns) + 1))
