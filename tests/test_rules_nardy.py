@@ -673,6 +673,24 @@ def test_ln_terminal_game_to_the_end():
     assert "The game is drawn." in out
 
 
+@pytest.mark.parametrize("kind", ["match", "money"])
+def test_ln_opening_line_under_stakes_names_the_starter_who_rolls(kind):
+    import io
+
+    from rich.console import Console
+
+    from gammon.cli.play import run_match, run_session
+
+    console = Console(file=io.StringIO(), width=110, color_system=None)
+    if kind == "match":
+        run_match(LN, ["random", "random"], 1, seed=3, console=console)
+    else:
+        run_session(LN, ["random", "random"], stake=2, seed=3, console=console, games=1)
+    out = " ".join(console.file.getvalue().split())
+    assert "goes first with ." not in out
+    assert re.search(r"random \d goes first and rolls\.", out), out[:400]
+
+
 def test_ln_command_line():
     import json
 
