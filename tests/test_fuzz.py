@@ -318,3 +318,33 @@ def test_web_messages_are_answered_and_never_drop_the_connection(tmp_path_factor
                     assert answer["type"] in ("state", "error", "preview"), answer
                     if answer["type"] == "error":
                         assert answer["message"]
+
+
+LOBBY_FIELDS = st.fixed_dictionaries({}, optional={
+    "variant": st.one_of(st.sampled_from(VARIANTS), JSON_VALUES),
+    "seats": st.one_of(st.lists(st.sampled_from(["human", "heuristic", "random",
+                                                 "expectimax:9", "neural:x", "gnubg"]),
+                                max_size=5), JSON_VALUES),
+    "kind": st.one_of(st.sampled_from(["game", "match", "money"]), JSON_VALUES),
+    "length": JSON_VALUES, "stake": JSON_VALUES, "games": JSON_VALUES,
+    "options": st.one_of(st.dictionaries(st.sampled_from(["checkers_per_side", "mars", "x"]),
+                                         JSON_VALUES, max_size=2), JSON_VALUES),
+    "cube": JSON_VALUES, "beaver": JSON_VALUES, "jacoby": JSON_VALUES,
+    "crawford": JSON_VALUES,
+})
+
+
+@fuzz
+@given(st.one_of(LOBBY_FIELDS.map(json.dumps), JSON_VALUES.map(json.dumps), texts))
+def test_the_lobby_answers_every_new_table_request(tmp_path_factory, body):
+    from starlette.testclient import TestClient
+
+    from gammon.web.app import create_app
+
+    database = f"sqlite:///{tmp_path_factory.mktemp('lobby') / 'tables.db'}"
+    with TestClient(create_app(database, bot_delay=0.0)) as http:
+        answer = http.post("/api/tables", content=body,
+                           headers={"content-type": "application/json"})
+        assert answer.status_code in (201, 400), (answer.status_code, answer.text)
+        if answer.status_code == 400:
+            assert answer.json()["error"]
