@@ -134,16 +134,16 @@ def _position_and_dice(
         position, written = variant.start_position(), None
     elif variant.notation == "gnu" and variant.players == 2:
         situation = situation_from_text(text, checkers=variant.checkers)
-        variant.check_position(situation.position)
         position, written = situation.position, situation.dice
     else:
         position, written = _read_position(variant, text), None
     if rolled is not None and written is not None and rolled != written:
         raise InvalidOptionError(f"the ID has the dice {written[0]}{written[1]} but --dice "
                                  f"says {dice}: give the roll once")
-    if rolled is None and written is None:
+    roll = rolled or written
+    if roll is None:
         raise InvalidOptionError("give the roll with --dice, e.g. --dice 31")
-    return position, rolled or written  # type: ignore[return-value]
+    return position, roll
 
 
 def _legal_json(variant: TrackVariant, position: gammon.Position, dice: tuple[int, int]) -> dict:

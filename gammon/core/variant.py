@@ -258,7 +258,8 @@ class TrackVariant:
         """A mid-game state: ``position.turn`` to play ``dice``, or to roll if None."""
         self.check_position(position)
         done = [p for p in range(self.players) if position.off(p) == self.checkers]
-        if done and self.players == 2:
+        # With the last roll, one side off may be the other side's turn to roll once more.
+        if done and self.players == 2 and not (self.last_roll and len(done) == 1):
             raise InvalidOptionError(f"the game is over in this position: player {done[0]} has "
                                      "borne off every checker; give a position still in play")
         if dice is None:

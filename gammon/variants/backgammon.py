@@ -33,7 +33,9 @@ class Backgammon(TrackVariant):
 class Nackgammon(TrackVariant):
     name = "nackgammon"
     summary = "Nack Ballard's backgammon: two more back checkers (24, 23) to start."
-    bots = ("expectimax", "pubeval", "mcts", "heuristic", "random", "neural")
+    #: The network a roll deep beat expectimax:2 (docs/strength.md, Networks).
+    bots = ("neural", "expectimax", "pubeval", "mcts", "heuristic", "random")
+    bot_options = {"neural": "1"}
 
     def start_layout(self) -> dict[int, int]:
         return {24: 2, 23: 2, 13: 4, 8: 3, 6: 4}

@@ -60,7 +60,9 @@ class LongNardy(TrackVariant):
     notation = "nardy"
     move_text = "nardy"
     family = "nardy"
-    bot_options = {"expectimax": "width=4"}
+    #: The network a roll deep beat expectimax:2 (docs/strength.md, Networks).
+    bots = ("neural", "expectimax", "mcts", "heuristic", "random")
+    bot_options = {"expectimax": "width=4", "neural": "1"}
 
     #: The first-roll head doubles for both players (LN-HEAD-DOUBLES-BOTH).
     head_doubles_both: bool = True
