@@ -7,6 +7,7 @@ nackgammon and hypergammon differ only in where the checkers start. Short backga
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -21,8 +22,10 @@ class Backgammon(TrackVariant):
     summary = "Standard (international) backgammon: 15 checkers, hitting, gammons and backgammons."
     aliases: ClassVar[tuple[str, ...]] = ("standard",)
     #: gnubg and pubeval play the standard game; a subclass with other rules restates it.
+    #: The network two rolls deep beat expectimax:2 (docs/strength.md, Networks).
     bots: ClassVar[tuple[str, ...]] = (
-        "expectimax", "gnubg", "pubeval", "mcts", "heuristic", "random", "neural")
+        "neural", "expectimax", "gnubg", "pubeval", "mcts", "heuristic", "random")
+    bot_options: ClassVar[Mapping[str, str]] = {"neural": "2"}
 
     def start_layout(self) -> dict[int, int]:
         return {24: 2, 13: 5, 8: 3, 6: 5}

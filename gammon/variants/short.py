@@ -19,7 +19,9 @@ docs/rules/short.md states the rules, with the readings chosen where the texts d
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 from gammon.core.variant import register
 from gammon.variants.backgammon import Backgammon
@@ -48,6 +50,7 @@ class Short(Backgammon):
     result_names = ("oin", "mars", "koks")
     #: pubeval reads the board; gnubg would play moves the no-hiding rule forbids.
     bots = ("expectimax", "pubeval", "mcts", "heuristic", "random", "neural")
+    bot_options: ClassVar[Mapping[str, str]] = {}  # not backgammon's neural:2
 
     #: A checker that hit may not be borne off in the same turn (SHORT-NO-BEAR-OFF-HITTER).
     no_bear_off_hitter: bool = True
