@@ -138,6 +138,8 @@ def test_every_variants_positions_round_trip(name, seed):
         with pytest.raises(GammonError):
             parse_position(rules, written)
         return
+    if name == "acedrex" and state.stage not in ("roll", "move"):
+        return  # a combat's throws, a jump: written as the board, read back at the roll
     read = parse_position(rules, written)
     assert format_position(rules, read) == written
     if rules.notation not in ("gnu", "acedrex"):  # a GNU Position ID does not say the turn

@@ -17,7 +17,11 @@
     money     := int "," int "," int "," int            (settled so far)
     turns     := int                                    (turns played)
 
-Pieces written nowhere are out of play (a resigned player's, normally). The Acedrex state
+Pieces written nowhere are out of play (a resigned player's, normally). The text states a
+turn at its roll or its move, and reads back to the same state there. A state between
+those (the starting throws, a 1 kept or thrown again, a jump, a combat's throws) is
+written as its pieces and whose turn it is; read back, it is that player's turn at the
+roll. The Acedrex state
 is not a :class:`~gammon.core.position.Position`, so this form is not a
 :class:`~gammon.notation.codecs.PositionCodec`; the command line calls
 :func:`parse_state` and :func:`format_state` directly.
@@ -73,7 +77,8 @@ def _group(pieces: list[int] | tuple[int, ...], keep_order: bool = False) -> str
 
 
 def format_state(state: AcedrexState) -> str:
-    """The position of ``state`` in the notation (canonical: parsing it gives it back)."""
+    """The position of ``state`` in the notation (canonical at a roll or a move: parsing
+    it gives it back; see the module text for the stages between)."""
     territories = []
     for p in range(PLAYERS):
         tokens: list[str] = []
