@@ -37,23 +37,17 @@ def evaluator_for(rules: Any, net: Path | None) -> NeuralEvaluator:
 def read_state(rules: Any, text: str, dice: str | None) -> Any:
     """The state a position's text describes (a CubeState for backgammon's IDs, with the
     cube and score they give), the dice of ``dice`` or of the ID."""
-    from gammon.core.dice import parse_dice
+    from dataclasses import replace
+
+    from gammon.core.dice import agreed_roll
     from gammon.notation import parse_position, situation_from_text
     from gammon.stakes.cube import CubeState
 
-    rolled = parse_dice(dice, rules.sides) if dice else None
     if rules.notation == "gnu" and rules.players == 2:
         situation = situation_from_text(text, checkers=rules.checkers)
-        if rolled is not None and situation.dice is not None and rolled != situation.dice:
-            raise InvalidOptionError(f"the ID has the dice {situation.dice[0]}"
-                                     f"{situation.dice[1]}; --dice says {dice}: give one")
-        if rolled is not None:
-            from dataclasses import replace
-
-            situation = replace(situation, dice=rolled)
-        return CubeState.from_situation(situation, rules)
-    position = parse_position(rules, text)
-    return rules.state(position, rolled)
+        roll = agreed_roll(situation.dice, dice or None, rules.sides)
+        return CubeState.from_situation(replace(situation, dice=roll), rules)
+    return rules.state(parse_position(rules, text), agreed_roll(None, dice or None, rules.sides))
 
 
 def print_hint(console: Console, rules: Any, state: Any, evaluator: NeuralEvaluator,

@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 import gammon
-from gammon.core.dice import parse_dice
+from gammon.core.dice import agreed_roll
 from gammon.core.errors import GammonError, InvalidOptionError
 from gammon.core.protocol import Rules
 from gammon.core.variant import TrackVariant, track_variant
@@ -129,7 +129,6 @@ def _position_and_dice(
     XGID or Match ID when it holds one; the two must agree when both give dice."""
     from gammon.notation import situation_from_text
 
-    rolled = None if dice is None else parse_dice(dice, variant.sides)
     if text is None:
         position, written = variant.start_position(), None
     elif variant.notation == "gnu" and variant.players == 2:
@@ -137,10 +136,7 @@ def _position_and_dice(
         position, written = situation.position, situation.dice
     else:
         position, written = _read_position(variant, text), None
-    if rolled is not None and written is not None and rolled != written:
-        raise InvalidOptionError(f"the ID has the dice {written[0]}{written[1]} but --dice "
-                                 f"says {dice}: give the roll once")
-    roll = rolled or written
+    roll = agreed_roll(written, dice, variant.sides)
     if roll is None:
         raise InvalidOptionError("give the roll with --dice, e.g. --dice 31")
     return position, roll

@@ -95,6 +95,19 @@ def is_decisive(dice: tuple[int, ...]) -> bool:
     return dice.count(max(dice)) == 1
 
 
+def agreed_roll(written: tuple[int, int] | None, text: str | None,
+                sides: int = 6) -> tuple[int, int] | None:
+    """The roll given as ``text`` (``--dice``) or ``written`` in a position's ID; both may
+    be given only when they agree (:class:`InvalidOptionError` otherwise)."""
+    from gammon.core.errors import InvalidOptionError
+
+    rolled = None if text is None else parse_dice(text, sides)
+    if rolled is not None and written is not None and rolled != written:
+        raise InvalidOptionError(f"the ID has the dice {written[0]}{written[1]} but --dice "
+                                 f"says {text}: give one")
+    return rolled or written
+
+
 def parse_dice(text: str, sides: int = 6) -> tuple[int, int]:
     """Read two dice written ``31``, ``3-1``, ``3 1`` or ``3,1``; higher first."""
     from gammon.core.errors import InvalidNotationError
