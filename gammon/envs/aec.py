@@ -1,0 +1,220 @@
+"""PettingZoo's AEC environment for every variant: one agent per seat, turn by turn.
+
+``gammon.envs.env("long-nardy", seed=...)`` (or :class:`GammonEnv`) is a thin adapter over
+the game protocol: the state is the engine's, chance (the dice, Acedrex's D20) is drawn
+inside the environment from a generator seeded by ``reset(seed=...)``, and the rewards
+are the state's ``returns()`` once the game is over (points won or lost in the track
+games, with the cube's value when ``stakes`` are given; Multi-Gam's place scores;
+Acedrex's money). Actions and observations are described in :mod:`gammon.envs.observe`:
+action ``k`` is the ``k``-th legal whole decision, the mask a prefix.
+
+An action outside the mask raises :class:`~gammon.core.errors.IllegalPlayError` and
+changes nothing (PettingZoo's ``TerminateIllegalWrapper`` turns that into a lost game
+if a learner prefers).
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+import gammon
+from gammon.core.errors import IllegalPlayError, InvalidOptionError
+from gammon.envs.observe import max_actions, observer_for
+
+
+def make_rules(variant: Any, options: dict[str, Any]) -> Any:
+    """The rules object of ``variant`` (a name or a rules object) with ``options``."""
+    if isinstance(variant, str):
+        return gammon.variant(variant, **options)
+    if options:
+        raise InvalidOptionError("options go with a variant's name, not a rules object")
+    return variant
+
+
+def new_game(rules: Any, stakes: Any = None, match: int = 0) -> Any:
+    """A game's first state: the variant's own, or with the cube and a match score when
+    ``stakes`` (a :class:`~gammon.stakes.rules.StakeRules` or a dict of its options) or
+    ``match`` are given."""
+    if stakes is None and not match:
+        return rules.initial_state()
+    from gammon.core.variant import TrackVariant
+    from gammon.stakes.cube import cube_game
+    from gammon.stakes.rules import StakeRules
+    from gammon.stakes.score import MatchScore
+
+    if not isinstance(rules, TrackVariant):
+        raise InvalidOptionError(f"{rules.name} is not played with stakes around it")
+    if isinstance(stakes, dict):
+        stakes = StakeRules(**stakes)
+    score = MatchScore.match(match) if match else None
+    return cube_game(rules, stakes, score)
+
+
+class GammonEnv(AECEnv):
+    """Any variant as a PettingZoo AEC environment (module text).
+
+    ``variant``: a variant's name (with ``options`` as keywords) or a rules object.
+    ``stakes``/``match``: play with the doubling cube (and resignations) around the game,
+    money or a match of ``match`` points. ``render_mode``: ``"ansi"`` returns the board
+    as text, ``"human"`` prints it.
+    """
+
+    RENDER_MODES = ("human", "ansi")
+    metadata = {"name": "gammon_v0", "render_modes": list(RENDER_MODES),
+                "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(self, variant: Any = "backgammon", *, stakes: Any = None, match: int = 0,
+                 render_mode: str | None = None, **options: Any) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.RENDER_MODES:
+            raise InvalidOptionError(
+                f"render_mode {render_mode!r}: choose one of "
+                f"{', '.join(self.RENDER_MODES)} or None")
+        self.rules = make_rules(variant, options)
+        self.stakes, self.match = stakes, match
+        self.render_mode = render_mode
+        self.observer = observer_for(self.rules)
+        new_game(self.rules, stakes, match)  # refuse bad stakes now, not at reset
+        players = self.rules.players
+        self.possible_agents = [f"player_{p}" for p in range(players)]
+        self.max_actions = max_actions(self.rules)
+        self.action_spaces = {a: spaces.Discrete(self.max_actions) for a in self.possible_agents}
+        self.observation_spaces = {
+            a: spaces.Dict({
+                "observation": spaces.Box(self.observer.low, self.observer.high,
+                                          (self.observer.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.max_actions,), np.int8),
+            })
+            for a in self.possible_agents
+        }
+        self._rng = random.Random()
+        self.state: Any = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # --- the game ------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._enter(new_game(self.rules, self.stakes, self.match))
+
+    def _enter(self, state: Any) -> None:
+        """Throw the dice until someone must decide or the game is over."""
+        while state.is_chance:
+            state = state.apply(state.sample_chance(self._rng))
+        self.state = state
+        if state.is_terminal:
+            for agent, result in zip(self.agents, state.returns(), strict=True):
+                self.rewards[agent] = float(result)
+                self.terminations[agent] = True
+        else:
+            self.agent_selection = self.possible_agents[state.current_player]
+        if self.render_mode == "human":
+            self.render()
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        legal = self.state.legal_actions()
+        index = self._index(action, len(legal))
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._enter(self.state.apply(legal[index]))
+        self._accumulate_rewards()
+
+    @staticmethod
+    def _index(action: Any, legal: int) -> int:
+        try:
+            index = int(action)
+        except (TypeError, ValueError):
+            raise IllegalPlayError(f"an action is a number 0 to {legal - 1}, not {action!r}"
+                                   ) from None
+        if index != action or not 0 <= index < legal:
+            raise IllegalPlayError(
+                f"action {action!r} is not legal here: {legal} legal action"
+                f"{'s' if legal != 1 else ''}, numbered 0 to {legal - 1}")
+        return index
+
+    # --- what agents see -----------------------------------------------------------------
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        player = self.possible_agents.index(agent)
+        mask = np.zeros(self.max_actions, np.int8)
+        state = self.state
+        if state.current_player == player:
+            mask[: len(state.legal_actions())] = 1
+        return {"observation": self.observer.observe(state, player), "action_mask": mask}
+
+    def legal_actions(self) -> list[Any]:
+        """The engine's actions behind the numbers, for the agent to act: action ``k`` is
+        ``legal_actions()[k]``."""
+        return [] if self.state.is_terminal else list(self.state.legal_actions())
+
+    def afterstates(self) -> np.ndarray:
+        """For the agent to act, the observation (board units only) of the board each
+        legal play leads to, from that agent's side: one row per action, the inputs
+        afterstate learners score. Plays only (not cube or other decisions)."""
+        from gammon.core.play import Play
+
+        observer = self.observer
+        player = self.state.current_player
+        if player is None or not hasattr(observer, "encoder"):
+            raise InvalidOptionError("afterstates are given for a track game's plays")
+        legal = self.state.legal_actions()
+        if not all(isinstance(a, Play) for a in legal):
+            raise InvalidOptionError("this decision is not a play: no afterstates")
+        boards = np.array([np.frombuffer(a.result.board, np.int8) for a in legal])
+        encoded: np.ndarray = observer.encoder.encode(boards, np.full(len(legal), player))
+        return encoded
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        from rich.console import Console
+
+        from gammon.render import board_for
+
+        state = self.state
+        base = getattr(state, "base", state)
+        console = Console(file=io.StringIO(), width=100, record=True,
+                          force_terminal=self.render_mode == "human")
+        console.print(board_for(self.rules).draw(base, viewer=None, names=self.possible_agents))
+        text = console.export_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def env(variant: Any = "backgammon", **kwargs: Any) -> GammonEnv:
+    """PettingZoo's usual entry point: :class:`GammonEnv` in its order-enforcing wrapper
+    (which refuses to step before ``reset`` and the like)."""
+    from pettingzoo.utils import wrappers
+
+    wrapped: GammonEnv = wrappers.OrderEnforcingWrapper(GammonEnv(variant, **kwargs))
+    return wrapped
+
+
+raw_env = GammonEnv

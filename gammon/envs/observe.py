@@ -1,0 +1,196 @@
+"""What a learning environment shows a player, and how many actions it may offer.
+
+**Actions.** An action is a whole decision of the game protocol, as the engine has it: a
+whole-turn play (all four moves of a double), a cube decision, an acey-deucey choice, an
+Acedrex step or jump. Action ``k`` is the ``k``-th entry of the state's
+``legal_actions()``, in the engine's order (for the track games the move generator's,
+which is deterministic), so the legal actions are always ``0 .. n-1`` and the action mask
+is a prefix. The action space is ``Discrete(max_actions(rules))``: a bound no decision of
+the variant exceeds (for the track games the move generator's capacity, which it checks).
+
+Why not half-moves or checker steps: a split turn creates states the rules do not have
+(half a double played, a die "used" in an order the rules do not distinguish), makes the
+player to act twice for one decision, and lets an agent wander into a dead end that the
+whole-turn rules (play both dice, the larger die, the head rule) would have forbidden at
+the start of the turn. A whole play keeps every state a real one, and afterstate learners
+(TD-Gammon and gammon's own trainer) choose among whole plays anyway: an environment
+gives the encoded result of every legal play (``afterstates``) for them.
+
+**Observations** (``float32``, from the observing player's side):
+
+- two-player track games: :class:`~gammon.nn.encoders.TrackEncoder`'s inputs (checkers of
+  both sides on every point, bars, borne off, pip counts, contact); Multi-Gam:
+  :class:`~gammon.nn.encoders.QuarterEncoder`'s (every seat from the observer's on);
+- then :data:`DICE_UNITS` dice units: ``1`` at ``high - 1`` and at ``6 + low - 1`` while
+  a roll is to be played (zeros otherwise);
+- then :data:`EXTRA_UNITS` units about the decision and the stakes: the kind of decision
+  (a play, whether to double, an answer to a double, an answer to a resignation, another
+  choice of the variant), the cube (log2 of its value / 6, centred, owned by the
+  observer, owned by another), a double offered to the observer, and in a match the
+  points each side still needs (/ 25) and whether this is the Crawford game.
+- Acedrex: its own inputs (:func:`acedrex_inputs`).
+
+The first ``encoder.inputs + DICE_UNITS`` units are the same as those of the compiled
+vector environment (:mod:`gammon.envs.vector`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from gammon.core.errors import InvalidOptionError
+from gammon.core.state import Phase
+from gammon.core.variant import TrackVariant
+from gammon.kernels import tracks
+from gammon.nn.encoders import encoder_for
+
+#: One-hot high die, then one-hot low die.
+DICE_UNITS = 12
+#: Decision kind (5), cube (4), double offered (1), match (3).
+EXTRA_UNITS = 13
+#: What Acedrex's ``legal_actions()`` may list at most: a step of each of the nine
+#: pieces of a side for each way of spending the die, jumps, resign (its largest
+#: decision in 300 random games listed 157).
+ACEDREX_MAX_ACTIONS = 1024
+
+_PLAY, _DOUBLE, _ANSWER, _RESIGN_ANSWER, _OTHER = range(5)
+
+
+def max_actions(rules: Any) -> int:
+    """The size of the action space of ``rules``' games (module text)."""
+    if isinstance(rules, TrackVariant):
+        return tracks.MAX_PLAYS
+    return ACEDREX_MAX_ACTIONS
+
+
+def _decision_kind(action: Any) -> int:
+    from gammon.core.play import Play
+    from gammon.stakes.cube import CubeAction, ResignAnswer
+
+    if isinstance(action, Play):
+        return _PLAY
+    if action in (CubeAction.ROLL, CubeAction.DOUBLE):
+        return _DOUBLE
+    if isinstance(action, CubeAction):
+        return _ANSWER
+    if isinstance(action, ResignAnswer):
+        return _RESIGN_ANSWER
+    return _OTHER
+
+
+class TrackObserver:
+    """Observations of the track games, Multi-Gam included (module text)."""
+
+    def __init__(self, rules: TrackVariant) -> None:
+        self.encoder = encoder_for(rules)
+        self.board_units = self.encoder.inputs
+        self.size = self.board_units + DICE_UNITS + EXTRA_UNITS
+        # Tesauro's fourth unit is the largest: (checkers - 3) / 2; pips / 200 and bars /
+        # 2 stay below the number of checkers too.
+        self.low, self.high = 0.0, float(max(2, rules.checkers))
+
+    def observe(self, state: Any, player: int) -> np.ndarray:
+        out = np.zeros(self.size, np.float32)
+        board = np.frombuffer(state.position.board, np.int8)[None, :]
+        out[: self.board_units] = self.encoder.encode(board, np.array([player]))[0]
+        at = self.board_units
+        if state.phase is Phase.DECIDE and len(state.dice) >= 1:
+            dice = sorted(state.dice[:2], reverse=True)
+            out[at + dice[0] - 1] = 1.0
+            out[at + 6 + dice[-1] - 1] = 1.0
+        at += DICE_UNITS
+        if state.phase is Phase.DECIDE:
+            legal = state.legal_actions()
+            if len(legal):
+                out[at + _decision_kind(legal[0])] = 1.0
+        at += 5
+        value = getattr(state, "cube_value", 1)
+        owner = getattr(state, "cube_owner", None)
+        out[at] = math.log2(value) / 6.0
+        out[at + 1 + (0 if owner is None else 1 if owner == player else 2)] = 1.0
+        at += 4
+        offer = getattr(state, "offer", None)
+        if offer is not None and offer.by != player:
+            out[at] = 1.0
+        at += 1
+        score = getattr(state, "score", None)
+        if score is not None and score.length:
+            mine = score.length - score.score[player]
+            theirs = min(score.length - s for q, s in enumerate(score.score) if q != player)
+            out[at] = mine / 25.0
+            out[at + 1] = theirs / 25.0
+            out[at + 2] = 1.0 if score.crawford else 0.0
+        return out
+
+
+class AcedrexObserver:
+    """Observations of Acedrex (see :func:`acedrex_inputs`)."""
+
+    def __init__(self, rules: Any) -> None:
+        from gammon.kernels.acedrex import PLAYERS, RING, SIDES
+
+        self.players = PLAYERS
+        self.ring = RING
+        self.sides = SIDES
+        # Per stop and seat (from the observer's on): untapped and tapped pieces; per
+        # seat: hand, captured, money, out; the jackpot; the die, what is left of it;
+        # the stage.
+        self.stages = ("one", "move", "jump")
+        self.size = RING * PLAYERS * 2 + PLAYERS * 4 + 1 + SIDES + 1 + len(self.stages)
+        self.low, self.high = -1.0, 1.0
+
+    def observe(self, state: Any, player: int) -> np.ndarray:
+        return acedrex_inputs(self, state, player)
+
+
+def acedrex_inputs(observer: AcedrexObserver, state: Any, player: int) -> np.ndarray:
+    """Acedrex from ``player``'s side: for every ring stop and every seat in turn order
+    from ``player``'s, its untapped and its tapped pieces there (/ 9); each seat's pieces
+    in hand and captured (/ 9), money (/ 40, clipped) and whether it is out; the pieces
+    in the jackpot (/ 3); at a decision the die (one-hot of 20), what is left of it
+    (/ 20) and the stage (keep or re-roll a 1, move, jump)."""
+    from gammon.variants.acedrex import owner
+
+    players = observer.players
+    out = np.zeros(observer.size, np.float32)
+    for stop, stack in enumerate(state.ring):
+        for piece in stack:
+            seat = (owner(piece) - player) % players
+            tapped = 1 if state.is_tapped(piece) else 0
+            out[(stop * players + seat) * 2 + tapped] += 1.0 / 9.0
+    at = observer.ring * players * 2
+    for seat in range(players):
+        p = (player + seat) % players
+        out[at] = len(state.hands[p]) / 9.0
+        out[at + 1] = len(state.captured[p]) / 9.0
+        out[at + 2] = max(-1.0, min(1.0, state.money[p] / 40.0))
+        out[at + 3] = 1.0 if state.out[p] else 0.0
+        at += 4
+    out[at] = len(state.jackpot) / 3.0
+    at += 1
+    if state.phase is Phase.DECIDE:
+        if 1 <= state.die <= observer.sides:
+            out[at + state.die - 1] = 1.0
+        out[at + observer.sides] = state.left / observer.sides
+        if state.stage in observer.stages:
+            out[at + observer.sides + 1 + observer.stages.index(state.stage)] = 1.0
+    return out
+
+
+#: The observers, by the board a variant names (``rules.board``).
+OBSERVERS: dict[str, Any] = {"track": TrackObserver, "quarter": TrackObserver,
+                             "ring": AcedrexObserver}
+
+
+def observer_for(rules: Any) -> TrackObserver | AcedrexObserver:
+    """The observer of ``rules``' games: the one for the board it names."""
+    observer = OBSERVERS.get(rules.board)
+    if observer is None:
+        raise InvalidOptionError(
+            f"no observation for {rules.name}'s board {rules.board!r}; known: "
+            f"{', '.join(OBSERVERS)}")
+    result: TrackObserver | AcedrexObserver = observer(rules)
+    return result

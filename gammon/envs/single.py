@@ -1,0 +1,196 @@
+"""Gymnasium environments: one seat learns, bots play the other seats.
+
+``gymnasium.make("gammon/Backgammon-v0", opponents="expectimax:1")`` (after ``import
+gammon.envs``, or as ``gymnasium.make("gammon.envs:gammon/Backgammon-v0")``) gives the
+learner seat ``seat`` of a game against bots named as on the command line
+(:func:`gammon.agents.make_agent`). Observations and actions are those of the PettingZoo
+environment (:mod:`gammon.envs.observe`); the dice and the bots' choices come from
+generators seeded by ``reset(seed=...)``, so a seed replays a game exactly.
+
+The reward is the learner's result when the game ends (zero before). Gymnasium has no
+action masks in its spaces, so an action outside the mask (``info["action_mask"]`` and
+the observation's ``action_mask``) cannot simply be refused: it ends the episode with
+``illegal_reward`` and ``info["illegal_action"]`` saying why. Its default is below the
+worst result the game can give (the most a two-player track game can cost with the
+cube at its highest; 0 in Multi-Gam, whose places score 1 to 5; Acedrex's most money a
+player can lose), so an illegal action never pays.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from gammon.core.errors import InvalidOptionError
+from gammon.core.variant import TrackVariant
+from gammon.envs.aec import make_rules, new_game
+from gammon.envs.observe import max_actions, observer_for
+
+
+def worst_result(rules: Any, stakes: Any = None) -> float:
+    """A reward below every result ``rules``' games can give a player (module text)."""
+    if isinstance(rules, TrackVariant):
+        if rules.players != 2:
+            return 0.0
+        cube = 1
+        if stakes is not None:
+            from gammon.stakes.rules import StakeRules
+
+            rules_of_stakes = StakeRules(**stakes) if isinstance(stakes, dict) else stakes
+            if rules_of_stakes.cube_for(rules):
+                cube = rules_of_stakes.max_cube
+        return -float((1 + int(rules.gammons) + int(rules.backgammons)) * cube + 1)
+    # Acedrex: a player pays at most every other player's score for nine captures
+    # (256 points) at the stake.
+    return -float((rules.players - 1) * 256 * rules.options().get("stake", 1) + 1)
+
+
+class GammonGymEnv(gymnasium.Env):
+    """One seat of any variant against bots (module text).
+
+    ``opponents``: one bot name for every other seat, or a list with one per other seat
+    in seat order. ``seat``: the learner's seat (0-based). ``stakes``/``match`` as in
+    :class:`gammon.envs.GammonEnv`; ``options`` are the variant's.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(self, variant: Any = "backgammon", *, opponents: Any = "random",
+                 seat: int = 0, stakes: Any = None, match: int = 0,
+                 illegal_reward: float | None = None, render_mode: str | None = None,
+                 **options: Any) -> None:
+        from gammon.agents import make_agent
+
+        self.rules = make_rules(variant, options)
+        players = self.rules.players
+        if not isinstance(seat, int) or not 0 <= seat < players:
+            raise InvalidOptionError(f"seat is 0 to {players - 1} in {self.rules.name}, "
+                                     f"not {seat!r}")
+        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        if len(names) != players - 1:
+            raise InvalidOptionError(
+                f"{self.rules.name} needs {players - 1} opponent(s), one per other seat; "
+                f"got {len(names)}")
+        for name in names:
+            make_agent(name, self.rules)  # an unknown bot is refused here, with its reason
+        if render_mode not in (None, "ansi"):
+            raise InvalidOptionError(f"render_mode {render_mode!r}: choose 'ansi' or None")
+        self.opponent_names = names
+        self.seat = seat
+        self.stakes, self.match = stakes, match
+        new_game(self.rules, stakes, match)
+        self.render_mode = render_mode
+        self.observer = observer_for(self.rules)
+        self.max_actions = max_actions(self.rules)
+        self.illegal_reward = (worst_result(self.rules, stakes) if illegal_reward is None
+                               else float(illegal_reward))
+        self.action_space = spaces.Discrete(self.max_actions)
+        self.observation_space = spaces.Dict({
+            "observation": spaces.Box(self.observer.low, self.observer.high,
+                                      (self.observer.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.max_actions,), np.int8),
+        })
+        self.state: Any = None
+        self._dice = random.Random()
+        self._bots: dict[int, Any] = {}
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray],
+                                                              dict[str, Any]]:
+        super().reset(seed=seed)
+        from gammon.agents import make_agent
+
+        draws = self.np_random.integers(0, 2**62, size=self.rules.players)
+        self._dice = random.Random(int(draws[0]))
+        others = [p for p in range(self.rules.players) if p != self.seat]
+        self._bots = {p: make_agent(name, self.rules, seed=int(draws[1 + k]))
+                      for k, (p, name) in enumerate(zip(others, self.opponent_names,
+                                                        strict=True))}
+        self._advance(new_game(self.rules, self.stakes, self.match))
+        return self._observation(), self._info()
+
+    def _advance(self, state: Any) -> None:
+        """Throw the dice and let the bots act until the learner decides or the game ends."""
+        while not state.is_terminal:
+            if state.is_chance:
+                state = state.apply(state.sample_chance(self._dice))
+            elif state.current_player != self.seat:
+                state = state.apply(self._bots[state.current_player].choose(state))
+            else:
+                break
+        self.state = state
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool,
+                                         dict[str, Any]]:
+        if self.state is None:
+            raise InvalidOptionError("call reset() before step()")
+        if self.state.is_terminal:
+            raise InvalidOptionError("the game is over: call reset() to play another")
+        legal = self.state.legal_actions()
+        try:
+            index = int(action)
+        except (TypeError, ValueError):
+            index = -1
+        if index != action or not 0 <= index < len(legal):
+            info = self._info() | {"illegal_action": (
+                f"action {action!r} is not legal: {len(legal)} legal action(s), numbered "
+                f"0 to {len(legal) - 1}")}
+            return self._observation(), self.illegal_reward, True, False, info
+        self._advance(self.state.apply(legal[index]))
+        reward = float(self.state.returns()[self.seat]) if self.state.is_terminal else 0.0
+        return self._observation(), reward, self.state.is_terminal, False, self._info()
+
+    def _observation(self) -> dict[str, np.ndarray]:
+        mask = np.zeros(self.max_actions, np.int8)
+        if self.state.current_player == self.seat:
+            mask[: len(self.state.legal_actions())] = 1
+        return {"observation": self.observer.observe(self.state, self.seat),
+                "action_mask": mask}
+
+    def _info(self) -> dict[str, Any]:
+        legal = 0 if self.state.is_terminal else len(self.state.legal_actions())
+        return {"legal_actions": legal}
+
+    def legal_actions(self) -> list[Any]:
+        """The engine's actions behind the numbers: action ``k`` is ``legal_actions()[k]``."""
+        return [] if self.state.is_terminal else list(self.state.legal_actions())
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        import io
+
+        from rich.console import Console
+
+        from gammon.render import board_for
+
+        base = getattr(self.state, "base", self.state)
+        console = Console(file=io.StringIO(), width=100, record=True)
+        console.print(board_for(self.rules).draw(base, viewer=self.seat,
+                                                 names=[f"player_{p}" for p in
+                                                        range(self.rules.players)]))
+        text: str = console.export_text()
+        return text
+
+
+def env_id(variant: str) -> str:
+    """The Gymnasium id of a variant: ``long-nardy`` is ``gammon/LongNardy-v0``."""
+    return "gammon/" + "".join(part.capitalize() for part in variant.split("-")) + "-v0"
+
+
+def register_envs() -> list[str]:
+    """Register one Gymnasium id per variant (idempotent); returns the ids."""
+    from gammon.core.variant import variant_names
+
+    ids = []
+    for name in variant_names():
+        ident = env_id(name)
+        if ident not in gymnasium.registry:
+            gymnasium.register(id=ident, entry_point="gammon.envs.single:GammonGymEnv",
+                               kwargs={"variant": name})
+        ids.append(ident)
+    return ids

@@ -1,0 +1,241 @@
+"""The learning environments (gammon.envs): PettingZoo's and Gymnasium's own checkers on
+every variant, and what the adapters promise on top (docs/envs.md)."""
+
+from __future__ import annotations
+
+import random
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, performance_benchmark, seed_test
+
+import gammon
+import gammon.envs
+from gammon.core.errors import GammonError, IllegalPlayError, InvalidOptionError
+from gammon.core.variant import variant_names
+from gammon.envs import GammonEnv, GammonGymEnv, env, env_id, max_actions
+from gammon.envs.observe import DICE_UNITS
+from gammon.kernels import tracks
+
+VARIANTS = variant_names()
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_pettingzoo_api_and_seed_tests_pass(name):
+    api_test(env(name), num_cycles=300)
+    seed_test(lambda: env(name), num_cycles=300)
+
+
+@pytest.mark.parametrize("kwargs", [{"stakes": {"beaver": True, "jacoby": True}},
+                                    {"match": 5}, {"stakes": {"list_resignations": True}}])
+def test_pettingzoo_tests_pass_with_the_cube(kwargs):
+    api_test(env("backgammon", **kwargs), num_cycles=300)
+    seed_test(lambda: env("backgammon", **kwargs), num_cycles=300)
+
+
+@pytest.mark.slow
+def test_pettingzoo_performance_benchmark_runs_on_every_variant(capsys):
+    for name in VARIANTS:
+        performance_benchmark(env(name))
+        out = capsys.readouterr().out
+        assert "turns per second" in out, name
+        assert float(out.split(" turns per second")[0].split()[-1]) > 100, name
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_gymnasium_check_env_passes(name):
+    check_env(gymnasium.make(env_id(name)).unwrapped)
+
+
+def random_aec_game(name: str, seed: int, **kwargs):
+    e = env(name, **kwargs)
+    e.reset(seed=seed)
+    rng = random.Random(seed)
+    final: dict[str, float] = {}
+    trail = []
+    for agent in e.agent_iter():
+        obs, reward, done, cut, _ = e.last()
+        if done or cut:
+            final[agent] = reward
+            e.step(None)
+            continue
+        legal = int(obs["action_mask"].sum())
+        assert obs["action_mask"][:legal].all() and not obs["action_mask"][legal:].any()
+        action = rng.randrange(legal)
+        trail.append((agent, action))
+        e.step(action)
+    return final, trail
+
+
+def test_an_aec_game_is_the_engines_game_with_the_same_dice_and_choices():
+    """Action k is legal_actions()[k]; the dice are drawn by the seeded generator; the
+    rewards are the engine's returns."""
+    final, trail = random_aec_game("long-nardy", 7)
+    rules = gammon.variant("long-nardy")
+    dice, choices = random.Random(7), iter(trail)
+    state = rules.initial_state()
+    while not state.is_terminal:
+        if state.is_chance:
+            state = state.apply(state.sample_chance(dice))
+            continue
+        agent, action = next(choices)
+        assert agent == f"player_{state.current_player}"
+        state = state.apply(state.legal_actions()[action])
+    assert final == {f"player_{p}": r for p, r in enumerate(state.returns())}
+    assert sum(final.values()) == 0 and max(final.values()) > 0
+
+
+def test_a_seed_replays_the_same_game_and_another_seed_another():
+    assert random_aec_game("backgammon", 3) == random_aec_game("backgammon", 3)
+    assert random_aec_game("backgammon", 3)[1] != random_aec_game("backgammon", 4)[1]
+
+
+@pytest.mark.parametrize("name", ["multi-gam", "acedrex", "acey-deucey"])
+def test_four_player_and_special_choice_games_end_with_the_engines_returns(name):
+    final, _ = random_aec_game(name, 11)
+    assert len(final) == gammon.variant(name).players
+    if name == "multi-gam":
+        assert sorted(final.values()) == [1.0, 2.0, 3.0, 5.0]
+    else:
+        assert sum(final.values()) == 0
+
+
+def test_the_observation_is_the_networks_inputs_then_the_dice():
+    e = GammonEnv("backgammon")
+    e.reset(seed=1)
+    state = e.state
+    player = state.current_player
+    obs = e.observe(f"player_{player}")["observation"]
+    units = e.observer.board_units
+    board = np.frombuffer(state.position.board, np.int8)[None, :]
+    assert np.array_equal(obs[:units], e.observer.encoder.encode(board, np.array([player]))[0])
+    high, low = state.dice
+    dice = obs[units:units + DICE_UNITS]
+    assert dice[high - 1] == 1 and dice[6 + low - 1] == 1 and dice.sum() == 2
+    # The other player sees the same board from their side, and the same (public) roll.
+    other = e.observe(f"player_{1 - player}")
+    assert not other["action_mask"].any()
+    theirs = e.observer.encoder.encode(board, np.array([1 - player]))[0]
+    assert np.array_equal(other["observation"][:units], theirs)
+    assert np.array_equal(other["observation"][units:units + DICE_UNITS], dice)
+
+
+def test_the_cube_and_the_match_are_observed():
+    e = GammonEnv("backgammon", match=7)
+    e.reset(seed=2)
+    obs = e.observe(e.agent_selection)["observation"]
+    extra = obs[e.observer.board_units + DICE_UNITS:]
+    assert extra[5:9].tolist() == [0.0, 1.0, 0.0, 0.0]  # cube 1, centred
+    assert extra[10:13].tolist() == pytest.approx([7 / 25, 7 / 25, 0.0])
+    # The first decision is a play: no one doubles before the opening roll is played.
+    assert extra[0] == 1.0
+
+
+def test_the_action_space_is_the_generators_capacity_and_the_mask_a_prefix():
+    e = env("acey-deucey")
+    e.reset(seed=5)
+    assert e.action_space(e.agent_selection).n == max_actions(gammon.variant("acey-deucey"))
+    assert max_actions(gammon.variant("backgammon")) == tracks.MAX_PLAYS
+    mask = e.observe(e.agent_selection)["action_mask"]
+    assert mask.dtype == np.int8 and mask.shape == (tracks.MAX_PLAYS,)
+    assert len(e.unwrapped.legal_actions()) == mask.sum()
+
+
+def test_an_illegal_action_is_refused_with_its_reason_and_changes_nothing():
+    e = GammonEnv("backgammon")
+    e.reset(seed=1)
+    before, legal = e.state, len(e.state.legal_actions())
+    for bad in (legal, -1, 2.5, "x", None):
+        with pytest.raises(IllegalPlayError, match="legal|number"):
+            e.step(bad)
+        assert e.state is before
+    assert issubclass(IllegalPlayError, GammonError)
+
+
+def test_afterstates_are_the_encoded_results_of_every_play():
+    e = GammonEnv("hypergammon")
+    e.reset(seed=4)
+    rows = e.afterstates()
+    legal = e.state.legal_actions()
+    assert rows.shape == (len(legal), e.observer.board_units)
+    boards = np.array([np.frombuffer(p.result.board, np.int8) for p in legal])
+    expected = e.observer.encoder.encode(boards, np.full(len(legal), e.state.current_player))
+    assert np.array_equal(rows, expected)
+
+
+def test_bad_settings_are_refused_with_what_is_allowed():
+    with pytest.raises(InvalidOptionError, match="render_mode"):
+        GammonEnv("backgammon", render_mode="rgb")
+    with pytest.raises(GammonError, match="1, 2 or 3 checkers"):
+        GammonEnv("hypergammon", checkers_per_side=9)
+    with pytest.raises(InvalidOptionError, match="stakes"):
+        GammonEnv("acedrex", stakes={})
+    with pytest.raises(InvalidOptionError, match="opponent"):
+        GammonGymEnv("multi-gam", opponents=["random"])
+    with pytest.raises(InvalidOptionError, match="seat"):
+        GammonGymEnv("backgammon", seat=2)
+    with pytest.raises(InvalidOptionError, match="unknown agent"):
+        GammonGymEnv("backgammon", opponents="nobody")
+
+
+def test_every_variant_has_a_gymnasium_id():
+    for name in VARIANTS:
+        spec = gymnasium.spec(env_id(name))
+        assert spec.kwargs["variant"] == name
+    assert env_id("long-nardy") == "gammon/LongNardy-v0"
+    # The module:id form imports the package that registers them.
+    assert gymnasium.make("gammon.envs:gammon/Backgammon-v0").unwrapped.rules.name == \
+        "backgammon"
+
+
+def test_gymnasium_game_against_a_bot_ends_with_the_learners_result():
+    e = gymnasium.make("gammon/Hypergammon-v0", opponents="expectimax:1", seat=1)
+    obs, info = e.reset(seed=9)
+    rng = random.Random(0)
+    total, done, steps = 0.0, False, 0
+    while not done:
+        legal = int(obs["action_mask"].sum())
+        assert legal == info["legal_actions"] > 0
+        obs, reward, done, cut, info = e.step(rng.randrange(legal))
+        total += reward
+        steps += 1
+        assert not cut
+    assert total != 0 and steps > 1
+    assert e.unwrapped.state.returns()[1] == total
+
+
+def test_gymnasium_illegal_action_ends_the_episode_below_any_result():
+    e = gymnasium.make("gammon/Backgammon-v0")
+    obs, _ = e.reset(seed=1)
+    legal = int(obs["action_mask"].sum())
+    _, reward, done, _, info = e.step(legal)
+    assert done and reward < -3 and "not legal" in info["illegal_action"]
+    multigam = GammonGymEnv("multi-gam")
+    assert multigam.illegal_reward < 1  # below the last place's score
+
+
+def test_gymnasium_seeds_replay_the_bots_and_the_dice():
+    def game(seed):
+        e = GammonGymEnv("backgammon", opponents="expectimax:1")
+        obs, _ = e.reset(seed=seed)
+        seen = [obs["observation"]]
+        done = False
+        while not done:
+            obs, _, done, _, _ = e.step(0)
+            seen.append(obs["observation"])
+        return np.array(seen)
+
+    assert np.array_equal(game(5), game(5))
+
+
+def test_render_shows_the_board_as_text():
+    e = GammonEnv("backgammon", render_mode="ansi")
+    e.reset(seed=1)
+    text = e.render()
+    assert text is not None and "player_0" in text and "\x1b[" not in text
+    ring = GammonEnv("acedrex", render_mode="ansi")
+    ring.reset(seed=1)
+    assert "player_3" in (ring.render() or "")
