@@ -36,13 +36,12 @@ def test_pettingzoo_tests_pass_with_the_cube(kwargs):
     seed_test(lambda: env("backgammon", **kwargs), num_cycles=300)
 
 
-@pytest.mark.slow
-def test_pettingzoo_performance_benchmark_runs_on_every_variant(capsys):
-    for name in VARIANTS:
-        performance_benchmark(env(name))
-        out = capsys.readouterr().out
-        assert "turns per second" in out, name
-        assert float(out.split(" turns per second")[0].split()[-1]) > 100, name
+def test_pettingzoo_performance_benchmark_runs(capsys):
+    """The benchmark itself (five seconds a variant) is benchmarks/bench_envs.py; here it
+    runs on one variant to prove it works with the environments."""
+    performance_benchmark(env("hypergammon"))
+    out = capsys.readouterr().out
+    assert float(out.split(" turns per second")[0].split()[-1]) > 100
 
 
 @pytest.mark.parametrize("name", VARIANTS)
