@@ -293,3 +293,12 @@ def test_compiled_self_play_chooses_and_learns_as_the_python_trainer(name):
     for mine, theirs in ((before.w1, after.w1), (before.b1, after.b1),
                          (before.w2, after.w2), (before.b2, after.b2)):
         assert np.allclose(mine, theirs, atol=2e-5)
+
+
+def test_the_kernels_tanh_agrees_with_numpys_to_float32_resolution():
+    from gammon.kernels.selfplay import tanh
+
+    x = np.concatenate([np.linspace(-30.0, 30.0, 200_001), [0.0, -0.0, 1e-9, 9.0, -9.0]])
+    ours = np.array([tanh(v) for v in x[::7]])
+    assert np.abs(ours - np.tanh(x[::7])).max() < 1e-7
+    assert tanh(0.0) == 0.0 and tanh(50.0) <= 1.0 and tanh(-50.0) >= -1.0
