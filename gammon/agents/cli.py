@@ -16,8 +16,9 @@ from gammon.agents.duel import DuelResult, duel
 
 
 def run_duel(rules: Any, players: str, games: int, seed: int, jobs: int, as_json: bool,
-             console: Console, errors: Console) -> DuelResult:
-    """Play the duel with a progress bar on ``errors`` and print the result."""
+             console: Console, errors: Console, ray: str | None = None) -> DuelResult:
+    """Play the duel with a progress bar on ``errors`` and print the result; ``ray``
+    plays its games on a Ray cluster (:mod:`gammon.agents.parallel`)."""
     specs = [p.strip() for p in players.split(",") if p.strip()]
     with Progress(
         TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
@@ -25,7 +26,7 @@ def run_duel(rules: Any, players: str, games: int, seed: int, jobs: int, as_json
         disable=as_json,
     ) as progress:
         task = progress.add_task(f"{rules.name}: {' vs '.join(specs)}", total=games)
-        result = duel(rules, specs, games, seed=seed, jobs=jobs,
+        result = duel(rules, specs, games, seed=seed, jobs=jobs, ray=ray,
                       progress=lambda done, total: progress.update(task, completed=done))
     if as_json:
         print(json.dumps(result.as_dict(), indent=2))
@@ -62,5 +63,6 @@ def duel_footer(result: DuelResult) -> str:
                      f"[{m.low:+.3f}, {m.high:+.3f}]")
     lines.append(f"{result.games} games in {result.seconds:.1f} s: "
                  f"{result.games_per_second:.2f} games/s with {result.jobs} job(s)"
+                 + (f" on {result.backend}" if result.backend.startswith("Ray") else "")
                  + (f", {result.unfinished} unfinished" if result.unfinished else ""))
     return "\n".join(lines)

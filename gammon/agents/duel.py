@@ -9,8 +9,9 @@ removes the advantage of a seat and much of the luck of the dice from the compar
 
 Everything is determined by ``seed``: the dice of block ``b`` come from
 ``seeded_rng(seed, "dice", b)`` and the agent in seat ``s`` of game ``g`` is built
-with the seed ``"{seed}:{g}:{s}"``, so the results do not depend on ``jobs`` (games
-run in separate processes and are put back in order).
+with the seed ``"{seed}:{g}:{s}"``, so the results do not depend on ``jobs`` or on
+``ray`` (games run in local processes or as Ray tasks, :mod:`gammon.agents.parallel`,
+and are put back in order).
 
 For each agent (distinct spec) the result has its mean points per game with a 95%
 confidence interval (normal approximation: 1.96 standard errors, computed over the
@@ -23,13 +24,12 @@ interval (a paired comparison over the same games).
 from __future__ import annotations
 
 import math
-import multiprocessing
-import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from gammon.agents import parallel
 from gammon.agents.base import seeded_rng
 from gammon.core.errors import InvalidOptionError
 
@@ -124,6 +124,7 @@ class DuelResult:
     margin: Summary | None
     unfinished: int
     results: list[GameResult] = field(default_factory=list, repr=False)
+    backend: str = "this process"
 
     @property
     def games_per_second(self) -> float:
@@ -133,6 +134,7 @@ class DuelResult:
         return {
             "variant": self.variant, "options": self.options, "players": self.players,
             "games": self.games, "seed": self.seed, "jobs": self.jobs,
+            "backend": self.backend,
             "seconds": self.seconds, "games_per_second": self.games_per_second,
             "unfinished": self.unfinished,
             "agents": [a.as_dict() for a in self.agents],
@@ -224,14 +226,23 @@ def _play_one(job: tuple[str, dict[str, Any], list[str], int, int, int]) -> Game
     return GameResult(game, order, returns, tuple(decisions), tuple(thinking), finished)
 
 
+def _play_some(shared: tuple[str, dict[str, Any], list[str], int, int],
+               games: tuple[int, int]) -> list[GameResult]:
+    """Games ``range(*games)`` of a duel: one task of :func:`duel`."""
+    name, options, specs, seed, max_actions = shared
+    return [_play_one((name, options, specs, g, seed, max_actions)) for g in range(*games)]
+
+
 def duel(variant: Any, specs: Sequence[str], games: int, seed: int = 0, jobs: int = 1,
          progress: Callable[[int, int], None] | None = None,
-         max_actions: int = MAX_ACTIONS) -> DuelResult:
+         max_actions: int = MAX_ACTIONS, ray: str | None = None) -> DuelResult:
     """Play ``games`` games of ``variant`` (a name or rules object) between the agents
     ``specs`` (one per seat, or a list that divides the seats) and summarise them.
 
-    ``jobs`` processes play games side by side (1: in this process). ``progress`` is
-    called with (games done, games) as results come in.
+    ``jobs`` processes play games side by side (1: in this process); with ``ray`` (an
+    address, or ``"local"``) the games are Ray tasks instead
+    (:func:`gammon.agents.parallel.run_tasks`). The games are the same either way.
+    ``progress`` is called with (games done, games) as results come in.
     """
     from gammon.agents.registry import make_agent
 
@@ -244,25 +255,28 @@ def duel(variant: Any, specs: Sequence[str], games: int, seed: int = 0, jobs: in
         raise InvalidOptionError("play at least one game")
     options = rules.options()
     jobs = max(1, min(jobs, games))
-    work = [(rules.name, options, seats, g, seed, max_actions) for g in range(games)]
     began = time.perf_counter()
-    results: list[GameResult] = []
-    if jobs == 1:
-        for job in work:
-            results.append(_play_one(job))
-            if progress:
-                progress(len(results), games)
-    else:
-        context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-        chunk = max(1, min(8, games // (jobs * 8)))
-        with context.Pool(jobs) as pool:
-            for result in pool.imap_unordered(_play_one, work, chunksize=chunk):
-                results.append(result)
-                if progress:
-                    progress(len(results), games)
+    # Every game has its own seeds, so how the games are cut into tasks changes only
+    # the speed: a few games a task, to pay each task's overhead less often.
+    side_by_side = parallel.workers(jobs, ray)
+    chunk = 1 if side_by_side == 1 else max(1, min(8, games // (side_by_side * 8)))
+    tasks = [(g, min(g + chunk, games)) for g in range(0, games, chunk)]
+    played = 0
+
+    def done(_: int, part: list[GameResult]) -> None:
+        nonlocal played
+        played += len(part)
+        if progress:
+            progress(played, games)
+
+    parts = parallel.run_tasks(_play_some, tasks, jobs, ray,
+                               shared=(rules.name, options, seats, seed, max_actions),
+                               done=done)
     seconds = time.perf_counter() - began
-    results.sort(key=lambda r: r.index)
-    return summarise(rules, seats, results, seed, jobs, seconds)
+    results = [result for part in parts for result in part]
+    summary = summarise(rules, seats, results, seed, side_by_side, seconds)
+    summary.backend = parallel.describe(jobs, ray)
+    return summary
 
 
 def summarise(rules: Any, seats: list[str], results: list[GameResult], seed: int, jobs: int,

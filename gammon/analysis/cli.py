@@ -117,7 +117,7 @@ def _print_cube(console: Console, hint: CubeHint, as_json: bool) -> None:
 
 def run_rollout(console: Console, rules: Any, state: Any, evaluator: NeuralEvaluator,
                 games: int, seed: int, jobs: int, plays: list[str] | None,
-                as_json: bool) -> list[RolloutResult]:
+                as_json: bool, ray: str | None = None) -> list[RolloutResult]:
     from gammon.core.play import Play
     from gammon.notation.movetext import move_text_for
     from gammon.stakes.cube import CubeState
@@ -140,7 +140,7 @@ def run_rollout(console: Console, rules: Any, state: Any, evaluator: NeuralEvalu
                   console=console, disable=as_json, transient=True) as progress:
         task = progress.add_task("rollout", total=games)
         results = rollout(rules, evaluator, starts, player, games, seed, jobs,
-                          lambda done, total: progress.update(task, completed=done))
+                          lambda done, total: progress.update(task, completed=done), ray)
     if as_json:
         print(json.dumps([{"label": r.label, "equity": r.equity.__dict__,
                            "probs": [p.__dict__ for p in r.probs]} for r in results],

@@ -17,21 +17,22 @@ Two ways of spending less luck on the same number of games:
   rolls has the same mean and a much smaller spread. The 21 rolls are searched in one
   batch, and the roll that came is then played by the same search.
 
-Games run in ``jobs`` processes; the seed fixes every game whatever ``jobs`` is.
+Games run in ``jobs`` local processes, or as Ray tasks with ``ray``
+(:mod:`gammon.agents.parallel`); the seed fixes every game whatever ``jobs`` is and
+wherever it runs.
 """
 
 from __future__ import annotations
 
 import math
-import multiprocessing
-import os
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
+from gammon.agents import parallel
 from gammon.agents.base import seeded_rng
 from gammon.agents.search import BoardSearch, best_action, make_search
 from gammon.core.dice import Roll
@@ -100,15 +101,14 @@ def _luck(search: BoardSearch, state: Any, roll: Roll) -> float:
     return float(best[index] - best @ search.probs)
 
 
-#: The rollout being run, for the worker processes (forked: they see it without
-#: pickling the rules and states, which hold compiled kernels).
-_RUN: dict[str, Any] = {}
-
-
-def _trials(trials: range) -> list[tuple[int, int, tuple[float, ...], float]]:
-    """Games ``trials`` of every start of the rollout being run."""
-    rules, network, starts, seed, adjust = (_RUN[k] for k in
-                                            ("rules", "network", "starts", "seed", "adjust"))
+def _trials(run: tuple[str, dict[str, Any], Any, list[Any], int, bool],
+            trials: range) -> list[tuple[int, int, tuple[float, ...], float]]:
+    """Games ``trials`` of every start of the rollout ``run`` (the variant's name and
+    options, the network, the start states without their rules, the seed, whether to
+    adjust for luck): one task of :func:`rollout`."""
+    name, options, network, bare, seed, adjust = run
+    rules = parallel.rules_of(name, options)
+    starts = [replace(state, variant=rules) for state in bare]
     evaluator = NeuralEvaluator(rules, network)
     search = make_search(rules, evaluator)
     out = []
@@ -122,31 +122,34 @@ def _trials(trials: range) -> list[tuple[int, int, tuple[float, ...], float]]:
 
 def rollout(rules: Any, evaluator: NeuralEvaluator, starts: Sequence[tuple[str, Any]],
             player: int, games: int, seed: int = 0, jobs: int = 1,
-            progress: Callable[[int, int], None] | None = None) -> list[RolloutResult]:
+            progress: Callable[[int, int], None] | None = None,
+            ray: str | None = None) -> list[RolloutResult]:
     """Roll out every start (``(label, state)``) ``games`` times; results for
-    ``player`` (see the module text)."""
+    ``player`` (see the module text). ``jobs`` local processes, or Ray at ``ray``."""
     from threadpoolctl import threadpool_limits
 
     adjust = isinstance(make_search(rules, evaluator), BoardSearch)
     states = [state for _, state in starts]
-    chunk = max(1, min(25, games // max(jobs * 4, 1)))
+    # Every game has its own dice, so the cutting into tasks changes only the speed.
+    side_by_side = parallel.workers(jobs, ray)
+    chunk = max(1, min(25, games // max(side_by_side * 4, 1)))
     work = [range(k, min(k + chunk, games)) for k in range(0, games, chunk)]
-    _RUN.update(rules=rules, network=evaluator.network, starts=states, seed=seed,
-                adjust=adjust)
-    rows: list[tuple[int, int, tuple[float, ...], float]] = []
+    played = 0
+
+    def done(_: int, part: list[tuple[int, int, tuple[float, ...], float]]) -> None:
+        nonlocal played
+        played += len(part) // len(states)
+        if progress:
+            progress(played, games)
+
     with threadpool_limits(limits=1):
-        if jobs <= 1 or os.name != "posix":
-            for trials in work:
-                rows.extend(_trials(trials))
-                if progress:
-                    progress(len(rows) // len(states), games)
-        else:
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
-                for part in pool.imap_unordered(_trials, work):
-                    rows.extend(part)
-                    if progress:
-                        progress(len(rows) // len(states), games)
-    rows.sort()
+        # The states travel without their rules (a used rules object holds its compiled
+        # kernel, which does not pickle); each worker puts its own back.
+        bare = [replace(state, variant=None, _legal=None) for state in states]
+        parts = parallel.run_tasks(_trials, work, jobs, ray,
+                                   shared=(rules.name, rules.options(), evaluator.network,
+                                           bare, seed, adjust), done=done)
+    rows = sorted(row for part in parts for row in part)
     results = []
     for s, (label, _) in enumerate(starts):
         mine = [(returns, luck) for _, k, returns, luck in rows if k == s]

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
+from typer.core import TyperGroup
 
 import gammon
 from gammon.core.dice import agreed_roll
@@ -26,7 +27,37 @@ from gammon.core.variant import TrackVariant, track_variant
 from gammon.core.words import plural
 from gammon.variants.acedrex import Acedrex
 
+#: What ``--ray`` with no address stands for (``gammon.agents.parallel.LOCAL``).
+RAY_LOCAL = "local"
+#: A word after ``--ray`` that is its address: auto, local, ray://..., HOST:PORT.
+_RAY_ADDRESS = re.compile(r"auto|local|ray://\S+|\[?[\w.:-]+?\]?:\d+")
+
+
+def ray_argv(args: list[str]) -> list[str]:
+    """The command line with ``--ray``'s optional value made explicit: ``--ray`` followed
+    by nothing, by an option or by a word that is not an address (a variant name, a
+    position) becomes ``--ray local``. Options cannot have optional values in typer."""
+    out: list[str] = []
+    for index, arg in enumerate(args):
+        out.append(arg)
+        if arg == "--":
+            return out + args[index + 1:]
+        if arg == "--ray":
+            following = args[index + 1] if index + 1 < len(args) else None
+            if following is None or not _RAY_ADDRESS.fullmatch(following):
+                out.append(RAY_LOCAL)
+    return out
+
+
+class _Commands(TyperGroup):
+    """The command group, reading ``--ray`` with or without its address."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:  # ctx: typer's click
+        return super().parse_args(ctx, ray_argv(list(args)))
+
+
 app = typer.Typer(
+    cls=_Commands,
     help="gammon: backgammon and its relatives, exactly by their rules.",
     no_args_is_help=True,
     add_completion=False,
@@ -41,6 +72,14 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 OptionOpt = Annotated[
     list[str] | None,
     typer.Option("--option", "-o", help="Variant option as NAME=VALUE; repeatable."),
+]
+RayOpt = Annotated[
+    str | None,
+    typer.Option("--ray", metavar="[ADDRESS]", show_default=False, help=(
+        "Spread the games over a Ray cluster instead of local processes: --ray alone "
+        "starts (or joins) Ray on this machine; --ray ADDRESS joins a cluster (auto, "
+        "HEAD:6379, ray://HEAD:10001). The same seed gives the same numbers either way. "
+        "Needs pip install 'gammon\\[ray]' on every node; see docs/scale-out.md.")),
 ]
 
 
@@ -396,33 +435,36 @@ def selfplay(
     seed: Annotated[int, typer.Option(help="Seed.")] = 0,
     as_json: JsonOpt = False,
     max_turns: Annotated[int, typer.Option(min=1, help="Plays before a game is cut off.")] = 10000,
+    jobs: Annotated[int, typer.Option(min=1, help="Local processes playing chunks of "
+                                      "games side by side.")] = 1,
+    ray: RayOpt = None,
     option: OptionOpt = None,
 ) -> None:
     """Random-vs-random games through the compiled playouts; prints statistics."""
+    from gammon.agents.playouts import random_games
+
     rules = _variant(variant_name, option)
     if not isinstance(rules, TrackVariant):  # Acedrex: its own playout columns
         from gammon.cli.acedrex import cli_selfplay
 
         assert isinstance(rules, Acedrex), "every variant is a track game or Acedrex"
+        if jobs > 1 or ray is not None:
+            raise _fail("Acedrex's self-play runs in one process: leave out --jobs and --ray")
         cli_selfplay(rules, games, seed, as_json, max_turns, console)
         return
-    chunk = max(1, min(games, 2000))
-    rows = []
     began = time.perf_counter()
     with Progress(
         TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
         TimeRemainingColumn(), console=errors, transient=True, disable=as_json or games < 5000,
     ) as progress:
         task = progress.add_task(f"{rules.name} self-play", total=games)
-        done = 0
-        while done < games:
-            n = min(chunk, games - done)
-            # The first chunk seeds the compiled generator; later ones continue its stream.
-            rows.append(rules.random_playouts(n, seed if done == 0 else None, max_turns))
-            done += n
-            progress.update(task, completed=done)
+        try:
+            # Chunks of games with seeds of their own: the same rows on any backend.
+            results = random_games(rules, games, seed, max_turns, jobs, ray,
+                                   lambda done: progress.update(task, completed=done))
+        except GammonError as error:
+            raise _fail(str(error)) from None
     elapsed = time.perf_counter() - began
-    results = np.concatenate(rows)
     stats = _selfplay_stats(rules, results, elapsed, seed)
     if as_json:
         print(json.dumps(stats, indent=2))
@@ -558,7 +600,9 @@ def duel(
     )] = "heuristic,random",
     games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed for dice and agents.")] = 0,
-    jobs: Annotated[int, typer.Option(min=1, help="Games played side by side.")] = 1,
+    jobs: Annotated[int, typer.Option(min=1, help="Games played side by side (local "
+                                      "processes).")] = 1,
+    ray: RayOpt = None,
     as_json: JsonOpt = False,
     option: OptionOpt = None,
 ) -> None:
@@ -567,7 +611,7 @@ def duel(
 
     rules = _variant(variant_name, option)
     try:
-        run_duel(rules, players, games, seed, jobs, as_json, console, errors)
+        run_duel(rules, players, games, seed, jobs, as_json, console, errors, ray)
     except GammonError as error:
         raise _fail(str(error)) from None
 
@@ -596,11 +640,22 @@ def train(
         "tenth of the run.")] = None,
     check_games: Annotated[int, typer.Option(min=2, help="Games per strength check.")] = 200,
     seed: Annotated[int, typer.Option(help="Seed of the network and of the dice.")] = 1,
+    jobs: Annotated[int, typer.Option(min=1, help="Local processes for data-parallel "
+                                      "self-play (more than 1 trains in rounds, see "
+                                      "--shards).")] = 1,
+    ray: RayOpt = None,
+    shards: Annotated[int | None, typer.Option(
+        min=1, help="Data-parallel rounds: shards a round, each playing --shard-games "
+        "games from the round's weights (default 8 with --jobs or --ray; given alone, "
+        "the rounds run in this process, the same weights as on Ray). Without --jobs, "
+        "--ray or --shards training is sequential.")] = None,
+    shard_games: Annotated[int, typer.Option(min=1, help="Games a shard plays a "
+                                             "round.")] = 25,
     option: OptionOpt = None,
 ) -> None:
     """Train a network by TD(lambda) self-play, with checkpoints and a learning curve."""
     from gammon.nn.cli import run_training
-    from gammon.nn.train import HIDDEN, LAMBDA, RATE, Settings
+    from gammon.nn.train import HIDDEN, LAMBDA, RATE, SHARDS, Rounds, Settings
 
     rules = _variant(variant_name, option)
     if not isinstance(rules, TrackVariant):
@@ -612,10 +667,12 @@ def train(
                         LAMBDA if lam is None else lam, RATE if rate is None else rate,
                         seed, every, check_games)
     changes = {"hidden": hidden, "lam": lam, "rate": rate}
+    parallel = jobs > 1 or ray is not None or shards is not None
     try:
+        rounds = (Rounds(shards or SHARDS, shard_games, jobs, ray) if parallel else None)
         run_training(settings, games, out, resume, plot, console,
                      {k: v for k, v in changes.items() if v is not None},
-                     " ".join(["gammon", *sys.argv[1:]]))
+                     " ".join(["gammon", *sys.argv[1:]]), rounds)
     except (GammonError, OSError) as error:
         raise _fail(str(error)) from None
 
@@ -661,6 +718,7 @@ def rollout(
                                               "best three).")] = None,
     games: Annotated[int, typer.Option(min=1, help="Games per play.")] = 500,
     jobs: Annotated[int, typer.Option(min=1, help="Processes.")] = 1,
+    ray: RayOpt = None,
     seed: Annotated[int, typer.Option(help="Seed of the dice.")] = 1,
     net: NetOpt = None,
     as_json: JsonOpt = False,
@@ -674,7 +732,7 @@ def rollout(
         evaluator = evaluator_for(rules, net)
         state = read_state(rules, position, dice)
         chosen = [p.strip() for p in plays.split(",") if p.strip()] if plays else None
-        run_rollout(console, rules, state, evaluator, games, seed, jobs, chosen, as_json)
+        run_rollout(console, rules, state, evaluator, games, seed, jobs, chosen, as_json, ray)
     except GammonError as error:
         raise _fail(str(error)) from None
 

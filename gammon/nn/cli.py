@@ -20,6 +20,7 @@ from rich.progress import (
 
 from gammon.core.errors import InvalidOptionError
 from gammon.nn.train import (
+    Rounds,
     Settings,
     Trainer,
     describe,
@@ -31,13 +32,16 @@ from gammon.nn.train import (
 
 def run_training(settings: Settings, games: int, out: Path, resume: Path | None,
                  plot: Path | None, console: Console,
-                 changes: dict[str, Any] | None = None, command: str = "") -> Trainer:
+                 changes: dict[str, Any] | None = None, command: str = "",
+                 rounds: Rounds | None = None) -> Trainer:
     """Train (or go on training) until the network has played ``games`` games. A
     resumed network keeps its settings but for the checks and ``changes`` (``lam``,
-    ``rate``; ``hidden`` cannot change)."""
+    ``rate``; ``hidden`` cannot change). ``rounds``: data-parallel self-play
+    (:class:`gammon.nn.train.Rounds`), on local processes or Ray."""
     from threadpoolctl import threadpool_limits
 
-    trainer = load_for_training(resume) if resume is not None else Trainer(settings)
+    trainer = (load_for_training(resume, rounds=rounds) if resume is not None
+               else Trainer(settings, rounds=rounds))
     if resume is not None:
         changes = dict(changes or {})
         hidden = changes.pop("hidden", None)
@@ -58,6 +62,11 @@ def run_training(settings: Settings, games: int, out: Path, resume: Path | None,
                   f"{trainer.network.inputs} inputs, {trainer.network.hidden} hidden, "
                   f"{trainer.network.outputs} outputs; from game {trainer.games} to {games}; "
                   f"TD(lambda={trainer.settings.lam}), rate {trainer.settings.rate}.")
+    if rounds is not None:
+        from gammon.agents.parallel import describe as backend
+
+        console.print(f"Data-parallel rounds of {rounds.shards} shards x {rounds.games} "
+                      f"games, on {backend(rounds.jobs, rounds.ray)}.")
 
     def checked(point: dict[str, Any]) -> None:
         margins = ", ".join(f"against {rival} {m[0]:+.3f} [{m[1]:+.3f}, {m[2]:+.3f}]"

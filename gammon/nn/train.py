@@ -17,6 +17,20 @@ TD(0); with 1, Monte Carlo on the result.
 :class:`Trainer` runs the games, checkpoints the network (every file it writes can be
 resumed from), measures the network's strength now and then in short duels (against the
 heuristic bot, and pubeval in backgammon), and draws the learning curve.
+
+**Data-parallel rounds** (:class:`Rounds`; ``gammon train --jobs N``, ``--ray`` or
+``--shards``): the games of a round are cut into ``shards`` shards of ``games`` games
+each. Every shard starts from a frozen copy of the weights at the start of the round,
+plays and learns from its games in the compiled self-play exactly as above (its own
+seed, :func:`gammon.agents.parallel.task_seed` of the run's seed, the games played so
+far and the shard's index), and sends back the change it made to the weights; the
+learner adds the changes to its weights in shard order. The shards run as tasks of
+:func:`gammon.agents.parallel.run_tasks`: in this process, in local processes or on a
+Ray cluster, with the same weights at the end for the same seed and round layout
+(``shards`` and ``games``), whatever runs them. This is not the sequential run: a
+shard's games are chosen by weights up to a round old, and a round's changes are
+summed (each game keeps its full step, as when played one after the other). Without
+rounds, training is the sequential run, unchanged.
 """
 
 from __future__ import annotations
@@ -49,6 +63,9 @@ WIDTH = 1
 CHUNK = 50
 #: Plays after which a compiled self-play game is cut off (none comes near).
 MAX_TURNS = 2000
+#: Default round layout of data-parallel training: shards a round, games a shard.
+SHARDS = 8
+SHARD_GAMES = 25
 
 
 @dataclass
@@ -66,6 +83,28 @@ class Settings:
 
     def rules(self) -> TrackVariant:
         return track_variant(self.variant, **self.options)
+
+
+@dataclass(frozen=True)
+class Rounds:
+    """Data-parallel training (see the module text): each round ``shards`` shards of
+    ``games`` games from the round's frozen weights, run on ``jobs`` local processes or
+    on Ray at ``ray``. The layout (``shards``, ``games``) and the seed fix the weights;
+    ``jobs`` and ``ray`` only say where the shards run."""
+
+    shards: int = SHARDS
+    games: int = SHARD_GAMES
+    jobs: int = 1
+    ray: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.shards < 1 or self.games < 1:
+            raise InvalidOptionError("a round needs at least one shard of one game")
+
+    @property
+    def size(self) -> int:
+        """Games a full round plays."""
+        return self.shards * self.games
 
 
 def new_network(settings: Settings) -> Network:
@@ -133,7 +172,8 @@ class Trainer:
     option) through the game protocol (:func:`self_play`), one game at a time.
     """
 
-    def __init__(self, settings: Settings, network: Network | None = None) -> None:
+    def __init__(self, settings: Settings, network: Network | None = None,
+                 rounds: Rounds | None = None) -> None:
         self.settings = settings
         self.rules = settings.rules()
         self.network = network if network is not None else new_network(settings)
@@ -141,6 +181,12 @@ class Trainer:
         self.search = make_search(self.rules, self.evaluator)
         self.rng = random.Random(f"{settings.seed}:{self.games}")
         self.compiled = compiled(self.rules)
+        if rounds is not None and not self.compiled:
+            raise InvalidOptionError(
+                f"data-parallel training (--jobs, --ray, --shards) is for the variants that "
+                f"train in compiled self-play; {self.rules.name} trains one game at a time")
+        self.rounds = rounds
+        self.warm = False
 
     @property
     def games(self) -> int:
@@ -175,9 +221,40 @@ class Trainer:
         net.meta["games"] = self.games + games
         return rows
 
+    def play_round(self, games: int) -> np.ndarray:
+        """One data-parallel round of ``games`` games (a full round, or a short one before
+        a check or the end, shared out over the shards alike); rows of (winner, points,
+        plays) in shard order. The weights change by the shards' changes, added in order."""
+        from gammon.agents.parallel import run_tasks, task_seed
+
+        assert self.rounds is not None
+        if not self.warm:  # load the compiled self-play here once: forked workers inherit it
+            net = self.network
+            _train_shard((self.rules.name, self.rules.options(),
+                          (net.w1, net.b1, net.w2, net.b2), 0.0, 0.0), (0, 0))
+            self.warm = True
+        shards = self.rounds.shards
+        sizes = [games * (k + 1) // shards - games * k // shards for k in range(shards)]
+        tasks = [(task_seed(self.settings.seed, "train", self.games, k), n)
+                 for k, n in enumerate(sizes) if n]
+        net = self.network
+        weights = (net.w1, net.b1, net.w2, net.b2)
+        shared = (self.rules.name, self.rules.options(), weights, self.settings.lam,
+                  self.settings.rate)
+        results = run_tasks(_train_shard, tasks, self.rounds.jobs, self.rounds.ray,
+                            shared=shared)
+        for changes, _ in results:
+            for weight, change in zip(weights, changes, strict=True):
+                weight += change
+        net.meta["games"] = self.games + games
+        return np.concatenate([rows for _, rows in results])
+
     def advance(self, games: int) -> None:
-        """Play ``games`` more games (a chunk of the compiled self-play, or one by one)."""
-        if self.compiled:
+        """Play ``games`` more games (a round of shards, a chunk of the compiled
+        self-play, or one by one)."""
+        if self.rounds is not None:
+            self.play_round(games)
+        elif self.compiled:
             self.play_compiled(games)
         else:
             for _ in range(games):
@@ -195,9 +272,11 @@ class Trainer:
         from gammon.agents.duel import duel
 
         point: dict[str, Any] = {"games": self.games}
+        # Local processes even with Ray: the network file is on this machine only.
+        jobs = self.rounds.jobs if self.rounds is not None else 1
         for rival in yardsticks(self.rules):
             result = duel(self.rules, [f"neural:0:net={path}", rival],
-                          self.settings.check_games, seed=10_000 + self.games)
+                          self.settings.check_games, seed=10_000 + self.games, jobs=jobs)
             margin = result.margin
             assert margin is not None
             point[rival] = [round(margin.mean, 4), round(margin.low, 4), round(margin.high, 4)]
@@ -214,12 +293,16 @@ class Trainer:
         start = self.games
         # Each stretch of training is recorded with its settings: a resumed run may
         # change the rate or lambda.
-        stretch = {"from": start, "to": games, "rate": self.settings.rate,
-                   "lambda": self.settings.lam}
+        stretch: dict[str, Any] = {"from": start, "to": games, "rate": self.settings.rate,
+                                   "lambda": self.settings.lam}
+        if self.rounds is not None:
+            stretch["rounds"] = {"shards": self.rounds.shards, "games": self.rounds.games}
         self.network.meta.setdefault("stretches", []).append(stretch)
         every = self.settings.check_every
+        size = (self.rounds.size if self.rounds is not None
+                else CHUNK if self.compiled else 1)
         while self.games < games:
-            step = min(CHUNK if self.compiled else 1, games - self.games)
+            step = min(size, games - self.games)
             if every:
                 step = min(step, every - self.games % every)
             self.advance(step)
@@ -236,6 +319,37 @@ class Trainer:
         self.save(path, time.perf_counter() - last_save)
 
 
+_ENCODERS: dict[int, TrackEncoder] = {}
+
+
+def _train_shard(shared: tuple[str, dict[str, Any], tuple[np.ndarray, ...], float, float],
+                 task: tuple[int, int]) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
+    """One shard of a data-parallel round (a task of :meth:`Trainer.play_round`): from a
+    copy of the round's weights, ``task``'s games (seed, games) of compiled self-play,
+    learning from each; the change to each weight array, and the games' rows."""
+    from gammon.agents.parallel import rules_of
+    from gammon.kernels import selfplay, tracks
+
+    name, options, weights, lam, rate = shared
+    rules = rules_of(name, options)
+    if id(rules) not in _ENCODERS:  # rules_of keeps its rules for the process's life
+        encoder = encoder_for(rules)
+        assert isinstance(encoder, TrackEncoder)
+        _ENCODERS[id(rules)] = encoder
+    encoder = _ENCODERS[id(rules)]
+    seed, games = task
+    w1, b1, w2, b2 = (np.array(w, copy=True) for w in weights)
+    plays, words = rules.kernel.workspace()
+    tracks.seed_kernels(seed)
+    start = np.frombuffer(rules.start_position().board, np.int8).copy()
+    rows: np.ndarray = selfplay.train_games(
+        games, start, rules.kernel.rules, encoder.cross, float(rules.checkers),
+        w1, b1, w2, b2, lam, rate, MAX_TURNS, plays, words, np.zeros((0, 3), np.int64))
+    changes = tuple(after - before for after, before in
+                    zip((w1, b1, w2, b2), weights, strict=True))
+    return changes, rows
+
+
 def yardsticks(rules: TrackVariant) -> list[str]:
     """The bots a network is measured against while it trains."""
     rivals = ["heuristic"]
@@ -244,9 +358,10 @@ def yardsticks(rules: TrackVariant) -> list[str]:
     return rivals
 
 
-def load_for_training(path: str | Path, settings: Settings | None = None) -> Trainer:
+def load_for_training(path: str | Path, settings: Settings | None = None,
+                      rounds: Rounds | None = None) -> Trainer:
     """A trainer that resumes from the network at ``path`` (its saved settings, unless
-    ``settings`` are given)."""
+    ``settings`` are given; data-parallel with ``rounds``)."""
     network = Network.load(path)
     saved = network.meta.get("settings")
     if settings is None:
@@ -259,7 +374,7 @@ def load_for_training(path: str | Path, settings: Settings | None = None) -> Tra
     if network.meta.get("variant") != rules.name:
         raise InvalidOptionError(
             f"{path} is a network of {network.meta.get('variant')}, not {rules.name}")
-    return Trainer(settings, network)
+    return Trainer(settings, network, rounds)
 
 
 def plot_curve(network: Network, path: Path) -> None:

@@ -1,0 +1,166 @@
+"""Scale-out: the same seed gives the same numbers in this process, in local processes
+and on Ray (a local instance, ``ray.init(num_cpus=2)``), for duels, rollouts, random
+self-play and data-parallel training; and the CLI reads ``--ray`` with or without its
+address."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+import gammon
+from gammon.agents import duel
+from gammon.agents.parallel import run_tasks, task_seed
+from gammon.agents.playouts import CHUNK, random_games
+from gammon.analysis.cli import evaluator_for
+from gammon.analysis.hint import rate_plays
+from gammon.analysis.rollout import rollout
+from gammon.cli.main import app, ray_argv
+from gammon.core.errors import InvalidOptionError
+from gammon.nn.network import Network
+from gammon.nn.train import Rounds, Settings, Trainer
+
+runner = CliRunner()
+HYPER = "hypergammon-2"
+
+
+@pytest.fixture(scope="module")
+def ray_local():
+    """One local Ray instance for the module: every ``ray=...`` below joins it (Ray is
+    started only where it is not running yet)."""
+    ray = pytest.importorskip("ray")  # the test extra installs it
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+             configure_logging=False)
+    yield "local"
+    ray.shutdown()
+
+
+def _key(result):
+    return [(r.index, r.seating, r.returns, r.decisions, r.finished) for r in result.results]
+
+
+def test_tasks_come_back_in_order_on_every_backend(ray_local):
+    arguments = list(range(7))
+    expected = [task_seed(a) for a in arguments]
+    seen: list[int] = []
+    assert run_tasks(task_seed, arguments) == expected
+    assert run_tasks(task_seed, arguments, jobs=2) == expected
+    assert run_tasks(task_seed, arguments, ray=ray_local,
+                     done=lambda i, _: seen.append(i)) == expected
+    assert sorted(seen) == arguments
+    # Shared data reaches every task.
+    assert run_tasks(task_seed, [1, 2], ray=ray_local, shared=5) == [task_seed(5, 1),
+                                                                     task_seed(5, 2)]
+
+
+def test_a_duel_is_the_same_locally_and_on_ray(ray_local):
+    local = duel(HYPER, ["heuristic", "random"], 8, seed=3, jobs=2)
+    remote = duel(HYPER, ["heuristic", "random"], 8, seed=3, ray=ray_local)
+    assert _key(local) == _key(remote)
+    assert local.agents[0].points == remote.agents[0].points
+    assert local.margin == remote.margin
+    assert remote.backend.startswith("Ray") and local.backend == "2 processes"
+
+
+def test_selfplay_is_the_same_on_every_backend(ray_local):
+    rules = gammon.variant(HYPER)
+    games = CHUNK + 300  # two chunks, the second with a seed of its own
+    one = random_games(rules, games, 4, 10_000)
+    assert np.array_equal(one, random_games(rules, games, 4, 10_000, jobs=2))
+    assert np.array_equal(one, random_games(rules, games, 4, 10_000, ray=ray_local))
+    # Up to a chunk, the games are those of one seeded call of the compiled playouts.
+    assert np.array_equal(one[:CHUNK], rules.random_playouts(CHUNK, 4, 10_000))
+
+
+def test_a_rollout_is_the_same_locally_and_on_ray(ray_local):
+    evaluator = evaluator_for(gammon.variant(HYPER), None)
+    rules = evaluator.variant
+    start = rules.initial_state()
+    while start.is_chance:
+        start = start.apply(start.sample_chance(random.Random(3)))
+    starts = [(r.text, start.apply(r.action)) for r in rate_plays(start, evaluator)[:2]]
+    local = rollout(rules, evaluator, starts, start.position.turn, 12, seed=5, jobs=2)
+    remote = rollout(rules, evaluator, starts, start.position.turn, 12, seed=5,
+                     ray=ray_local)
+    assert local == remote
+
+
+def _weights(trainer: Trainer) -> list[np.ndarray]:
+    net = trainer.network
+    return [net.w1.copy(), net.b1.copy(), net.w2.copy(), net.b2.copy()]
+
+
+def test_data_parallel_training_gives_the_same_weights_everywhere(ray_local):
+    rules = gammon.variant(HYPER)
+    settings = Settings(rules.name, rules.options(), hidden=8, seed=7)
+    before = _weights(Trainer(settings))
+    ends = []
+    for jobs, ray in ((1, None), (2, None), (1, ray_local)):
+        trainer = Trainer(settings, rounds=Rounds(shards=3, games=2, jobs=jobs, ray=ray))
+        trainer.advance(6)  # a full round
+        trainer.advance(4)  # a short one, shared out over the shards alike
+        assert trainer.games == 10
+        ends.append(_weights(trainer))
+    for end in ends[1:]:
+        assert all(np.array_equal(a, b) for a, b in zip(ends[0], end, strict=True))
+    assert not all(np.array_equal(a, b) for a, b in zip(before, ends[0], strict=True))
+
+
+def test_data_parallel_training_needs_the_compiled_self_play():
+    with pytest.raises(InvalidOptionError, match="compiled self-play"):
+        Trainer(Settings("multi-gam", hidden=4), rounds=Rounds(2, 1))
+
+
+def test_the_ray_flag_takes_an_optional_address():
+    assert ray_argv(["duel", "--ray"]) == ["duel", "--ray", "local"]
+    assert ray_argv(["duel", "--ray", "--games", "3"]) == ["duel", "--ray", "local",
+                                                          "--games", "3"]
+    assert ray_argv(["duel", "--ray", HYPER]) == ["duel", "--ray", "local", HYPER]
+    for address in ("auto", "local", "ray://head:10001", "127.0.0.1:6379", "head:6379"):
+        assert ray_argv(["duel", "--ray", address]) == ["duel", "--ray", address]
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10"
+    assert ray_argv(["rollout", "--ray", xgid]) == ["rollout", "--ray", "local", xgid]
+    assert ray_argv(["duel", "--", "--ray"]) == ["duel", "--", "--ray"]
+
+
+def test_the_cli_runs_on_ray(ray_local, tmp_path):
+    base = ["duel", HYPER, "--games", "4", "--seed", "2", "--json"]
+    local = json.loads(runner.invoke(app, [*base, "--jobs", "2"]).output)
+    for flag in (["--ray"], ["--ray", "auto"]):  # Ray is running: --ray joins it
+        result = runner.invoke(app, [*base, *flag])
+        assert result.exit_code == 0, result.output
+        remote = json.loads(result.output)
+        assert remote["agents"][0]["points"] == local["agents"][0]["points"]
+        assert remote["margin"] == local["margin"]
+    # --ray alone before the variant's name.
+    result = runner.invoke(app, ["duel", "--ray", HYPER, "--games", "4", "--seed", "2",
+                                 "--json"])
+    assert result.exit_code == 0 and json.loads(result.output)["margin"] == local["margin"]
+    play = ["selfplay", HYPER, "--games", "300", "--seed", "4", "--json"]
+    one = json.loads(runner.invoke(app, play).output)
+    on_ray = json.loads(runner.invoke(app, [*play, "--ray"]).output)
+    assert one["players"] == on_ray["players"] and one["mean_plays"] == on_ray["mean_plays"]
+    # Training in rounds: the weights of --shards alone (this process) are Ray's.
+    nets = []
+    for name, flag in (("here", []), ("ray", ["--ray"])):
+        out = tmp_path / f"{name}.npz"
+        result = runner.invoke(app, ["train", HYPER, "--games", "6", "--hidden", "4",
+                                     "--check-every", "0", "--shards", "3",
+                                     "--shard-games", "2", "--out", str(out), *flag])
+        assert result.exit_code == 0, result.output
+        nets.append(Network.load(out))
+    assert np.array_equal(nets[0].w1, nets[1].w1) and np.array_equal(nets[0].b2, nets[1].b2)
+    assert nets[1].meta["stretches"][-1]["rounds"] == {"shards": 3, "games": 2}
+
+
+def test_without_ray_the_message_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # ``import ray`` fails
+    with pytest.raises(InvalidOptionError, match=r"pip install 'gammon\[ray\]'"):
+        duel(HYPER, ["heuristic", "random"], 2, ray="local")
+    result = runner.invoke(app, ["duel", HYPER, "--games", "2", "--ray"])
+    assert result.exit_code == 2 and "pip install" in result.output
