@@ -27,7 +27,7 @@ from gymnasium import spaces
 
 from gammon.core.errors import InvalidOptionError
 from gammon.core.variant import TrackVariant
-from gammon.envs.aec import make_rules, new_game
+from gammon.envs.games import make_rules, new_game
 from gammon.envs.observe import max_actions, observer_for
 
 

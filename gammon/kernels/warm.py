@@ -4,13 +4,16 @@ numba compiles a kernel the first time it runs and keeps the machine code in its
 cache; without this, the first game of a fresh install waits 5-15 s on a frozen screen.
 ``gammon prepare`` (run by ``make play`` and ``make test`` after installing) goes once
 through what a game uses: each variant's move generator on a few turns, its compiled
-random games, and one decision of the bot ``gammon play`` seats by default.
+random games, and one decision of the bot ``gammon play`` seats by default; then a
+step of the compiled vector environment (:mod:`gammon.envs.vector`).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+
+import numpy as np
 
 from gammon.core.variant import variant, variant_names
 
@@ -42,3 +45,15 @@ def warm_all(report: Callable[[str], None] = lambda name: None) -> None:
     for name in variant_names():
         report(name)
         warm_variant(name)
+    report("vector environment")
+    warm_vector()
+
+
+def warm_vector() -> None:
+    """One step of the vector environment (its kernels serve every variant it plays)."""
+    from gammon.envs.vector import VectorEnv
+
+    env = VectorEnv("backgammon", num_envs=2, seed=0)
+    env.reset()
+    env.step(np.zeros(2, np.int64))
+    env.afterstates()
