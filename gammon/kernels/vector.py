@@ -103,9 +103,7 @@ def _generate(e, boards, state, rules, cand, keep, plays, words):
     state[e, S_HEAD] = limit
     state[e, S_COUNT] = count
     if count <= keep:
-        for k in range(count):
-            for i in range(size):
-                cand[e, k, i] = plays[k, i]
+        cand[e, :count, :] = plays[:count, :size]
 
 
 @njit(cache=True)
