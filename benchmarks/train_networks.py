@@ -40,6 +40,7 @@ NETWORKS: dict[str, tuple[int, list[str]]] = {
     "multi-gam": (60_000, ["--hidden", "64"]),
     "acey-deucey": (15_000, []),
     "acey-deucey-restrictive": (15_000, []),
+    "acedrex": (4_000, ["--hidden", "64", "--check-every", "1000", "--check-games", "40"]),
 }
 
 

@@ -17,9 +17,10 @@ from gammon.cli.main import app
 from gammon.core.errors import InvalidOptionError
 from gammon.core.position import Position
 from gammon.nn import load_network, network_name
-from gammon.nn.encoders import QuarterEncoder, TrackEncoder
+from gammon.nn.encoders import QuarterEncoder, RingEncoder, TrackEncoder
 from gammon.nn.evaluator import (
     NeuralEvaluator,
+    RingEvaluator,
     convert,
     equity,
     flip,
@@ -169,7 +170,7 @@ def test_the_evaluator_is_zero_sum_and_exact_at_the_end():
         NeuralEvaluator(gammon.variant("long-nardy"), Network.create(10, 4, 5))
 
 
-@pytest.mark.parametrize("name", ["hypergammon-1", "acey-deucey", "multi-gam"])
+@pytest.mark.parametrize("name", ["hypergammon-1", "acey-deucey", "multi-gam", "acedrex"])
 def test_a_short_training_run_plays_whole_games_and_resumes(name, tmp_path):
     rules = gammon.variant(name)
     trainer = Trainer(Settings(rules.name, rules.options(), hidden=8, seed=4))
@@ -202,8 +203,6 @@ def test_gammon_train_writes_a_network_and_its_learning_curve(tmp_path):
     result = runner.invoke(app, ["train", "hypergammon-1", "--games", "20", "--resume",
                                  str(out), "--out", str(out)])
     assert result.exit_code == 2 and "played 40 games already" in result.output
-    result = runner.invoke(app, ["train", "acedrex", "--games", "5"])
-    assert result.exit_code == 2 and "track games" in result.output
 
 
 # --- the agent ------------------------------------------------------------------------------------
@@ -302,3 +301,71 @@ def test_the_kernels_tanh_agrees_with_numpys_to_float32_resolution():
     ours = np.array([tanh(v) for v in x[::7]])
     assert np.abs(ours - np.tanh(x[::7])).max() < 1e-7
     assert tanh(0.0) == 0.0 and tanh(50.0) <= 1.0 and tanh(-50.0) >= -1.0
+
+
+# --- Acedrex ----------------------------------------------------------------------------
+
+
+def acedrex_states(count: int, seed: int = 2) -> list:
+    rules = gammon.variant("acedrex")
+    rng = random.Random(seed)
+    state, seen = rules.initial_state(), []
+    while len(seen) < count and not state.is_terminal:
+        if state.is_chance:
+            state = state.apply(state.sample_chance(rng))
+        else:
+            seen.append(state)
+            legal = state.legal_actions()
+            state = state.apply(legal[rng.randrange(len(legal))])
+    return seen
+
+
+def test_the_ring_encoder_counts_every_piece_from_each_side():
+    encoder = RingEncoder(gammon.variant("acedrex"))
+    states = acedrex_states(30)
+    for state in states[::7]:
+        rows = encoder.encode_states([state] * 4, [0, 1, 2, 3])
+        assert rows.shape == (4, encoder.inputs)
+        ring = encoder.ring * encoder.players * 2
+        on_ring = sum(len(stack) for stack in state.ring)
+        for row in rows:  # every piece on the ring counted once, from every side
+            assert row[:ring].sum() * 9 == pytest.approx(on_ring)
+        # Seat 0 of a row is its perspective player: the same pieces seen by each.
+        for p in range(4):
+            hand = rows[p][ring + 0]
+            assert hand == pytest.approx(len(state.hands[p]) / 9)
+        assert rows[0][ring + 16] == pytest.approx(len(state.jackpot) / 3)
+        assert rows[0, -3:].sum() == 1  # a decision: one stage
+
+
+def test_outcome_targets_map_acedrex_money_to_zero_one():
+    rules = gammon.variant("acedrex")
+    targets = outcome_targets((768.0, -768.0, 0.0, 0.0), 1, rules)
+    assert targets.tolist() == [0.0, 0.5, 0.5, 1.0]  # from player 1's side, in turn order
+    assert outputs_for(rules) == 4
+
+
+def test_the_ring_evaluator_is_exact_at_the_end_and_rotates_with_the_turn():
+    rules = gammon.variant("acedrex")
+    net = Network.create(RingEncoder(rules).inputs, 8, 4, seed=1)
+    evaluator = RingEvaluator(rules, net)
+    states = acedrex_states(12)
+    values = evaluator.evaluate(states)
+    assert values.shape == (12, 4) and (np.abs(values) <= 768).all()
+    # The value of seat k from the mover's side lands in column (mover + k) % 4.
+    x, sides = evaluator.encode_states(states[:1])
+    out = net.forward(x)[0] * 1536 - 768
+    for k in range(4):
+        assert values[0, (sides[0] + k) % 4] == pytest.approx(out[k], abs=1e-3)
+    with pytest.raises(ValueError, match="inputs"):
+        RingEvaluator(rules, Network.create(10, 4, 4))
+
+
+def test_the_neural_agent_plays_acedrex_with_a_network_file(tmp_path):
+    rules = gammon.variant("acedrex")
+    path = tmp_path / "ace.npz"
+    Trainer(Settings(rules.name, rules.options(), hidden=8, seed=5)).run(2, path)
+    agents = [make_agent(f"neural:0:net={path}", rules, 1)] + [
+        make_agent("random", rules, s) for s in (2, 3, 4)]
+    returns, _, _, finished = play_game(rules, agents, random.Random(3))
+    assert finished and sum(returns) == 0

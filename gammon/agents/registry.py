@@ -21,8 +21,8 @@ kind               what it is                                              varia
                    acey-deucey 150, Acedrex 40), chance nodes, max-n; ``c=``
                    exploration, ``rollout=random`` to value new leaves
                    by random playouts instead of the evaluator
-``neural:P``       the variant's trained network (:mod:`gammon.nn`), at P  all track
-                   plies of expectimax on it (default 0: the best play by  games
+``neural:P``       the variant's trained network (:mod:`gammon.nn`), at P  all
+                   plies of expectimax on it (default 0: the best play by
                    the network); ``width=``, ``cutoff=`` as expectimax;
                    ``net=FILE`` another network of the variant
 ``pubeval``        Tesauro's public evaluation function                    backgammon
@@ -196,13 +196,13 @@ def _neural(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, s
             name: str) -> Any:
     from gammon.agents.players import ExpectimaxAgent
     from gammon.nn import load_network
-    from gammon.nn.evaluator import NeuralEvaluator
+    from gammon.nn.evaluator import neural_evaluator
 
     plies = _number(spec, "plies", pos[0] if pos else named.get("plies", "0"))
     if not 0 <= plies <= 3:
         raise InvalidOptionError(f"agent {spec!r}: neural plies are 0 to 3")
     width, cutoff = _filter(spec, rules, named)
-    evaluator = NeuralEvaluator(rules, load_network(rules, named.get("net")))
+    evaluator = neural_evaluator(rules, load_network(rules, named.get("net")))
     return ExpectimaxAgent(rules, depth=plies, width=width, cutoff=cutoff,
                            evaluator=evaluator, name=name)
 

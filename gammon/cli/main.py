@@ -658,8 +658,6 @@ def train(
     from gammon.nn.train import HIDDEN, LAMBDA, RATE, SHARDS, Rounds, Settings
 
     rules = _variant(variant_name, option)
-    if not isinstance(rules, TrackVariant):
-        raise _fail(f"networks are trained for the track games; {rules.name} has none yet")
     out = out if out is not None else Path(f"{rules.name}.npz")
     plot = plot if plot is not None else out.with_suffix(".png")
     every = check_every if check_every is not None else max(games // 10, 1)

@@ -25,7 +25,7 @@ from pettingzoo import AECEnv
 
 from gammon.core.errors import IllegalPlayError, InvalidOptionError
 from gammon.envs.games import make_rules, new_game
-from gammon.envs.observe import max_actions, observer_for
+from gammon.envs.observe import TrackObserver, max_actions, observer_for
 
 
 class GammonEnv(AECEnv):
@@ -149,7 +149,7 @@ class GammonEnv(AECEnv):
 
         observer = self.observer
         player = self.state.current_player
-        if player is None or not hasattr(observer, "encoder"):
+        if player is None or not isinstance(observer, TrackObserver):
             raise InvalidOptionError("afterstates are given for a track game's plays")
         legal = self.state.legal_actions()
         if not all(isinstance(a, Play) for a in legal):

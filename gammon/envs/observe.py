@@ -28,7 +28,8 @@ gives the encoded result of every legal play (``afterstates``) for them.
   choice of the variant), the cube (log2 of its value / 6, centred, owned by the
   observer, owned by another), a double offered to the observer, and in a match the
   points each side still needs (/ 25) and whether this is the Crawford game.
-- Acedrex: its own inputs (:func:`acedrex_inputs`).
+- Acedrex: its network's inputs (:class:`~gammon.nn.encoders.RingEncoder`: the ring,
+  hands, captures, money, the jackpot, the die and the stage).
 
 The first ``encoder.inputs + DICE_UNITS`` units are the same as those of the compiled
 vector environment (:mod:`gammon.envs.vector`).
@@ -45,7 +46,7 @@ from gammon.core.errors import InvalidOptionError
 from gammon.core.state import Phase
 from gammon.core.variant import TrackVariant
 from gammon.kernels import tracks
-from gammon.nn.encoders import encoder_for
+from gammon.nn.encoders import QuarterEncoder, RingEncoder, TrackEncoder, encoder_for
 
 #: One-hot high die, then one-hot low die.
 DICE_UNITS = 12
@@ -85,7 +86,9 @@ class TrackObserver:
     """Observations of the track games, Multi-Gam included (module text)."""
 
     def __init__(self, rules: TrackVariant) -> None:
-        self.encoder = encoder_for(rules)
+        encoder = encoder_for(rules)
+        assert isinstance(encoder, TrackEncoder | QuarterEncoder)
+        self.encoder = encoder
         self.board_units = self.encoder.inputs
         self.size = self.board_units + DICE_UNITS + EXTRA_UNITS
         # Tesauro's fourth unit is the largest: (checkers - 3) / 2; pips / 200 and bars /
@@ -127,57 +130,17 @@ class TrackObserver:
 
 
 class AcedrexObserver:
-    """Observations of Acedrex (see :func:`acedrex_inputs`)."""
+    """Observations of Acedrex: its network's inputs
+    (:class:`~gammon.nn.encoders.RingEncoder`)."""
 
     def __init__(self, rules: Any) -> None:
-        from gammon.kernels.acedrex import PLAYERS, RING, SIDES
-
-        self.players = PLAYERS
-        self.ring = RING
-        self.sides = SIDES
-        # Per stop and seat (from the observer's on): untapped and tapped pieces; per
-        # seat: hand, captured, money, out; the jackpot; the die, what is left of it;
-        # the stage.
-        self.stages = ("one", "move", "jump")
-        self.size = RING * PLAYERS * 2 + PLAYERS * 4 + 1 + SIDES + 1 + len(self.stages)
+        self.encoder = RingEncoder(rules)
+        self.size = self.encoder.inputs
         self.low, self.high = -1.0, 1.0
 
     def observe(self, state: Any, player: int) -> np.ndarray:
-        return acedrex_inputs(self, state, player)
-
-
-def acedrex_inputs(observer: AcedrexObserver, state: Any, player: int) -> np.ndarray:
-    """Acedrex from ``player``'s side: for every ring stop and every seat in turn order
-    from ``player``'s, its untapped and its tapped pieces there (/ 9); each seat's pieces
-    in hand and captured (/ 9), money (/ 40, clipped) and whether it is out; the pieces
-    in the jackpot (/ 3); at a decision the die (one-hot of 20), what is left of it
-    (/ 20) and the stage (keep or re-roll a 1, move, jump)."""
-    from gammon.variants.acedrex import owner
-
-    players = observer.players
-    out = np.zeros(observer.size, np.float32)
-    for stop, stack in enumerate(state.ring):
-        for piece in stack:
-            seat = (owner(piece) - player) % players
-            tapped = 1 if state.is_tapped(piece) else 0
-            out[(stop * players + seat) * 2 + tapped] += 1.0 / 9.0
-    at = observer.ring * players * 2
-    for seat in range(players):
-        p = (player + seat) % players
-        out[at] = len(state.hands[p]) / 9.0
-        out[at + 1] = len(state.captured[p]) / 9.0
-        out[at + 2] = max(-1.0, min(1.0, state.money[p] / 40.0))
-        out[at + 3] = 1.0 if state.out[p] else 0.0
-        at += 4
-    out[at] = len(state.jackpot) / 3.0
-    at += 1
-    if state.phase is Phase.DECIDE:
-        if 1 <= state.die <= observer.sides:
-            out[at + state.die - 1] = 1.0
-        out[at + observer.sides] = state.left / observer.sides
-        if state.stage in observer.stages:
-            out[at + observer.sides + 1 + observer.stages.index(state.stage)] = 1.0
-    return out
+        row: np.ndarray = self.encoder.encode_states([state], [player])[0]
+        return row
 
 
 #: The observers, by the board a variant names (``rules.board``).

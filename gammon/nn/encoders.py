@@ -13,6 +13,12 @@ to act or to roll), so one network serves both sides and learns half as much:
 - :class:`QuarterEncoder`, Multi-Gam's four players on one quarter board: for each
   seat in turn order from the perspective player, their checkers on each point (the
   same four units), on the bar and off, and whether they have finished.
+- :class:`RingEncoder`, Acedrex's ring: for every stop and every seat in turn order from
+  the perspective player, that seat's untapped and tapped pieces there (/ 9); each
+  seat's pieces in hand and captured (/ 9), money (/ 768, the most a game can move) and
+  whether it resigned; the jackpot (/ 3); at a decision the die (one-hot of 20), what
+  is left of it (/ 20) and the stage (keep or re-roll a 1, move, jump). Acedrex is not a
+  board of counts, so this encoder reads whole states (:meth:`RingEncoder.encode_states`).
 
 An encoder's :meth:`~TrackEncoder.encode` takes board rows (the ``bytes`` of
 :class:`~gammon.core.position.Position`, as an ``int8`` array) and the perspective
@@ -77,10 +83,66 @@ class QuarterEncoder:
         return out
 
 
-def encoder_for(variant: Any) -> TrackEncoder | QuarterEncoder:
-    """The encoder of ``variant``'s family of boards."""
-    if not isinstance(variant, TrackVariant):
-        raise ValueError(f"no board encoder for {variant.name}")
-    if variant.players == 2:
-        return TrackEncoder(variant)
-    return QuarterEncoder(variant)
+class RingEncoder:
+    """Inputs of Acedrex (module text)."""
+
+    family = "ring"
+    #: Money is scaled by the most a player can win or lose in one game: three times the
+    #: score of nine captures (256 points), at stake 1.
+    MONEY_SCALE = 768.0
+    STAGES = ("one", "move", "jump")
+
+    def __init__(self, variant: Any) -> None:
+        from gammon.kernels.acedrex import PLAYERS, RING, SIDES
+
+        self.players, self.ring, self.sides = PLAYERS, RING, SIDES
+        self.money_scale = self.MONEY_SCALE * variant.options().get("stake", 1)
+        self.inputs = (RING * PLAYERS * 2 + PLAYERS * 4 + 1 + SIDES + 1 + len(self.STAGES))
+
+    def encode_states(self, states: Any, perspective: Any) -> np.ndarray:
+        """One row of inputs per state, from the side of ``perspective[i]``."""
+        out = np.zeros((len(states), self.inputs), np.float32)
+        for row, (state, player) in enumerate(zip(states, perspective, strict=True)):
+            self._encode(state, int(player), out[row])
+        return out
+
+    def _encode(self, state: Any, player: int, out: np.ndarray) -> None:
+        from gammon.core.state import Phase
+        from gammon.variants.acedrex import owner
+
+        players, sides = self.players, self.sides
+        for stop, stack in enumerate(state.ring):
+            for piece in stack:
+                seat = (owner(piece) - player) % players
+                tapped = 1 if state.is_tapped(piece) else 0
+                out[(stop * players + seat) * 2 + tapped] += 1.0 / 9.0
+        at = self.ring * players * 2
+        for seat in range(players):
+            p = (player + seat) % players
+            out[at] = len(state.hands[p]) / 9.0
+            out[at + 1] = len(state.captured[p]) / 9.0
+            out[at + 2] = max(-1.0, min(1.0, state.money[p] / self.money_scale))
+            out[at + 3] = 1.0 if state.out[p] else 0.0
+            at += 4
+        out[at] = len(state.jackpot) / 3.0
+        at += 1
+        if state.phase is Phase.DECIDE:
+            if 1 <= state.die <= sides:
+                out[at + state.die - 1] = 1.0
+            out[at + sides] = state.left / sides
+            if state.stage in self.STAGES:
+                out[at + sides + 1 + self.STAGES.index(state.stage)] = 1.0
+
+
+#: The encoders, by the board a variant names (``rules.board``).
+ENCODERS: dict[str, Any] = {"track": TrackEncoder, "quarter": QuarterEncoder,
+                            "ring": RingEncoder}
+
+
+def encoder_for(variant: Any) -> TrackEncoder | QuarterEncoder | RingEncoder:
+    """The encoder of the board ``variant`` names."""
+    encoder = ENCODERS.get(variant.board)
+    if encoder is None:
+        raise ValueError(f"no encoder for {variant.name}'s board {variant.board!r}")
+    result: TrackEncoder | QuarterEncoder | RingEncoder = encoder(variant)
+    return result

@@ -21,7 +21,7 @@ import numpy as np
 
 from gammon.core.state import GameState, Phase
 from gammon.core.variant import TrackVariant
-from gammon.nn.encoders import QuarterEncoder, TrackEncoder, encoder_for
+from gammon.nn.encoders import QuarterEncoder, RingEncoder, TrackEncoder, encoder_for
 from gammon.nn.network import Network
 
 #: The outputs of a two-player network, in order.
@@ -29,9 +29,19 @@ WIN, WIN_GAMMON, WIN_BACKGAMMON, LOSE_GAMMON, LOSE_BACKGAMMON = range(5)
 TWO_PLAYER_OUTPUTS = 5
 
 
-def outputs_for(variant: TrackVariant) -> int:
+def outputs_for(variant: Any) -> int:
     """How many outputs a network of ``variant`` has."""
-    return TWO_PLAYER_OUTPUTS if variant.players == 2 else variant.players
+    return TWO_PLAYER_OUTPUTS if variant.board == "track" else variant.players
+
+
+def result_range(variant: Any) -> tuple[float, float]:
+    """The lowest and highest result of a player in a game of more than two players,
+    which an output's 0 and 1 stand for: Multi-Gam's place scores (from 0), Acedrex's
+    money (:attr:`RingEncoder.MONEY_SCALE` at the stake, either way)."""
+    if variant.board == "ring":
+        scale = RingEncoder.MONEY_SCALE * variant.options().get("stake", 1)
+        return -scale, scale
+    return 0.0, float(max(variant.place_scores))
 
 
 def equity(out: np.ndarray) -> np.ndarray:
@@ -57,7 +67,7 @@ def convert(out: np.ndarray, source: int, target: int, players: int) -> np.ndarr
     return np.roll(out, -shift)
 
 
-def outcome_targets(returns: Sequence[float], perspective: int, variant: TrackVariant
+def outcome_targets(returns: Sequence[float], perspective: int, variant: Any
                     ) -> np.ndarray:
     """What the outputs should have been, from ``perspective``'s side, for a game that
     ended with ``returns`` (each player's points, or places' scores)."""
@@ -75,8 +85,8 @@ def outcome_targets(returns: Sequence[float], perspective: int, variant: TrackVa
             target[LOSE_GAMMON] = mine <= -2
             target[LOSE_BACKGAMMON] = mine <= -3
         return target
-    best = float(max(variant.place_scores))
-    return np.array([float(returns[(perspective + k) % players]) / best
+    low, high = result_range(variant)
+    return np.array([(float(returns[(perspective + k) % players]) - low) / (high - low)
                      for k in range(players)], np.float32)
 
 
@@ -93,7 +103,10 @@ class NeuralEvaluator:
         self.variant = variant
         self.network = network
         self.players = variant.players
-        self.encoder: TrackEncoder | QuarterEncoder = encoder_for(variant)
+        encoder = encoder_for(variant)
+        if not isinstance(encoder, TrackEncoder | QuarterEncoder):
+            raise ValueError(f"{variant.name} is not a board of checkers: use RingEvaluator")
+        self.encoder: TrackEncoder | QuarterEncoder = encoder
         self.size = self.encoder.size
         if network.inputs != self.encoder.inputs or network.outputs != outputs_for(variant):
             raise ValueError(
@@ -178,3 +191,50 @@ class NeuralEvaluator:
                                np.int8).reshape(len(states), self.size)
         sides = np.array([perspective_of(s) for s in states], np.int64)
         return self.encoder.encode(boards, sides), sides
+
+
+class RingEvaluator:
+    """Acedrex's network as an evaluator of states (``evaluate``, for the search over
+    states, and ``encode_states`` for training): each output is a seat's money, in turn
+    order from the perspective player, mapped to 0..1 over :func:`result_range`."""
+
+    def __init__(self, variant: Any, network: Network) -> None:
+        self.variant = variant
+        self.network = network
+        self.players = variant.players
+        self.encoder = RingEncoder(variant)
+        self.low, self.high = result_range(variant)
+        if network.inputs != self.encoder.inputs or network.outputs != self.players:
+            raise ValueError(
+                f"the network has {network.inputs} inputs and {network.outputs} outputs; "
+                f"{variant.name} needs {self.encoder.inputs} and {self.players}")
+
+    def encode_states(self, states: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
+        """Inputs of not-finished states and the perspective of each (for training)."""
+        # The player to act, or the one on turn while the dice fall.
+        sides = np.array([s.turn for s in states], np.int64)
+        return self.encoder.encode_states(states, sides), sides
+
+    def evaluate(self, states: Sequence[Any]) -> np.ndarray:
+        """Each player's expected money (columns) of each state; finished games exactly."""
+        out = np.zeros((len(states), self.players))
+        live = [i for i, s in enumerate(states) if s.phase is not Phase.TERMINAL]
+        for i, state in enumerate(states):
+            if state.phase is Phase.TERMINAL:
+                out[i] = state.returns()
+        if not live:
+            return out
+        x, sides = self.encode_states([states[i] for i in live])
+        money = self.low + self.network.forward(x) * (self.high - self.low)
+        rows = np.array(live)
+        for k in range(self.players):
+            out[rows, (sides + k) % self.players] = money[:, k]
+        return out
+
+
+def neural_evaluator(variant: Any, network: Network) -> NeuralEvaluator | RingEvaluator:
+    """The evaluator of ``variant``'s network: over boards of checkers, or Acedrex's
+    states."""
+    if variant.board == "ring":
+        return RingEvaluator(variant, network)
+    return NeuralEvaluator(variant, network)

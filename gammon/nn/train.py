@@ -48,9 +48,9 @@ import numpy as np
 from gammon.agents.search import best_action, board_search_applies, make_search
 from gammon.core.errors import InvalidOptionError
 from gammon.core.state import GameState
-from gammon.core.variant import TrackVariant, track_variant
+from gammon.core.variant import variant
 from gammon.nn.encoders import TrackEncoder, encoder_for
-from gammon.nn.evaluator import NeuralEvaluator, convert, outcome_targets, outputs_for
+from gammon.nn.evaluator import convert, neural_evaluator, outcome_targets, outputs_for
 from gammon.nn.network import Network
 
 #: Defaults of a training run.
@@ -81,8 +81,8 @@ class Settings:
     check_every: int = 0
     check_games: int = 200
 
-    def rules(self) -> TrackVariant:
-        return track_variant(self.variant, **self.options)
+    def rules(self) -> Any:
+        return variant(self.variant, **self.options)
 
 
 @dataclass(frozen=True)
@@ -116,7 +116,7 @@ def new_network(settings: Settings) -> Network:
     return Network.create(
         encoder.inputs, settings.hidden, outputs_for(rules), seed=settings.seed,
         name=network_name(rules), variant=rules.name, options=settings.options,
-        family=rules.family,
+        family=getattr(rules, "family", rules.name),
         encoder=encoder.family, games=0, seconds=0.0, curve=[], settings=settings_json(settings))
 
 
@@ -127,7 +127,7 @@ def settings_json(settings: Settings) -> dict[str, Any]:
             "seed": settings.seed}
 
 
-def self_play(rules: TrackVariant, evaluator: NeuralEvaluator, search: Any,
+def self_play(rules: Any, evaluator: Any, search: Any,
               rng: random.Random) -> tuple[list[GameState], tuple[float, ...]]:
     """One game of the network against itself: the positions after each action (not
     the last, finished one) and the result."""
@@ -146,7 +146,7 @@ def self_play(rules: TrackVariant, evaluator: NeuralEvaluator, search: Any,
 
 
 def lambda_targets(values: np.ndarray, sides: np.ndarray, returns: tuple[float, ...],
-                   rules: TrackVariant, lam: float) -> np.ndarray:
+                   rules: Any, lam: float) -> np.ndarray:
     """The lambda-return of each kept position (rows of ``values``, the network's
     outputs, each from the side in ``sides``), computed backwards from the result."""
     players = rules.players
@@ -158,7 +158,7 @@ def lambda_targets(values: np.ndarray, sides: np.ndarray, returns: tuple[float, 
     return targets
 
 
-def compiled(rules: TrackVariant) -> bool:
+def compiled(rules: Any) -> bool:
     """Whether ``rules`` trains in the compiled self-play (:mod:`gammon.kernels.
     selfplay`): two players whose turns simply alternate, as the board search assumes."""
     return board_search_applies(rules)
@@ -177,7 +177,7 @@ class Trainer:
         self.settings = settings
         self.rules = settings.rules()
         self.network = network if network is not None else new_network(settings)
-        self.evaluator = NeuralEvaluator(self.rules, self.network)
+        self.evaluator = neural_evaluator(self.rules, self.network)
         self.search = make_search(self.rules, self.evaluator)
         self.rng = random.Random(f"{settings.seed}:{self.games}")
         self.compiled = compiled(self.rules)
@@ -350,7 +350,7 @@ def _train_shard(shared: tuple[str, dict[str, Any], tuple[np.ndarray, ...], floa
     return changes, rows
 
 
-def yardsticks(rules: TrackVariant) -> list[str]:
+def yardsticks(rules: Any) -> list[str]:
     """The bots a network is measured against while it trains."""
     rivals = ["heuristic"]
     if "pubeval" in rules.bots:
