@@ -67,6 +67,7 @@ $(BENCHVENV)/.installed: pyproject.toml benchmarks/requirements.txt
 
 bench: $(BENCHVENV)/.installed
 	$(BENCHVENV)/bin/python benchmarks/bench_openspiel.py
+	$(BENCHVENV)/bin/python benchmarks/bench_vector.py
 
 # Train (or go on training) every network that ships, resumably (hours on two cores).
 networks: $(STAMP)
