@@ -90,6 +90,19 @@ def outcome_targets(returns: Sequence[float], perspective: int, variant: Any
                      for k in range(players)], np.float32)
 
 
+def finished_returns(states: Sequence[Any], players: int) -> tuple[np.ndarray, list[int]]:
+    """Rows of each player's result, filled for the finished states (exactly, by their
+    returns), and the indices of the others, which an evaluator is to fill."""
+    out = np.zeros((len(states), players))
+    live = []
+    for i, state in enumerate(states):
+        if state.phase is Phase.TERMINAL:
+            out[i] = state.returns()
+        else:
+            live.append(i)
+    return out, live
+
+
 def perspective_of(state: Any) -> int:
     """The player whose side a state is seen from: the one to act, or to roll."""
     player = state.current_player
@@ -167,11 +180,7 @@ class NeuralEvaluator:
     def evaluate(self, states: Sequence[Any]) -> np.ndarray:
         """Expected returns per player of each state (finished games and finished
         players of Multi-Gam exactly)."""
-        out = np.zeros((len(states), self.players))
-        live = [i for i, s in enumerate(states) if s.phase is not Phase.TERMINAL]
-        for i, state in enumerate(states):
-            if state.phase is Phase.TERMINAL:
-                out[i] = state.returns()
+        out, live = finished_returns(states, self.players)
         if not live:
             return out
         boards = np.frombuffer(b"".join(states[i].position.board for i in live),
@@ -217,11 +226,7 @@ class RingEvaluator:
 
     def evaluate(self, states: Sequence[Any]) -> np.ndarray:
         """Each player's expected money (columns) of each state; finished games exactly."""
-        out = np.zeros((len(states), self.players))
-        live = [i for i, s in enumerate(states) if s.phase is not Phase.TERMINAL]
-        for i, state in enumerate(states):
-            if state.phase is Phase.TERMINAL:
-                out[i] = state.returns()
+        out, live = finished_returns(states, self.players)
         if not live:
             return out
         x, sides = self.encode_states([states[i] for i in live])
