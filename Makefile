@@ -45,7 +45,7 @@ postgresql:
 
 # CI=true: a missing gnubg fails its tests instead of skipping them.
 test: $(STAMP) gnubg chromium postgresql
-	$(BIN)/ruff check gammon tests benchmarks
+	$(BIN)/ruff check gammon tests benchmarks examples
 	$(BIN)/mypy
 	CI=$${CI:-true} $(BIN)/pytest -q
 
