@@ -238,3 +238,18 @@ def test_render_shows_the_board_as_text():
     ring = GammonEnv("acedrex", render_mode="ansi")
     ring.reset(seed=1)
     assert "player_3" in (ring.render() or "")
+
+
+def test_a_long_match_stays_inside_the_observation_space():
+    e = GammonEnv("hypergammon-1", match=64)
+    e.reset(seed=3)
+    obs = e.observe(e.agent_selection)
+    assert e.observation_space(e.agent_selection).contains(obs)
+
+
+def test_a_decision_larger_than_the_action_space_is_refused_not_cut():
+    from gammon.envs.observe import action_mask
+
+    assert action_mask(3, 5).tolist() == [1, 1, 1, 0, 0]
+    with pytest.raises(InvalidOptionError, match="does not fit the action space of 5"):
+        action_mask(6, 5)

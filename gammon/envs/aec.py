@@ -25,7 +25,7 @@ from pettingzoo import AECEnv
 
 from gammon.core.errors import IllegalPlayError, InvalidOptionError
 from gammon.envs.games import make_rules, new_game
-from gammon.envs.observe import TrackObserver, max_actions, observer_for
+from gammon.envs.observe import TrackObserver, action_mask, max_actions, observer_for
 
 
 class GammonEnv(AECEnv):
@@ -130,10 +130,9 @@ class GammonEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         player = self.possible_agents.index(agent)
-        mask = np.zeros(self.max_actions, np.int8)
         state = self.state
-        if state.current_player == player:
-            mask[: len(state.legal_actions())] = 1
+        legal = len(state.legal_actions()) if state.current_player == player else 0
+        mask = action_mask(legal, self.max_actions)
         return {"observation": self.observer.observe(state, player), "action_mask": mask}
 
     def legal_actions(self) -> list[Any]:

@@ -67,6 +67,18 @@ def max_actions(rules: Any) -> int:
     return ACEDREX_MAX_ACTIONS
 
 
+def action_mask(legal: int, size: int) -> np.ndarray:
+    """The mask of ``legal`` actions in an action space of ``size``: a prefix. A decision
+    larger than the space is refused rather than cut short."""
+    if legal > size:
+        raise InvalidOptionError(
+            f"a decision with {legal} legal actions does not fit the action space of "
+            f"{size}: please report the position (the bound is meant to hold)")
+    mask = np.zeros(size, np.int8)
+    mask[:legal] = 1
+    return mask
+
+
 def _decision_kind(action: Any) -> int:
     from gammon.core.play import Play
     from gammon.stakes.cube import CubeAction, ResignAnswer
@@ -123,8 +135,8 @@ class TrackObserver:
         if score is not None and score.length:
             mine = score.length - score.score[player]
             theirs = min(score.length - s for q, s in enumerate(score.score) if q != player)
-            out[at] = mine / 25.0
-            out[at + 1] = theirs / 25.0
+            out[at] = min(1.0, mine / 25.0)
+            out[at + 1] = min(1.0, theirs / 25.0)
             out[at + 2] = 1.0 if score.crawford else 0.0
         return out
 

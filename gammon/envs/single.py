@@ -28,7 +28,7 @@ from gymnasium import spaces
 from gammon.core.errors import InvalidOptionError
 from gammon.core.variant import TrackVariant
 from gammon.envs.games import make_rules, new_game
-from gammon.envs.observe import max_actions, observer_for
+from gammon.envs.observe import action_mask, max_actions, observer_for
 
 
 def worst_result(rules: Any, stakes: Any = None) -> float:
@@ -145,9 +145,9 @@ class GammonGymEnv(gymnasium.Env):
         return self._observation(), reward, self.state.is_terminal, False, self._info()
 
     def _observation(self) -> dict[str, np.ndarray]:
-        mask = np.zeros(self.max_actions, np.int8)
-        if self.state.current_player == self.seat:
-            mask[: len(self.state.legal_actions())] = 1
+        state = self.state
+        legal = len(state.legal_actions()) if state.current_player == self.seat else 0
+        mask = action_mask(legal, self.max_actions)
         return {"observation": self.observer.observe(self.state, self.seat),
                 "action_mask": mask}
 
