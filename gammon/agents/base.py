@@ -25,7 +25,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from gammon.core.play import Play
-from gammon.core.state import GameState
+from gammon.core.state import GameState, Phase
 from gammon.core.variant import LegalPlays, TrackVariant
 
 
@@ -123,3 +123,16 @@ def chance_children(state: Any) -> list[tuple[Any, float]]:
     """``(child, probability)`` for every outcome of a chance state (none leads back to
     the state itself: the game protocol leaves out throws that are thrown again)."""
     return [(state.apply(outcome), float(p)) for outcome, p in state.chance_outcomes()]
+
+
+def finished_returns(states: Sequence[Any], players: int) -> tuple[np.ndarray, list[int]]:
+    """Rows of each player's result, filled for the finished states (exactly, by their
+    returns), and the indices of the others, which an evaluator is to fill."""
+    out = np.zeros((len(states), players))
+    live = []
+    for i, state in enumerate(states):
+        if state.phase is Phase.TERMINAL:
+            out[i] = state.returns()
+        else:
+            live.append(i)
+    return out, live

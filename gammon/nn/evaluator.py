@@ -19,7 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from gammon.core.state import GameState, Phase
+from gammon.agents.base import finished_returns
+from gammon.core.state import GameState
 from gammon.core.variant import TrackVariant
 from gammon.nn.encoders import QuarterEncoder, RingEncoder, TrackEncoder, encoder_for
 from gammon.nn.network import Network
@@ -88,19 +89,6 @@ def outcome_targets(returns: Sequence[float], perspective: int, variant: Any
     low, high = result_range(variant)
     return np.array([(float(returns[(perspective + k) % players]) - low) / (high - low)
                      for k in range(players)], np.float32)
-
-
-def finished_returns(states: Sequence[Any], players: int) -> tuple[np.ndarray, list[int]]:
-    """Rows of each player's result, filled for the finished states (exactly, by their
-    returns), and the indices of the others, which an evaluator is to fill."""
-    out = np.zeros((len(states), players))
-    live = []
-    for i, state in enumerate(states):
-        if state.phase is Phase.TERMINAL:
-            out[i] = state.returns()
-        else:
-            live.append(i)
-    return out, live
 
 
 def perspective_of(state: Any) -> int:

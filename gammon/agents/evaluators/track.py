@@ -65,9 +65,10 @@ from typing import Any
 
 import numpy as np
 
+from gammon.agents.base import finished_returns
 from gammon.agents.kernels import FEATURES, pair_features, two_player_chances
 from gammon.core.position import Position
-from gammon.core.state import GameState, Phase
+from gammon.core.state import GameState
 from gammon.core.variant import TrackVariant
 
 #: Rolls out of 36 that let one checker hit a blot ``d`` pips away (no blocks counted):
@@ -471,13 +472,7 @@ class TrackHeuristic:
 
     def evaluate(self, states: Sequence[Any]) -> np.ndarray:
         """Expected returns per player of each state (terminal ones exactly)."""
-        out = np.zeros((len(states), self.players))
-        live = []
-        for i, state in enumerate(states):
-            if state.phase is Phase.TERMINAL:
-                out[i] = state.returns()
-            else:
-                live.append(i)
+        out, live = finished_returns(states, self.players)
         if not live:
             return out
         boards = np.frombuffer(
