@@ -12,8 +12,8 @@ action masks in its spaces, so an action outside the mask (``info["action_mask"]
 the observation's ``action_mask``) cannot simply be refused: it ends the episode with
 ``illegal_reward`` and ``info["illegal_action"]`` saying why. Its default is below the
 worst result the game can give (the most a two-player track game can cost with the
-cube at its highest; 0 in Multi-Gam, whose places score 1 to 5; Acedrex's most money a
-player can lose), so an illegal action never pays.
+cube at its highest; -1 in Multi-Gam, whose places score 1 to 5; in Acedrex one below
+the most money a player can lose), so an illegal action never pays.
 """
 
 from __future__ import annotations
@@ -26,27 +26,27 @@ import numpy as np
 from gymnasium import spaces
 
 from gammon.core.errors import InvalidOptionError
-from gammon.core.variant import TrackVariant
 from gammon.envs.games import make_rules, new_game
 from gammon.envs.observe import action_mask, max_actions, observer_for
 
 
 def worst_result(rules: Any, stakes: Any = None) -> float:
-    """A reward below every result ``rules``' games can give a player (module text)."""
-    if isinstance(rules, TrackVariant):
-        if rules.players != 2:
-            return 0.0
-        cube = 1
-        if stakes is not None:
-            from gammon.stakes.rules import StakeRules
+    """A reward below every result ``rules``' games can give a player (module text): in a
+    two-player track game the most it can cost (a backgammon, or the variant's top
+    level, at the cube's highest value), else the low end of the results a network
+    maps (:func:`gammon.nn.evaluator.result_range`), one lower."""
+    if rules.board != "track":
+        from gammon.nn.evaluator import result_range
 
-            rules_of_stakes = StakeRules(**stakes) if isinstance(stakes, dict) else stakes
-            if rules_of_stakes.cube_for(rules):
-                cube = rules_of_stakes.max_cube
-        return -float((1 + int(rules.gammons) + int(rules.backgammons)) * cube + 1)
-    # Acedrex: a player pays at most every other player's score for nine captures
-    # (256 points) at the stake.
-    return -float((rules.players - 1) * 256 * rules.options().get("stake", 1) + 1)
+        return result_range(rules)[0] - 1.0
+    cube = 1
+    if stakes is not None:
+        from gammon.stakes.rules import StakeRules
+
+        rules_of_stakes = StakeRules(**stakes) if isinstance(stakes, dict) else stakes
+        if rules_of_stakes.cube_for(rules):
+            cube = rules_of_stakes.max_cube
+    return -float((1 + int(rules.gammons) + int(rules.backgammons)) * cube + 1)
 
 
 class GammonGymEnv(gymnasium.Env):
