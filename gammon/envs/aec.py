@@ -15,7 +15,6 @@ if a learner prefers).
 
 from __future__ import annotations
 
-import io
 import random
 from typing import Any
 
@@ -24,7 +23,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from gammon.core.errors import IllegalPlayError, InvalidOptionError
-from gammon.envs.games import make_rules, new_game
+from gammon.envs.games import board_text, make_rules, new_game
 from gammon.envs.observe import TrackObserver, action_mask, max_actions, observer_for
 
 
@@ -160,16 +159,7 @@ class GammonEnv(AECEnv):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        from rich.console import Console
-
-        from gammon.render import board_for
-
-        state = self.state
-        base = getattr(state, "base", state)
-        console = Console(file=io.StringIO(), width=100, record=True,
-                          force_terminal=self.render_mode == "human")
-        console.print(board_for(self.rules).draw(base, viewer=None, names=self.possible_agents))
-        text = console.export_text()
+        text = board_text(self.rules, self.state, None, self.possible_agents)
         if self.render_mode == "human":
             print(text)
             return None

@@ -35,3 +35,19 @@ def new_game(rules: Any, stakes: Any = None, match: int = 0) -> Any:
         stakes = StakeRules(**stakes)
     score = MatchScore.match(match) if match else None
     return cube_game(rules, stakes, score)
+
+
+def board_text(rules: Any, state: Any, viewer: int | None, names: list[str]) -> str:
+    """The board of ``state`` as plain text, as the terminal draws it (the cube's state
+    drawn by its game)."""
+    import io
+
+    from rich.console import Console
+
+    from gammon.render import board_for
+
+    console = Console(file=io.StringIO(), width=100, record=True)
+    console.print(board_for(rules).draw(getattr(state, "base", state), viewer=viewer,
+                                        names=names))
+    text: str = console.export_text()
+    return text

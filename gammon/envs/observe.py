@@ -46,10 +46,9 @@ from gammon.core.errors import InvalidOptionError
 from gammon.core.state import Phase
 from gammon.core.variant import TrackVariant
 from gammon.kernels import tracks
+from gammon.kernels.vector import DICE_UNITS  # one-hot high die, then low: one layout
 from gammon.nn.encoders import QuarterEncoder, RingEncoder, TrackEncoder, encoder_for
 
-#: One-hot high die, then one-hot low die.
-DICE_UNITS = 12
 #: Decision kind (5), cube (4), double offered (1), match (3).
 EXTRA_UNITS = 13
 #: What Acedrex's ``legal_actions()`` may list at most: a step of each of the nine

@@ -26,7 +26,7 @@ import numpy as np
 from gymnasium import spaces
 
 from gammon.core.errors import InvalidOptionError
-from gammon.envs.games import make_rules, new_game
+from gammon.envs.games import board_text, make_rules, new_game
 from gammon.envs.observe import action_mask, max_actions, observer_for
 
 
@@ -162,19 +162,8 @@ class GammonGymEnv(gymnasium.Env):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        import io
-
-        from rich.console import Console
-
-        from gammon.render import board_for
-
-        base = getattr(self.state, "base", self.state)
-        console = Console(file=io.StringIO(), width=100, record=True)
-        console.print(board_for(self.rules).draw(base, viewer=self.seat,
-                                                 names=[f"player_{p}" for p in
-                                                        range(self.rules.players)]))
-        text: str = console.export_text()
-        return text
+        return board_text(self.rules, self.state, self.seat,
+                          [f"player_{p}" for p in range(self.rules.players)])
 
 
 def env_id(variant: str) -> str:
