@@ -76,6 +76,98 @@ def test_long_nardy_sees_the_opponent_on_its_own_numbering():
     assert x[(12 - 1) * 8 + 4] == 1.0 and x[(12 - 1) * 8 + 7] == pytest.approx(6.0)
 
 
+def contact_of(rows, perspective=0) -> np.ndarray:
+    """The contact features of one board: the perspective side's nine, then the other's."""
+    encoder = TrackEncoder(BG, contact=True)
+    return encoder.encode(board(BG, rows), np.array([perspective]))[0, encoder.raw:]
+
+
+def mine_and_theirs(mine: dict[int, int], theirs_on_my_points: dict[int, int],
+                    their_bar: int = 0) -> list[list[int]]:
+    """Rows for player 0 (``mine``, their own points) against player 1 given on player
+    0's numbering (player 1's point ``25 - s``)."""
+    rows = [[0] * 26, [0] * 26]
+    for s, n in mine.items():
+        rows[0][s] = n
+    for s, n in theirs_on_my_points.items():
+        rows[1][25 - s] = n
+    rows[1][25] = their_bar
+    rows[0][0] = 15 - sum(mine.values())
+    rows[1][0] = 15 - sum(theirs_on_my_points.values()) - their_bar
+    return rows
+
+
+def test_contact_features_count_the_rolls_that_hit_a_blot():
+    # A blot six pips in front of a lone attacker: 11 sixes, 5-1, 4-2, 3-3 and 2-2.
+    home = {1: 4, 2: 4, 3: 4}
+    x = contact_of(mine_and_theirs({**home, 12: 1}, {6: 1, 20: 5, 22: 5}))
+    assert x[0] == pytest.approx(17 / 36)
+    assert x[8] == pytest.approx(1 / 6)  # one blot
+    # Holding the point three pips ahead of the attacker stops 3-3 (and nothing else).
+    x = contact_of(mine_and_theirs({1: 4, 2: 4, 3: 2, 9: 2, 12: 1}, {6: 1, 20: 5, 22: 5}))
+    assert x[0] == pytest.approx(16 / 36)
+    # A checker of theirs on the bar must come in first: only it attacks; my blot on
+    # my 4-point is hit by 4s, 3-1, 2-2 and 1-1 (11 + 2 + 1 + 1).
+    x = contact_of(mine_and_theirs({4: 1, 7: 4, 8: 5, 9: 5}, {12: 1, 20: 6, 22: 6},
+                                   their_bar=1))
+    assert x[0] == pytest.approx(15 / 36)
+    # No blot, no shot.
+    assert contact_of(mine_and_theirs(home | {4: 3}, {6: 1, 20: 7, 22: 7}))[0] == 0.0
+
+
+def test_contact_features_see_primes_escapes_and_anchors():
+    # My last checkers on their 1-point (my 24) behind a five-point prime on my 19-23:
+    # only sixes get out (eleven rolls, 6-6 among them).
+    prime = {s: 2 for s in range(19, 24)}
+    rows = mine_and_theirs({24: 2, 6: 5, 8: 8}, {**prime, 1: 5})
+    x = contact_of(rows)
+    assert x[1] == pytest.approx(24 / 25)  # rearmost checker
+    assert x[2] == pytest.approx(24 / 24)  # rearmost anchor
+    assert x[3] == pytest.approx(11 / 36)  # escapes
+    assert x[4] == pytest.approx(1 - 11 / 36)  # contained: the least escapes from 15-24
+    assert x[5] == pytest.approx(5 / 6)  # their longest prime
+    assert x[6] == pytest.approx(5 / 6)  # their closed home points (my 19-24)
+    # A sixth point closes the prime: no roll escapes.
+    x = contact_of(mine_and_theirs({24: 2, 6: 5, 8: 8}, {**prime, 18: 2, 1: 3}))
+    assert x[3] == 0.0 and x[4] == 1.0 and x[5] == 1.0
+    # From the other side the same board reads as theirs: features 9-17 are player 1's
+    # as seen by player 1.
+    assert np.allclose(contact_of(rows, 1)[:9], contact_of(rows)[9:])
+
+
+def test_contact_features_count_the_pips_still_behind():
+    # Their rearmost checker is on my 10-point: my checkers above it must pass it.
+    x = contact_of(mine_and_theirs({12: 2, 6: 13}, {10: 1, 20: 14}))
+    assert x[7] == pytest.approx(2 * (12 - 10) / 200)
+    # A pure race: nothing behind, nobody hit, all free.
+    race = contact_of(mine_and_theirs({6: 5, 5: 5, 4: 5}, {20: 5, 21: 5, 22: 5}))
+    assert race[0] == 0.0 and race[7] == 0.0 and race[3] == 1.0
+
+
+def test_contact_features_are_only_for_games_that_hit_running_opposite_ways():
+    with pytest.raises(InvalidOptionError, match="opposite directions"):
+        TrackEncoder(gammon.variant("long-nardy"), contact=True)
+    assert TrackEncoder(gammon.variant("nackgammon"), contact=True).inputs == 199 + 18
+
+
+def test_the_escape_table_counts_rolls_past_the_blocks():
+    from gammon.kernels.encoding import ESCAPE_REACH, escape_table
+
+    table = escape_table()
+
+    def ahead(*pips):
+        return sum(1 << (ESCAPE_REACH - d) for d in pips)
+
+    assert table[0] == 36  # nothing in front
+    assert table[ahead(1, 2, 3, 4, 5, 6)] == 0  # a full prime
+    # One point blocked six pips ahead: a roll must move more than six without landing
+    # on it: the nine pairs of dice summing to 7 or more (18 rolls), 4-4 and 5-5; 2-2,
+    # 3-3 and 6-6 land on it, the smaller rolls fall short.
+    assert table[ahead(6)] == 20
+    # Blocked one pip ahead: a 1 can't be played first, everything else gets by.
+    assert table[ahead(1)] == 36 - 1
+
+
 def test_multigam_seats_rotate_with_the_perspective():
     rules = gammon.variant("multi-gam")
     encoder = QuarterEncoder(rules)
@@ -244,17 +336,21 @@ def test_a_network_for_another_variant_is_refused(tmp_path):
 # --- the compiled self-play against the Python trainer ----------------------------------
 
 
-@pytest.mark.parametrize("name", ["backgammon", "long-nardy", "hypergammon-3"])
-def test_compiled_self_play_chooses_and_learns_as_the_python_trainer(name):
+@pytest.mark.parametrize(("name", "contact"), [
+    ("backgammon", False), ("long-nardy", False), ("hypergammon-3", False),
+    ("backgammon", True), ("nackgammon", True)])
+def test_compiled_self_play_chooses_and_learns_as_the_python_trainer(name, contact):
     """One compiled game, traced, replayed through the rules objects: every play is the
     best by the Python evaluator (before the game's step), and the weights after it equal
-    the numpy step's on the same positions."""
+    the numpy step's on the same positions; with the contact features too."""
     from gammon.agents.search import make_search
     from gammon.core.dice import Roll
     from gammon.core.variant import play_leading_to
 
     rules = gammon.variant(name)
-    trainer = Trainer(Settings(rules.name, rules.options(), hidden=16, seed=6))
+    trainer = Trainer(Settings(rules.name, rules.options(), hidden=16, seed=6,
+                               contact=contact))
+    assert trainer.network.inputs == TrackEncoder(rules).inputs + (18 if contact else 0)
     assert trainer.compiled
     trainer.play_compiled(20)  # a network that is not all noise
     before = trainer.network.copy()
@@ -294,12 +390,12 @@ def test_compiled_self_play_chooses_and_learns_as_the_python_trainer(name):
         assert np.allclose(mine, theirs, atol=2e-5)
 
 
-def test_the_kernels_tanh_agrees_with_numpys_to_float32_resolution():
-    from gammon.kernels.selfplay import tanh
+def test_the_kernels_tanh_agrees_with_numpys_to_a_few_float32_units():
+    from gammon.kernels.network import tanh
 
     x = np.concatenate([np.linspace(-30.0, 30.0, 200_001), [0.0, -0.0, 1e-9, 9.0, -9.0]])
     ours = np.array([tanh(v) for v in x[::7]])
-    assert np.abs(ours - np.tanh(x[::7])).max() < 1e-7
+    assert np.abs(ours - np.tanh(x[::7])).max() < 2e-7
     assert tanh(0.0) == 0.0 and tanh(50.0) <= 1.0 and tanh(-50.0) >= -1.0
 
 

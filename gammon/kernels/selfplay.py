@@ -26,47 +26,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gammon.kernels import encoding, tracks
+from gammon.kernels import encoding, network, tracks
 from gammon.kernels.cache import refresh_when_changed
-from gammon.kernels.encoding import encode_track
+from gammon.kernels.encoding import encode_contact, encode_track
+from gammon.kernels.network import forward_row
 
 #: Two-player outputs (as :mod:`gammon.nn.evaluator`).
 WIN, WIN_GAMMON, WIN_BACKGAMMON, LOSE_GAMMON, LOSE_BACKGAMMON = 0, 1, 2, 3, 4
-
-
-@njit(cache=True, inline="always")
-def tanh(x):
-    """``tanh`` without a call into libm, so that a layer's loop vectorises: the
-    [9/8] Pade approximant of tanh (Lambert's continued fraction) at half the argument,
-    clamped to [-4.5, 4.5], then the double-angle formula ``2t / (1 + t^2)``. Its
-    largest error is 3e-8 (float64), below float32's resolution; the Python evaluator
-    keeps numpy's ``tanh`` and ``tests/test_nn.py`` checks the two agree."""
-    y = 0.5 * min(max(x, -9.0), 9.0)
-    y2 = y * y
-    t = (y * (34459425.0 + y2 * (4729725.0 + y2 * (135135.0 + y2 * (990.0 + y2))))
-         / (34459425.0 + y2 * (16216200.0 + y2 * (945945.0 + y2 * (13860.0 + y2 * 45.0)))))
-    return 2.0 * t / (1.0 + t * t)
-
-
-@njit(cache=True, fastmath=True)
-def _forward(x, w1, b1, w2, b2, hidden, out):
-    """One input row ``x`` through the network: ``hidden`` and ``out`` filled."""
-    n_hidden = w1.shape[1]
-    for j in range(n_hidden):
-        hidden[j] = b1[j]
-    for i in range(x.shape[0]):
-        v = x[i]
-        if v != 0.0:
-            for j in range(n_hidden):
-                hidden[j] += v * w1[i, j]
-    for j in range(n_hidden):
-        hidden[j] = tanh(hidden[j])
-    for k in range(w2.shape[1]):
-        z = b2[k]
-        for j in range(n_hidden):
-            z += hidden[j] * w2[j, k]
-        z = min(max(z, -30.0), 30.0)
-        out[k] = 1.0 / (1.0 + np.exp(-z))
 
 
 @njit(cache=True)
@@ -147,15 +113,18 @@ def _learn(xs, hiddens, outs, sides, kept, winner, points, lam, rate, w1, b1, w2
 
 
 @njit(cache=True)
-def train_games(games, start, rules, cross, checkers, w1, b1, w2, b2, lam, rate,
-                max_turns, plays, words, trace):
+def train_games(games, start, rules, cross, checkers, contact, escapes, w1, b1, w2, b2,
+                lam, rate, max_turns, plays, words, trace):
     """Play and learn from ``games`` games (see the module text); the weights change in
-    place. Returns ``(games, 3)``: winner (-1: ``max_turns`` ran out; such a game is
-    not learnt from), points, plays. ``trace`` (rows of dice, mover and the chosen board,
+    place. ``contact`` (the column they start at, or 0: none) adds the contact features
+    (:func:`gammon.kernels.encoding.encode_contact`, with the ``escapes`` table).
+    Returns ``(games, 3)``: winner (-1: ``max_turns`` ran out; such a game is not learnt
+    from), points, plays. ``trace`` (rows of dice, mover and the chosen board,
     one per play of the first game) is filled when it has rows."""
     size = start.shape[0]
     slots = rules[tracks.R_POINTS] + 2
     points_n = rules[tracks.R_POINTS]
+    home = rules[tracks.R_HOME]
     n_in = w1.shape[0]
     n_hidden = w1.shape[1]
     n_out = w2.shape[1]
@@ -172,6 +141,8 @@ def train_games(games, start, rules, cross, checkers, w1, b1, w2, b2, lam, rate,
     grad_b2 = np.zeros_like(b2)
     delta_hidden = np.zeros(n_hidden, np.float32)
     x = np.zeros((1, n_in), np.float32)
+    picked = np.zeros(n_in, np.int64)
+    w2t = np.ascontiguousarray(w2.T)
     persp = np.zeros(1, np.int64)
     hidden = np.zeros(n_hidden, np.float32)
     value = np.zeros(n_out, np.float32)
@@ -204,7 +175,10 @@ def train_games(games, start, rules, cross, checkers, w1, b1, w2, b2, lam, rate,
                 persp[0] = other
                 encode_track(plays[c:c + 1, :size], persp, slots, points_n, checkers,
                              cross, x)
-                _forward(x[0], w1, b1, w2, b2, hidden, value)
+                if contact:
+                    encode_contact(plays[c:c + 1, :size], persp, slots, points_n, home,
+                                   cross, escapes, x, contact)
+                forward_row(x[0], w1, b1, w2t, b2, hidden, value, picked)
                 score = -_equity(value)
                 if score > best:
                     best = score
@@ -226,7 +200,10 @@ def train_games(games, start, rules, cross, checkers, w1, b1, w2, b2, lam, rate,
             if count == 1:  # not valued above: value the forced play for the record
                 persp[0] = other
                 encode_track(plays[0:1, :size], persp, slots, points_n, checkers, cross, x)
-                _forward(x[0], w1, b1, w2, b2, best_hidden, best_value)
+                if contact:
+                    encode_contact(plays[0:1, :size], persp, slots, points_n, home, cross,
+                                   escapes, x, contact)
+                forward_row(x[0], w1, b1, w2t, b2, best_hidden, best_value, picked)
                 best_x[:] = x[0]
             xs[kept, :] = best_x
             hiddens[kept, :] = best_hidden
@@ -243,7 +220,8 @@ def train_games(games, start, rules, cross, checkers, w1, b1, w2, b2, lam, rate,
         if winner >= 0 and kept > 0:
             _learn(xs, hiddens, outs, sides, kept, winner, points, lam, rate, w1, b1, w2, b2,
                    targets, grad1, grad_b1, grad2, grad_b2, delta_hidden)
+            w2t[:, :] = w2.T
     return out
 
 
-refresh_when_changed("selfplay", (train_games,), (tracks, encoding))
+refresh_when_changed("selfplay", (train_games,), (tracks, encoding, network))

@@ -9,7 +9,15 @@ to act or to roll), so one network serves both sides and learns half as much:
   the opponent's on the same physical point (Tesauro's: at least one, at least two, at
   least three, half of those above three); each side's bar (or waiting checkers) and
   borne-off checkers; each side's pip count, and whether the two sides are still in
-  contact (a pure race is another game).
+  contact (a pure race is another game). 199 inputs on a 24-point board. With
+  ``contact=True`` (games whose sides run in opposite directions and hit, the
+  backgammon family), nine more for each side, the perspective player's first
+  (:func:`gammon.kernels.encoding.encode_contact`): the rolls of 36 that hit one of its
+  blots, its rearmost checker and rearmost anchor, the rolls that free the rearmost
+  checker, how well the other side contains it, the other side's longest prime and
+  closed home points, its pips still behind the other side's rearmost checker, and
+  its blots. The search can read what the raw counts only imply: a network with them
+  learns gnubg-like play from far fewer examples.
 - :class:`QuarterEncoder`, Multi-Gam's four players on one quarter board: for each
   seat in turn order from the perspective player, their checkers on each point (the
   same four units), on the bar and off, and whether they have finished.
@@ -32,8 +40,25 @@ from typing import Any
 
 import numpy as np
 
+from gammon.core.errors import InvalidOptionError
 from gammon.core.variant import TrackVariant
-from gammon.kernels.encoding import UNITS, encode_quarter, encode_track
+from gammon.kernels.encoding import (
+    CONTACT,
+    UNITS,
+    encode_contact,
+    encode_quarter,
+    encode_track,
+    escape_table,
+)
+
+
+def contact_applies(variant: Any) -> bool:
+    """Whether the contact features describe ``variant``: two players who hit, on 24
+    points with six-point home boards, running in opposite directions."""
+    return (isinstance(variant, TrackVariant) and variant.players == 2 and variant.hitting
+            and variant.points == 24 and variant.home == 6 and variant.block == 2
+            and all(variant.shared_slot(0, s, 1) == variant.points + 1 - s
+                    for s in range(1, variant.points + 1)))
 
 
 class TrackEncoder:
@@ -41,9 +66,14 @@ class TrackEncoder:
 
     family = "track"
 
-    def __init__(self, variant: TrackVariant) -> None:
+    def __init__(self, variant: TrackVariant, contact: bool = False) -> None:
         if variant.players != 2:
             raise ValueError(f"{variant.name} has {variant.players} players, not two")
+        if contact and not contact_applies(variant):
+            raise InvalidOptionError(
+                f"the contact features are for games of two sides that hit each other "
+                f"running in opposite directions (the backgammon family), not {variant.name}")
+        self.contact = contact
         self.slots = variant.slots
         self.points = variant.points
         self.checkers = variant.checkers
@@ -52,20 +82,33 @@ class TrackEncoder:
         for p in (0, 1):
             for s in range(1, variant.points + 1):
                 self.cross[p, s] = variant.shared_slot(p, s, 1 - p)
-        self.inputs = self.points * 2 * UNITS + 7
+        #: Where the contact features start (the raw inputs' count).
+        self.raw = self.points * 2 * UNITS + 7
+        self.inputs = self.raw + (2 * CONTACT if contact else 0)
+        self.home = variant.home
+        self.escapes = escape_table() if contact else np.zeros(0, np.int64)
+
+    @property
+    def name(self) -> str:
+        """What a network's file calls these inputs (its ``encoder``)."""
+        return "track+contact" if self.contact else "track"
 
     def encode(self, boards: np.ndarray, perspective: np.ndarray) -> np.ndarray:
         boards = np.ascontiguousarray(boards, dtype=np.int8)
+        sides = np.ascontiguousarray(perspective, dtype=np.int64)
         out = np.empty((boards.shape[0], self.inputs), np.float32)
-        encode_track(boards, np.ascontiguousarray(perspective, dtype=np.int64), self.slots,
-                     self.points, float(self.checkers), self.cross, out)
+        encode_track(boards, sides, self.slots, self.points, float(self.checkers),
+                     self.cross, out)
+        if self.contact:
+            encode_contact(boards, sides, self.slots, self.points, self.home, self.cross,
+                           self.escapes, out, self.raw)
         return out
 
 
 class QuarterEncoder:
     """Inputs of Multi-Gam (module text)."""
 
-    family = "quarter"
+    family = name = "quarter"
 
     def __init__(self, variant: TrackVariant) -> None:
         self.slots = variant.slots
@@ -86,7 +129,7 @@ class QuarterEncoder:
 class RingEncoder:
     """Inputs of Acedrex (module text)."""
 
-    family = "ring"
+    family = name = "ring"
     #: Money is scaled by the most a player can win or lose in one game: three times the
     #: score of nine captures (256 points), at stake 1.
     MONEY_SCALE = 768.0
@@ -139,10 +182,17 @@ ENCODERS: dict[str, Any] = {"track": TrackEncoder, "quarter": QuarterEncoder,
                             "ring": RingEncoder}
 
 
-def encoder_for(variant: Any) -> TrackEncoder | QuarterEncoder | RingEncoder:
-    """The encoder of the board ``variant`` names."""
+def encoder_for(variant: Any, name: str | None = None
+                ) -> TrackEncoder | QuarterEncoder | RingEncoder:
+    """The encoder of the board ``variant`` names; ``name`` (a network file's
+    ``encoder``) may ask for the track board's contact features: ``track+contact``."""
     encoder = ENCODERS.get(variant.board)
     if encoder is None:
         raise ValueError(f"no encoder for {variant.name}'s board {variant.board!r}")
+    if name == "track+contact" and encoder is TrackEncoder:
+        return TrackEncoder(variant, contact=True)
     result: TrackEncoder | QuarterEncoder | RingEncoder = encoder(variant)
+    if name is not None and name != result.name:
+        raise InvalidOptionError(f"{variant.name} has no inputs called {name!r} (its "
+                                 f"networks read {result.name!r})")
     return result

@@ -104,7 +104,7 @@ class NeuralEvaluator:
         self.variant = variant
         self.network = network
         self.players = variant.players
-        encoder = encoder_for(variant)
+        encoder = encoder_for(variant, network.meta.get("encoder"))
         if not isinstance(encoder, TrackEncoder | QuarterEncoder):
             raise ValueError(f"{variant.name} is not a board of checkers: use RingEvaluator")
         self.encoder: TrackEncoder | QuarterEncoder = encoder

@@ -9,10 +9,12 @@ the side of the player the inputs are written for (:mod:`gammon.nn.encoders`):
 - Multi-Gam, one output per seat in turn order from the perspective player: the
   expected score of that seat over the best score.
 
-The network is small enough (a few hundred inputs, 64 to 128 hidden units) that numpy
-evaluates every candidate play of a roll in one batch in tens of microseconds; a
-framework's per-call overhead would cost more than the arithmetic, so training is
-written out here too: cross-entropy on the sigmoid outputs, plain gradient steps.
+The network is small (a few hundred inputs, 64 to 256 hidden units): evaluating is one
+compiled loop over the rows (:func:`gammon.kernels.network.forward_rows`, summing the
+first layer from the non-zero inputs only), and a framework's per-call overhead would
+cost more than the arithmetic, so training is written out here too: cross-entropy on
+the sigmoid outputs, plain gradient steps (Adam for a teacher's targets,
+:mod:`gammon.nn.teacher`).
 
 A network is saved as one ``.npz`` file holding the weights and a JSON text of what it
 is (family, variant, inputs, outputs) and how it was trained.
@@ -69,9 +71,14 @@ class Network:
     # --- evaluation ------------------------------------------------------------------
 
     def forward(self, x: np.ndarray) -> np.ndarray:
-        """The outputs (probabilities) for input rows ``x``."""
-        hidden = np.tanh(x @ self.w1 + self.b1)
-        return _sigmoid(hidden @ self.w2 + self.b2)
+        """The outputs (probabilities) for input rows ``x``, in compiled code
+        (:func:`gammon.kernels.network.forward_rows`: the rows' non-zero inputs only)."""
+        from gammon.kernels.network import forward_rows
+
+        rows = np.ascontiguousarray(np.atleast_2d(x), dtype=np.float32)
+        out = np.empty((rows.shape[0], self.outputs), np.float32)
+        forward_rows(rows, self.w1, self.b1, np.ascontiguousarray(self.w2.T), self.b2, out)
+        return out
 
     # --- training ----------------------------------------------------------------------
 
