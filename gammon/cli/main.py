@@ -651,10 +651,23 @@ def train(
         "--ray or --shards training is sequential.")] = None,
     shard_games: Annotated[int, typer.Option(min=1, help="Games a shard plays a "
                                              "round.")] = 25,
+    contact: Annotated[bool, typer.Option(
+        "--contact", help="Add the contact features to the inputs (shots, escapes, "
+        "containment, primes...: the backgammon family; docs/networks.md).")] = False,
+    teacher: Annotated[str | None, typer.Option(
+        help="Learn a teacher's evaluations instead of self-play's: gnubg[:PLIES] "
+        "(PLIES 0-2; backgammon). --games is then how many self-play games of the shipped "
+        "network give the positions it labels.")] = None,
+    epochs: Annotated[int, typer.Option(min=1, help="With --teacher: passes of Adam over "
+                                        "the labelled positions.")] = 40,
+    teacher_processes: Annotated[int, typer.Option(
+        min=1, help="With --teacher: gnubg processes labelling at once.")] = 16,
     option: OptionOpt = None,
 ) -> None:
-    """Train a network by TD(lambda) self-play, with checkpoints and a learning curve."""
-    from gammon.nn.cli import run_training
+    """Train a network by TD(lambda) self-play (or on a teacher's evaluations, with
+    --teacher), with checkpoints and a learning curve."""
+    from gammon.nn.cli import run_teacher, run_training
+    from gammon.nn.teacher import TeacherPlan
     from gammon.nn.train import HIDDEN, LAMBDA, RATE, SHARDS, Rounds, Settings
 
     rules = _variant(variant_name, option)
@@ -663,14 +676,24 @@ def train(
     every = check_every if check_every is not None else max(games // 10, 1)
     settings = Settings(rules.name, rules.options(), hidden or HIDDEN,
                         LAMBDA if lam is None else lam, RATE if rate is None else rate,
-                        seed, every, check_games)
+                        seed, every, check_games, contact)
     changes = {"hidden": hidden, "lam": lam, "rate": rate}
     parallel = jobs > 1 or ray is not None or shards is not None
+    command = " ".join(["gammon", *sys.argv[1:]])
     try:
+        if teacher is not None:
+            if parallel:
+                raise InvalidOptionError("--teacher trains in this process: --jobs, --ray "
+                                         "and --shards are for self-play")
+            plan = TeacherPlan(teacher, games, epochs, rate=1e-3 if rate is None else rate,
+                               processes=teacher_processes,
+                               check_every=check_every if check_every is not None
+                               else max(epochs // 4, 1))
+            run_teacher(settings, plan, out, resume, plot, console, command)
+            return
         rounds = (Rounds(shards or SHARDS, shard_games, jobs, ray) if parallel else None)
         run_training(settings, games, out, resume, plot, console,
-                     {k: v for k, v in changes.items() if v is not None},
-                     " ".join(["gammon", *sys.argv[1:]]), rounds)
+                     {k: v for k, v in changes.items() if v is not None}, command, rounds)
     except (GammonError, OSError) as error:
         raise _fail(str(error)) from None
 

@@ -19,6 +19,8 @@ from rich.progress import (
 )
 
 from gammon.core.errors import InvalidOptionError
+from gammon.nn.network import Network
+from gammon.nn.teacher import TeacherPlan, TeacherSpec
 from gammon.nn.train import (
     Rounds,
     Settings,
@@ -96,3 +98,82 @@ def run_training(settings: Settings, games: int, out: Path, resume: Path | None,
         plot_curve(trainer.network, plot)
         console.print(f"Learning curve drawn in {plot}.")
     return trainer
+
+
+def run_teacher(settings: Settings, plan: TeacherPlan, out: Path, resume: Path | None,
+                plot: Path | None, console: Console, command: str = "") -> Network:
+    """Train (or go on training) a network on a teacher's evaluations
+    (:mod:`gammon.nn.teacher`): sample positions, have them labelled, fit; every stage
+    saved as it goes, so the same command with ``--resume OUT`` picks up where it
+    stopped."""
+    from gammon.nn.teacher import TeacherRun, adam_path, data_path
+    from gammon.nn.train import new_network
+
+    from gammon.agents.gnubg import supports
+
+    rules = settings.rules()
+    TeacherSpec.parse(plan.teacher)  # a bad name fails before anything runs
+    if not supports(rules):
+        raise InvalidOptionError(f"the gnubg teacher evaluates standard backgammon, not "
+                                 f"{rules.name}: train it by self-play (no --teacher)")
+    if resume is not None:
+        network = Network.load(resume)
+        if network.meta.get("variant") != rules.name:
+            raise InvalidOptionError(f"{resume} is a network of "
+                                     f"{network.meta.get('variant')}, not {rules.name}")
+        if resume != out:
+            for source, target in ((data_path(resume), data_path(out)),
+                                   (adam_path(resume), adam_path(out))):
+                if source.exists():
+                    target.write_bytes(source.read_bytes())
+    else:
+        for leftover in (data_path(out), adam_path(out)):
+            if leftover.exists():
+                raise InvalidOptionError(
+                    f"{leftover} is left from an earlier run: add --resume {out} to go on "
+                    f"with that run, or remove it to start afresh")
+        network = new_network(settings)
+    if command:
+        network.meta["commands"] = [*network.meta.get("commands", []), command]
+    console.print(f"Training a network for [bold]{rules.name}[/bold] on {plan.teacher}'s "
+                  f"evaluations: {network.inputs} inputs ({network.meta.get('encoder')}), "
+                  f"{network.hidden} hidden, {network.outputs} outputs; positions from "
+                  f"{plan.games:,} self-play games, {plan.epochs} epochs of Adam at rate "
+                  f"{plan.rate}.")
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(),
+        TextColumn("{task.completed:,}/{task.total:,}"),
+        TimeElapsedColumn(), TimeRemainingColumn(), console=console,
+    ) as progress:
+        task: list[Any] = []
+
+        def event(kind: str, *args: Any) -> None:
+            if kind == "stage":
+                if task:
+                    progress.update(task[0], visible=False)
+                task[:] = [progress.add_task(args[0], total=args[1])]
+            elif kind == "done":
+                progress.update(task[0], completed=args[0])
+            elif kind == "epoch":
+                entry = args[0]
+                progress.console.print(
+                    f"  epoch {entry['epoch']}: rate {entry['rate']:.2e}, equity error on "
+                    f"held-out positions {entry['held_out_equity_error']:.4f}")
+            elif kind == "check":
+                point = args[0]
+                margins = ", ".join(f"against {rival} {m[0]:+.3f} [{m[1]:+.3f}, {m[2]:+.3f}]"
+                                    for rival, m in point.items() if rival != "epochs")
+                progress.console.print(f"  after {point['epochs']} epochs: {margins} "
+                                       "points a game")
+
+        TeacherRun(rules, network, plan, settings.seed, settings.check_games, out,
+                   event).run()
+    about = out.with_suffix(".json")
+    about.write_text(describe(network) + "\n")
+    console.print(f"Network written to {out} ({network.meta['teacher']['epochs_done']} "
+                  f"epochs on {network.meta['teacher'].get('positions', 0):,} positions "
+                  f"labelled by {plan.teacher}); how it was made in {about}.")
+    if plot is not None and network.meta["teacher"].get("curve"):
+        plot_curve(network, plot)
+        console.print(f"Learning curve drawn in {plot}.")
+    return network

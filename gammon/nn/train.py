@@ -80,6 +80,8 @@ class Settings:
     seed: int = 1
     check_every: int = 0
     check_games: int = 200
+    #: The contact features (:class:`gammon.nn.encoders.TrackEncoder`) among the inputs.
+    contact: bool = False
 
     def rules(self) -> Any:
         return variant(self.variant, **self.options)
@@ -110,21 +112,21 @@ class Rounds:
 def new_network(settings: Settings) -> Network:
     """A fresh network for the settings' variant."""
     rules = settings.rules()
-    encoder = encoder_for(rules)
+    encoder = encoder_for(rules, "track+contact" if settings.contact else None)
     from gammon.nn import network_name
 
     return Network.create(
         encoder.inputs, settings.hidden, outputs_for(rules), seed=settings.seed,
         name=network_name(rules), variant=rules.name, options=settings.options,
         family=getattr(rules, "family", rules.name),
-        encoder=encoder.family, games=0, seconds=0.0, curve=[], settings=settings_json(settings))
+        encoder=encoder.name, games=0, seconds=0.0, curve=[], settings=settings_json(settings))
 
 
 def settings_json(settings: Settings) -> dict[str, Any]:
     """The settings as the network file keeps them."""
     return {"variant": settings.variant, "options": settings.options,
-            "hidden": settings.hidden, "lambda": settings.lam, "rate": settings.rate,
-            "seed": settings.seed}
+            "hidden": settings.hidden, "contact": settings.contact, "lambda": settings.lam,
+            "rate": settings.rate, "seed": settings.seed}
 
 
 def self_play(rules: Any, evaluator: Any, search: Any,
@@ -216,8 +218,9 @@ class Trainer:
         assert isinstance(encoder, TrackEncoder)
         rows: np.ndarray = selfplay.train_games(
             games, start, self.rules.kernel.rules, encoder.cross, float(self.rules.checkers),
-            net.w1, net.b1, net.w2, net.b2, self.settings.lam, self.settings.rate, MAX_TURNS,
-            plays, words, trace if trace is not None else np.zeros((0, 3), np.int64))
+            encoder.raw if encoder.contact else 0, encoder.escapes, net.w1, net.b1, net.w2,
+            net.b2, self.settings.lam, self.settings.rate, MAX_TURNS, plays, words,
+            trace if trace is not None else np.zeros((0, 3), np.int64))
         net.meta["games"] = self.games + games
         return rows
 
@@ -228,9 +231,10 @@ class Trainer:
         from gammon.agents.parallel import run_tasks, task_seed
 
         assert self.rounds is not None
+        encoder = str(self.network.meta.get("encoder", "track"))
         if not self.warm:  # load the compiled self-play here once: forked workers inherit it
             net = self.network
-            _train_shard((self.rules.name, self.rules.options(),
+            _train_shard((self.rules.name, self.rules.options(), encoder,
                           (net.w1, net.b1, net.w2, net.b2), 0.0, 0.0), (0, 0))
             self.warm = True
         shards = self.rounds.shards
@@ -239,8 +243,8 @@ class Trainer:
                  for k, n in enumerate(sizes) if n]
         net = self.network
         weights = (net.w1, net.b1, net.w2, net.b2)
-        shared = (self.rules.name, self.rules.options(), weights, self.settings.lam,
-                  self.settings.rate)
+        shared = (self.rules.name, self.rules.options(), encoder, weights,
+                  self.settings.lam, self.settings.rate)
         results = run_tasks(_train_shard, tasks, self.rounds.jobs, self.rounds.ray,
                             shared=shared)
         for changes, _ in results:
@@ -269,17 +273,10 @@ class Trainer:
     def check(self, path: Path) -> dict[str, Any]:
         """Duel the network saved at ``path`` (0-ply) against the yardsticks; the point
         of the learning curve: games trained, and the margin against each."""
-        from gammon.agents.duel import duel
-
-        point: dict[str, Any] = {"games": self.games}
         # Local processes even with Ray: the network file is on this machine only.
         jobs = self.rounds.jobs if self.rounds is not None else 1
-        for rival in yardsticks(self.rules):
-            result = duel(self.rules, [f"neural:0:net={path}", rival],
-                          self.settings.check_games, seed=10_000 + self.games, jobs=jobs)
-            margin = result.margin
-            assert margin is not None
-            point[rival] = [round(margin.mean, 4), round(margin.low, 4), round(margin.high, 4)]
+        point: dict[str, Any] = {"games": self.games, **strength_point(
+            self.rules, path, self.settings.check_games, 10_000 + self.games, jobs)}
         self.network.meta.setdefault("curve", []).append(point)
         return point
 
@@ -319,10 +316,11 @@ class Trainer:
         self.save(path, time.perf_counter() - last_save)
 
 
-_ENCODERS: dict[int, TrackEncoder] = {}
+_ENCODERS: dict[tuple[int, str], TrackEncoder] = {}
 
 
-def _train_shard(shared: tuple[str, dict[str, Any], tuple[np.ndarray, ...], float, float],
+def _train_shard(shared: tuple[str, dict[str, Any], str, tuple[np.ndarray, ...], float,
+                               float],
                  task: tuple[int, int]) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
     """One shard of a data-parallel round (a task of :meth:`Trainer.play_round`): from a
     copy of the round's weights, ``task``'s games (seed, games) of compiled self-play,
@@ -330,13 +328,14 @@ def _train_shard(shared: tuple[str, dict[str, Any], tuple[np.ndarray, ...], floa
     from gammon.agents.parallel import rules_of
     from gammon.kernels import selfplay, tracks
 
-    name, options, weights, lam, rate = shared
+    name, options, inputs, weights, lam, rate = shared
     rules = rules_of(name, options)
-    if id(rules) not in _ENCODERS:  # rules_of keeps its rules for the process's life
-        encoder = encoder_for(rules)
+    key = (id(rules), inputs)
+    if key not in _ENCODERS:  # rules_of keeps its rules for the process's life
+        encoder = encoder_for(rules, inputs)
         assert isinstance(encoder, TrackEncoder)
-        _ENCODERS[id(rules)] = encoder
-    encoder = _ENCODERS[id(rules)]
+        _ENCODERS[key] = encoder
+    encoder = _ENCODERS[key]
     seed, games = task
     w1, b1, w2, b2 = (np.array(w, copy=True) for w in weights)
     plays, words = rules.kernel.workspace()
@@ -344,10 +343,26 @@ def _train_shard(shared: tuple[str, dict[str, Any], tuple[np.ndarray, ...], floa
     start = np.frombuffer(rules.start_position().board, np.int8).copy()
     rows: np.ndarray = selfplay.train_games(
         games, start, rules.kernel.rules, encoder.cross, float(rules.checkers),
-        w1, b1, w2, b2, lam, rate, MAX_TURNS, plays, words, np.zeros((0, 3), np.int64))
+        encoder.raw if encoder.contact else 0, encoder.escapes, w1, b1, w2, b2, lam, rate,
+        MAX_TURNS, plays, words, np.zeros((0, 3), np.int64))
     changes = tuple(after - before for after, before in
                     zip((w1, b1, w2, b2), weights, strict=True))
     return changes, rows
+
+
+def strength_point(rules: Any, path: Path, games: int, seed: int, jobs: int = 1
+                   ) -> dict[str, list[float]]:
+    """The network saved at ``path`` at 0 plies against each yardstick, ``games`` games
+    each: the margin per game and its 95% interval, by rival."""
+    from gammon.agents.duel import duel
+
+    point: dict[str, list[float]] = {}
+    for rival in yardsticks(rules):
+        result = duel(rules, [f"neural:0:net={path}", rival], games, seed=seed, jobs=jobs)
+        margin = result.margin
+        assert margin is not None
+        point[rival] = [round(margin.mean, 4), round(margin.low, 4), round(margin.high, 4)]
+    return point
 
 
 def yardsticks(rules: Any) -> list[str]:
@@ -369,7 +384,8 @@ def load_for_training(path: str | Path, settings: Settings | None = None,
             raise InvalidOptionError(f"{path}: the network does not say how it was trained")
         settings = Settings(saved["variant"], dict(saved.get("options", {})),
                             int(saved["hidden"]), float(saved["lambda"]),
-                            float(saved["rate"]), int(saved["seed"]))
+                            float(saved["rate"]), int(saved["seed"]),
+                            contact=bool(saved.get("contact", False)))
     rules = settings.rules()
     if network.meta.get("variant") != rules.name:
         raise InvalidOptionError(
@@ -384,11 +400,19 @@ def plot_curve(network: Network, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    # Self-play's curve by games; a teacher-trained network's, until it has one, by
+    # epochs of fitting.
     curve = network.meta.get("curve", [])
+    across, what, doing = "games", "self-play games", "while training"
+    if not curve:
+        curve = network.meta.get("teacher", {}).get("curve", [])
+        teacher = network.meta.get("teacher", {}).get("teacher")
+        across, what, doing = "epochs", f"epochs of fitting {teacher}'s evaluations", \
+            f"fitting {teacher}"
     figure, axes = plt.subplots(figsize=(7, 4))
-    rivals = sorted({k for point in curve for k in point if k != "games"})
+    rivals = sorted({k for point in curve for k in point if k != across})
     for rival in rivals:
-        points = [(p["games"], *p[rival]) for p in curve if rival in p]
+        points = [(p[across], *p[rival]) for p in curve if rival in p]
         games = [p[0] for p in points]
         means = [p[1] for p in points]
         lows = [p[1] - p[2] for p in points]
@@ -396,10 +420,10 @@ def plot_curve(network: Network, path: Path) -> None:
         axes.errorbar(games, means, yerr=[lows, highs], marker="o", capsize=3,
                       label=f"against {rival}")
     axes.axhline(0.0, color="grey", linewidth=0.8)
-    axes.set_xlabel("self-play games")
+    axes.set_xlabel(what)
     axes.set_ylabel("points per game (95% interval)")
     axes.set_title(f"{network.meta.get('name', network.meta.get('variant'))}: neural:0 "
-                   "while training")
+                   f"{doing}")
     if rivals:
         axes.legend()
     figure.tight_layout()
