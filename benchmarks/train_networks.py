@@ -29,7 +29,6 @@ GAMMON = Path(sys.executable).parent / "gammon"
 #: Each network: its name (a variant or preset), the self-play games it trains to, and
 #: the settings of ``gammon train`` that differ from the defaults.
 NETWORKS: dict[str, tuple[int, list[str]]] = {
-    "backgammon": (200_000, ["--check-every", "20000", "--check-games", "400"]),
     "nackgammon": (100_000, []),
     "hypergammon-1": (20_000, ["--hidden", "64"]),
     "hypergammon-2": (300_000, ["--check-every", "100000", "--check-games", "400"]),
@@ -44,6 +43,16 @@ NETWORKS: dict[str, tuple[int, list[str]]] = {
 }
 
 
+#: Networks trained on a teacher's evaluations (``gammon train --teacher``, see
+#: docs/networks.md): the epochs they fit for, and the rest of the command. The
+#: positions and labels are kept next to the network while it trains (NAME.data.npz,
+#: ignored by git), so a stopped run resumes without asking gnubg again.
+TEACHER: dict[str, tuple[int, list[str]]] = {
+    "backgammon": (40, ["--teacher", "gnubg:0", "--contact", "--hidden", "256",
+                        "--games", "40000", "--teacher-processes", "48"]),
+}
+
+
 def trained_games(path: Path) -> int:
     if not path.exists():
         return 0
@@ -53,12 +62,26 @@ def trained_games(path: Path) -> int:
     return int(Network.load(path).meta.get("games", 0))
 
 
+def fitted_epochs(path: Path) -> int:
+    if not path.exists():
+        return 0
+    sys.path.insert(0, str(ROOT))
+    from gammon.nn.network import Network
+
+    return int(Network.load(path).meta.get("teacher", {}).get("epochs_done", 0))
+
+
+def run(name: str, command: list[str]) -> int:
+    log = CURVES / f"{name}.log"
+    with log.open("a") as file:
+        return subprocess.run(command, stdout=file, stderr=subprocess.STDOUT,
+                              env={"OPENBLAS_NUM_THREADS": "1", "PATH": "/usr/bin:/bin",
+                                   "COLUMNS": "100"}).returncode
+
+
 #: Networks trained on after their first stretch, each further stretch to more games
 #: at a lower learning rate (a resumed run's settings but the rate stay as they were).
 LATER: dict[str, list[tuple[int, list[str]]]] = {
-    "backgammon": [(300_000, ["--rate", "0.002", "--check-every", "50000"]),
-                   (400_000, ["--rate", "0.001", "--check-every", "100000"]),
-                   (1_000_000, ["--rate", "0.001", "--check-every", "200000"])],
     "acey-deucey-restrictive": [(30_000, ["--rate", "0.002", "--check-every", "3000"])],
     "hypergammon-2": [(500_000, ["--rate", "0.001", "--check-every", "100000"])],
     "hypergammon-3": [(500_000, ["--rate", "0.001", "--check-every", "100000"])],
@@ -67,22 +90,28 @@ LATER: dict[str, list[tuple[int, list[str]]]] = {
 
 def train(name: str) -> str:
     out = WEIGHTS / f"{name}.npz"
-    log = CURVES / f"{name}.log"
+    log = (CURVES / f"{name}.log").relative_to(ROOT)
+    plot = ["--out", str(out), "--plot", str(CURVES / f"{name}.png")]
+    if name in TEACHER:
+        epochs, extra = TEACHER[name]
+        if fitted_epochs(out) < epochs:
+            resume = ["--resume", str(out)] if out.with_suffix(".data.npz").exists() else []
+            code = run(name, [str(GAMMON), "train", name, "--epochs", str(epochs), *plot,
+                              *extra, *resume])
+            if code:
+                return f"{name}: exit {code} (log {log})"
+        return f"{name}: fitted for {fitted_epochs(out)} epochs (log {log})"
     for games, extra in [NETWORKS[name], *LATER.get(name, [])]:
         done = trained_games(out)
         if done >= games:
             continue
-        command = [str(GAMMON), "train", name, "--games", str(games), "--out", str(out),
-                   "--plot", str(CURVES / f"{name}.png"), *extra]
+        command = [str(GAMMON), "train", name, "--games", str(games), *plot, *extra]
         if done:
             command += ["--resume", str(out)]
-        with log.open("a") as file:
-            result = subprocess.run(command, stdout=file, stderr=subprocess.STDOUT,
-                                    env={"OPENBLAS_NUM_THREADS": "1", "PATH": "/usr/bin:/bin",
-                                         "COLUMNS": "100"})
-        if result.returncode:
-            return f"{name}: exit {result.returncode} (log {log.relative_to(ROOT)})"
-    return f"{name}: trained to {trained_games(out):,} games (log {log.relative_to(ROOT)})"
+        code = run(name, command)
+        if code:
+            return f"{name}: exit {code} (log {log})"
+    return f"{name}: trained to {trained_games(out):,} games (log {log})"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -91,12 +120,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="networks trained side by side")
     parser.add_argument("--list", action="store_true", help="list the networks and stop")
     args = parser.parse_args(argv)
-    names = args.names or list(NETWORKS)
-    unknown = [n for n in names if n not in NETWORKS]
+    known = [*TEACHER, *NETWORKS]
+    names = args.names or known
+    unknown = [n for n in names if n not in known]
     if unknown:
-        parser.error(f"unknown networks {unknown}; known: {', '.join(NETWORKS)}")
+        parser.error(f"unknown networks {unknown}; known: {', '.join(known)}")
     if args.list:
         for name in names:
+            if name in TEACHER:
+                epochs, extra = TEACHER[name]
+                done = fitted_epochs(WEIGHTS / f"{name}.npz")
+                print(f"{name:26} {done:>8,} / {epochs:,} epochs {' '.join(extra)}")
+                continue
             games, extra = ([NETWORKS[name], *LATER.get(name, [])])[-1]
             done = trained_games(WEIGHTS / f"{name}.npz")
             print(f"{name:26} {done:>8,} / {games:,} games  {' '.join(extra)}")
