@@ -295,6 +295,12 @@ def test_gammon_train_writes_a_network_and_its_learning_curve(tmp_path):
     result = runner.invoke(app, ["train", "hypergammon-1", "--games", "20", "--resume",
                                  str(out), "--out", str(out)])
     assert result.exit_code == 2 and "played 40 games already" in result.output
+    result = runner.invoke(app, ["train", "hypergammon-1", "--games", "50", "--resume",
+                                 str(out), "--out", str(out), "--contact"])
+    assert result.exit_code == 2 and "keeps its inputs" in result.output
+    result = runner.invoke(app, ["train", "long-nardy", "--games", "5", "--contact",
+                                 "--out", str(tmp_path / "n.npz")])
+    assert result.exit_code == 2 and "opposite directions" in result.output
 
 
 # --- the agent ------------------------------------------------------------------------------------

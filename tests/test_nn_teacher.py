@@ -152,6 +152,8 @@ def test_a_teacher_run_labels_only_what_is_missing_and_fits(tmp_path):
     network = Network.load(out)
     assert network.meta["encoder"] == "track+contact" and network.inputs == 217
     assert network.meta["teacher"]["epochs_done"] == 2
+    # Which network played the games is kept: the shipped one may change later.
+    assert network.meta["teacher"]["sampler"]["hidden"] == load_network(BG).hidden
     assert [e[1]["epoch"] for e in events if e[0] == "epoch"] == [1, 2]
     assert [e[1]["epochs"] for e in events if e[0] == "check"] == [2]  # after the last
 

@@ -677,7 +677,7 @@ def train(
     settings = Settings(rules.name, rules.options(), hidden or HIDDEN,
                         LAMBDA if lam is None else lam, RATE if rate is None else rate,
                         seed, every, check_games, contact)
-    changes = {"hidden": hidden, "lam": lam, "rate": rate}
+    changes = {"hidden": hidden, "lam": lam, "rate": rate, "contact": contact or None}
     parallel = jobs > 1 or ray is not None or shards is not None
     command = " ".join(["gammon", *sys.argv[1:]])
     try:

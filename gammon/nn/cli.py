@@ -50,6 +50,9 @@ def run_training(settings: Settings, games: int, out: Path, resume: Path | None,
         if hidden is not None and hidden != trainer.network.hidden:
             raise InvalidOptionError(f"{resume} has {trainer.network.hidden} hidden units; "
                                      "a resumed network keeps its size")
+        if changes.pop("contact", False) and not trainer.settings.contact:
+            raise InvalidOptionError(f"{resume} reads the raw inputs only; a resumed "
+                                     "network keeps its inputs (leave out --contact)")
         trainer.settings.check_every = settings.check_every
         trainer.settings.check_games = settings.check_games
         for name, value in changes.items():

@@ -16,8 +16,8 @@ to act or to roll), so one network serves both sides and learns half as much:
   blots, its rearmost checker and rearmost anchor, the rolls that free the rearmost
   checker, how well the other side contains it, the other side's longest prime and
   closed home points, its pips still behind the other side's rearmost checker, and
-  its blots. The search can read what the raw counts only imply: a network with them
-  learns gnubg-like play from far fewer examples.
+  its blots: what the raw counts only imply, spelt out (docs/networks.md measures what
+  that is worth).
 - :class:`QuarterEncoder`, Multi-Gam's four players on one quarter board: for each
   seat in turn order from the perspective player, their checkers on each point (the
   same four units), on the bar and off, and whether they have finished.

@@ -229,6 +229,14 @@ class Adam:
         return adam
 
 
+def _about(network: Network) -> dict[str, Any]:
+    """What the network that played the sampling games was (it may not ship later)."""
+    teacher = network.meta.get("teacher", {})
+    return {"encoder": network.meta.get("encoder"), "hidden": network.hidden,
+            "self_play_games": network.meta.get("games", 0),
+            "teacher": teacher.get("teacher"), "teacher_positions": teacher.get("positions")}
+
+
 def _weights(network: Network) -> list[np.ndarray]:
     return [network.w1, network.b1, network.w2, network.b2]
 
@@ -362,6 +370,7 @@ class TeacherRun:
         labels = np.full((len(boards), 5), np.nan, np.float32)
         self._write(boards, turns, labels)
         self.state["positions"] = int(len(boards))
+        self.state["sampler"] = _about(player.network)
         self.save(time.perf_counter() - began)
         return boards, turns, labels
 
