@@ -109,10 +109,9 @@ def run_teacher(settings: Settings, plan: TeacherPlan, out: Path, resume: Path |
     (:mod:`gammon.nn.teacher`): sample positions, have them labelled, fit; every stage
     saved as it goes, so the same command with ``--resume OUT`` picks up where it
     stopped."""
+    from gammon.agents.gnubg import supports
     from gammon.nn.teacher import TeacherRun, adam_path, data_path
     from gammon.nn.train import new_network
-
-    from gammon.agents.gnubg import supports
 
     rules = settings.rules()
     TeacherSpec.parse(plan.teacher)  # a bad name fails before anything runs
