@@ -651,9 +651,11 @@ def train(
         "--ray or --shards training is sequential.")] = None,
     shard_games: Annotated[int, typer.Option(min=1, help="Games a shard plays a "
                                              "round.")] = 25,
-    contact: Annotated[bool, typer.Option(
-        "--contact", help="Add the contact features to the inputs (shots, escapes, "
-        "containment, primes...: the backgammon family; docs/networks.md).")] = False,
+    contact: Annotated[bool | None, typer.Option(
+        "--contact/--raw", help="Add the contact features to the inputs (shots, escapes, "
+        "containment, primes...: the backgammon family; docs/networks.md), or read the "
+        "raw inputs only. Default: the features with --teacher, raw inputs in "
+        "self-play.", show_default=False)] = None,
     teacher: Annotated[str | None, typer.Option(
         help="Learn a teacher's evaluations instead of self-play's: gnubg[:PLIES] "
         "(PLIES 0-2; backgammon). --games is then how many self-play games of the shipped "
@@ -676,7 +678,8 @@ def train(
     every = check_every if check_every is not None else max(games // 10, 1)
     settings = Settings(rules.name, rules.options(), hidden or HIDDEN,
                         LAMBDA if lam is None else lam, RATE if rate is None else rate,
-                        seed, every, check_games, contact)
+                        seed, every, check_games,
+                        teacher is not None if contact is None else contact)
     changes = {"hidden": hidden, "lam": lam, "rate": rate, "contact": contact or None}
     parallel = jobs > 1 or ray is not None or shards is not None
     command = " ".join(["gammon", *sys.argv[1:]])
