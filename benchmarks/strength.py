@@ -90,8 +90,6 @@ def _cells() -> list[Cell]:
              "the best neural setting beats gnubg:0"),
     ]
     for variant, (short, search) in BEST_SEARCH.items():
-        if variant == "acedrex":
-            continue
         four = variant in FOUR_PLAYERS
         rest = f",{search},{search},{search}" if four else f",{search}"
         cells.append(Cell(f"{short}_nn_best", variant, BEST_NEURAL[variant] + rest,
