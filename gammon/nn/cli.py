@@ -74,9 +74,7 @@ def run_training(settings: Settings, games: int, out: Path, resume: Path | None,
                       f"games, on {backend(rounds.jobs, rounds.ray)}.")
 
     def checked(point: dict[str, Any]) -> None:
-        margins = ", ".join(f"against {rival} {m[0]:+.3f} [{m[1]:+.3f}, {m[2]:+.3f}]"
-                            for rival, m in point.items() if rival != "games")
-        progress.console.print(f"  after {point['games']:,} games: {margins} points a game")
+        progress.console.print(f"  after {point['games']:,} games: {margins(point)}")
 
     # Small matrices: one thread is faster than BLAS's own, and leaves the other cores.
     with threadpool_limits(limits=1), Progress(
@@ -101,6 +99,13 @@ def run_training(settings: Settings, games: int, out: Path, resume: Path | None,
         plot_curve(trainer.network, plot)
         console.print(f"Learning curve drawn in {plot}.")
     return trainer
+
+
+def margins(point: dict[str, Any]) -> str:
+    """A learning curve's point as words: the margin against each rival."""
+    return ", ".join(f"against {rival} {m[0]:+.3f} [{m[1]:+.3f}, {m[2]:+.3f}]"
+                     for rival, m in point.items() if rival not in ("games", "epochs")
+                     ) + " points a game"
 
 
 def run_teacher(settings: Settings, plan: TeacherPlan, out: Path, resume: Path | None,
@@ -163,10 +168,7 @@ def run_teacher(settings: Settings, plan: TeacherPlan, out: Path, resume: Path |
                     f"held-out positions {entry['held_out_equity_error']:.4f}")
             elif kind == "check":
                 point = args[0]
-                margins = ", ".join(f"against {rival} {m[0]:+.3f} [{m[1]:+.3f}, {m[2]:+.3f}]"
-                                    for rival, m in point.items() if rival != "epochs")
-                progress.console.print(f"  after {point['epochs']} epochs: {margins} "
-                                       "points a game")
+                progress.console.print(f"  after {point['epochs']} epochs: {margins(point)}")
 
         TeacherRun(rules, network, plan, settings.seed, settings.check_games, out,
                    event).run()
