@@ -33,6 +33,21 @@ def test_jobs_do_not_change_the_games():
     assert one.agents[0].points == two.agents[0].points
 
 
+def test_a_journal_lets_a_stopped_duel_go_on(tmp_path):
+    whole = duel("hypergammon-2", ["heuristic", "random"], 10, seed=2)
+    journal = tmp_path / "games.jsonl"
+    duel("hypergammon-2", ["heuristic", "random"], 4, seed=2, journal=journal)
+    lines = journal.read_text().splitlines()
+    assert len(lines) == 1 + 4
+    journal.write_text("\n".join(lines) + '\n{"index": 9, "seat')  # stopped mid-line
+    went_on = duel("hypergammon-2", ["heuristic", "random"], 10, seed=2, journal=journal)
+    assert _key(went_on) == _key(whole)
+    assert went_on.agents[0].points == whole.agents[0].points
+    assert len(journal.read_text().splitlines()) == 1 + 10
+    with pytest.raises(InvalidOptionError, match="journal of another duel"):
+        duel("hypergammon-2", ["heuristic", "random"], 10, seed=3, journal=journal)
+
+
 def test_seats_rotate_over_each_block():
     for players in (2, 4):
         blocks = [seating(g, players) for g in range(players)]
@@ -94,3 +109,18 @@ def test_duel_command_table_and_errors():
                               "2"])
     assert bad.exit_code == 2 and "does not play" in bad.output
     assert gammon.variant("backgammon").players == 2
+
+
+def test_duel_command_journal(tmp_path):
+    runner = CliRunner()
+    journal = tmp_path / "duel.jsonl"
+    command = ["duel", "hypergammon-1", "--players", "heuristic,random", "--seed", "1",
+               "--json", "--journal", str(journal)]
+    first = runner.invoke(app, [*command, "--games", "4"])
+    assert first.exit_code == 0, first.output
+    more = runner.invoke(app, [*command, "--games", "6"])
+    assert more.exit_code == 0, more.output
+    assert json.loads(more.output)["games"] == 6
+    assert len(journal.read_text().splitlines()) == 1 + 6
+    other = runner.invoke(app, [*command, "--games", "6", "--players", "random"])
+    assert other.exit_code == 2 and "journal of another duel" in other.output

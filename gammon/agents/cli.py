@@ -6,6 +6,7 @@ The command itself is a thin entry in :mod:`gammon.cli.main`; it calls :func:`ru
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -16,9 +17,11 @@ from gammon.agents.duel import DuelResult, duel
 
 
 def run_duel(rules: Any, players: str, games: int, seed: int, jobs: int, as_json: bool,
-             console: Console, errors: Console, ray: str | None = None) -> DuelResult:
+             console: Console, errors: Console, ray: str | None = None,
+             journal: Path | None = None) -> DuelResult:
     """Play the duel with a progress bar on ``errors`` and print the result; ``ray``
-    plays its games on a Ray cluster (:mod:`gammon.agents.parallel`)."""
+    plays its games on a Ray cluster (:mod:`gammon.agents.parallel`); ``journal`` keeps
+    the games as they end, so that the duel can go on after a stop."""
     specs = [p.strip() for p in players.split(",") if p.strip()]
     with Progress(
         TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
@@ -26,7 +29,7 @@ def run_duel(rules: Any, players: str, games: int, seed: int, jobs: int, as_json
         disable=as_json,
     ) as progress:
         task = progress.add_task(f"{rules.name}: {' vs '.join(specs)}", total=games)
-        result = duel(rules, specs, games, seed=seed, jobs=jobs, ray=ray,
+        result = duel(rules, specs, games, seed=seed, jobs=jobs, ray=ray, journal=journal,
                       progress=lambda done, total: progress.update(task, completed=done))
     if as_json:
         print(json.dumps(result.as_dict(), indent=2))

@@ -23,10 +23,12 @@ interval (a paired comparison over the same games).
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from gammon.agents import parallel
@@ -227,22 +229,64 @@ def _play_one(job: tuple[str, dict[str, Any], list[str], int, int, int]) -> Game
 
 
 def _play_some(shared: tuple[str, dict[str, Any], list[str], int, int],
-               games: tuple[int, int]) -> list[GameResult]:
-    """Games ``range(*games)`` of a duel: one task of :func:`duel`."""
+               games: tuple[int, ...]) -> list[GameResult]:
+    """The games numbered ``games`` of a duel: one task of :func:`duel`."""
     name, options, specs, seed, max_actions = shared
-    return [_play_one((name, options, specs, g, seed, max_actions)) for g in range(*games)]
+    return [_play_one((name, options, specs, g, seed, max_actions)) for g in games]
+
+
+class Journal:
+    """A duel's games so far, one JSON line each after a header naming the duel, so that
+    a long duel stopped part way goes on where it stopped (``duel(..., journal=path)``).
+    A journal of another duel (variant, options, seats or seed) is refused."""
+
+    def __init__(self, path: Path, header: dict[str, Any]) -> None:
+        self.path = path
+        self.results: dict[int, GameResult] = {}
+        header = json.loads(json.dumps(header))  # as it reads back: tuples become lists
+        if path.exists() and path.stat().st_size:
+            lines = path.read_text().splitlines()
+            found = json.loads(lines[0])
+            if found != header:
+                raise InvalidOptionError(
+                    f"{path} is the journal of another duel ({found}), not of {header}: "
+                    "name another file, or delete it to start again")
+            for line in lines[1:]:
+                try:
+                    row = json.loads(line)
+                except json.JSONDecodeError:
+                    break  # a line cut short when the duel was stopped: played again
+                result = GameResult(row["index"], tuple(row["seating"]),
+                                    tuple(row["returns"]), tuple(row["decisions"]),
+                                    tuple(row["thinking"]), row["finished"])
+                self.results[result.index] = result
+            path.write_text("".join(line + "\n" for line in
+                                    [lines[0]] + [json.dumps(asdict(r))
+                                                  for r in self.results.values()]))
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(header) + "\n")
+
+    def add(self, results: list[GameResult]) -> None:
+        with self.path.open("a") as file:
+            for result in results:
+                self.results[result.index] = result
+                file.write(json.dumps(asdict(result)) + "\n")
 
 
 def duel(variant: Any, specs: Sequence[str], games: int, seed: int = 0, jobs: int = 1,
          progress: Callable[[int, int], None] | None = None,
-         max_actions: int = MAX_ACTIONS, ray: str | None = None) -> DuelResult:
+         max_actions: int = MAX_ACTIONS, ray: str | None = None,
+         journal: Path | None = None) -> DuelResult:
     """Play ``games`` games of ``variant`` (a name or rules object) between the agents
     ``specs`` (one per seat, or a list that divides the seats) and summarise them.
 
     ``jobs`` processes play games side by side (1: in this process); with ``ray`` (an
     address, or ``"local"``) the games are Ray tasks instead
     (:func:`gammon.agents.parallel.run_tasks`). The games are the same either way.
-    ``progress`` is called with (games done, games) as results come in.
+    ``progress`` is called with (games done, games) as results come in. With
+    ``journal`` (a file) each game is written down as it ends and the games already
+    there are not played again (:class:`Journal`); the seconds are this run's only.
     """
     from gammon.agents.registry import make_agent
 
@@ -260,20 +304,27 @@ def duel(variant: Any, specs: Sequence[str], games: int, seed: int = 0, jobs: in
     # the speed: a few games a task, to pay each task's overhead less often.
     side_by_side = parallel.workers(jobs, ray)
     chunk = 1 if side_by_side == 1 else max(1, min(8, games // (side_by_side * 8)))
-    tasks = [(g, min(g + chunk, games)) for g in range(0, games, chunk)]
-    played = 0
+    book = None if journal is None else Journal(
+        journal, {"variant": rules.name, "options": options, "players": seats, "seed": seed})
+    kept = {} if book is None else {g: r for g, r in book.results.items() if g < games}
+    missing = [g for g in range(games) if g not in kept]
+    tasks = [tuple(missing[i : i + chunk]) for i in range(0, len(missing), chunk)]
+    played = len(kept)
 
     def done(_: int, part: list[GameResult]) -> None:
         nonlocal played
         played += len(part)
+        if book is not None:
+            book.add(part)
         if progress:
             progress(played, games)
 
     parts = parallel.run_tasks(_play_some, tasks, jobs, ray,
                                shared=(rules.name, options, seats, seed, max_actions),
-                               done=done)
+                               done=done) if tasks else []
     seconds = time.perf_counter() - began
-    results = [result for part in parts for result in part]
+    results = sorted([*kept.values(), *(r for part in parts for r in part)],
+                     key=lambda r: r.index)
     summary = summarise(rules, seats, results, seed, side_by_side, seconds)
     summary.backend = parallel.describe(jobs, ray)
     return summary

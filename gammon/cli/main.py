@@ -603,6 +603,9 @@ def duel(
     jobs: Annotated[int, typer.Option(min=1, help="Games played side by side (local "
                                       "processes).")] = 1,
     ray: RayOpt = None,
+    journal: Annotated[Path | None, typer.Option(
+        help="Write each game down in this file as it ends; run the same duel again to go "
+             "on where it stopped.")] = None,
     as_json: JsonOpt = False,
     option: OptionOpt = None,
 ) -> None:
@@ -611,7 +614,7 @@ def duel(
 
     rules = _variant(variant_name, option)
     try:
-        run_duel(rules, players, games, seed, jobs, as_json, console, errors, ray)
+        run_duel(rules, players, games, seed, jobs, as_json, console, errors, ray, journal)
     except GammonError as error:
         raise _fail(str(error)) from None
 
