@@ -8,7 +8,8 @@ Each cell is one ``gammon duel``; its JSON (what ``gammon duel --json`` prints) 
 as ``OUT/NAME.json``, and a cell whose file exists is not played again. While a cell
 plays, its games are written down one by one in ``OUT/games/NAME.jsonl`` (a duel's
 journal), so a run stopped part way goes on from the last game written. ``--table``
-prints the Markdown table from the files in ``OUT`` (missing cells are left out); the
+prints the Markdown table from the files in ``OUT`` (missing cells are left out, a cell
+still playing shows its games so far); the
 cells behind docs/strength.md are kept in docs/strength/cells. Running everything takes
 about three hours on two cores for the search cells, and as long again for the
 networks' cells (``neural:2`` in backgammon thinks about 0.2 s a move).
@@ -25,6 +26,7 @@ from typing import NamedTuple
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gammon.agents import duel  # noqa: E402
+from gammon.agents.duel import journal_summary  # noqa: E402
 
 
 class Cell(NamedTuple):
@@ -132,9 +134,16 @@ def table(out: Path) -> str:
     ]
     for cell in CELLS:
         path = out / f"{cell.name}.json"
-        if not path.exists():
+        journal = out / "games" / f"{cell.name}.jsonl"
+        if path.exists():
+            data = json.loads(path.read_text())
+        elif journal.exists():
+            data = journal_summary(journal).as_dict()
+        else:
             continue
-        data = json.loads(path.read_text())
+        if not data["games"]:
+            continue
+        playing = not path.exists()
         first, second = data["agents"][0], data["agents"][1]
         margin = data["margin"]
         low = margin["ci95"][0]
@@ -145,6 +154,8 @@ def table(out: Path) -> str:
             met = "–"
         else:
             met = "yes" if low > cell.level else "no"
+        if playing:
+            met = "(under way)"
         versus = f"{first['agent']} vs {second['agent']}"
         if len(data["players"]) > 2:
             versus += " ×3"

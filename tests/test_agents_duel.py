@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 import gammon
 from gammon.agents import duel
-from gammon.agents.duel import Summary, seat_specs, seating
+from gammon.agents.duel import Summary, journal_summary, seat_specs, seating
 from gammon.cli.main import app
 from gammon.core.errors import InvalidOptionError
 
@@ -40,6 +40,8 @@ def test_a_journal_lets_a_stopped_duel_go_on(tmp_path):
     lines = journal.read_text().splitlines()
     assert len(lines) == 1 + 4
     journal.write_text("\n".join(lines) + '\n{"index": 9, "seat')  # stopped mid-line
+    so_far = journal_summary(journal)
+    assert so_far.games == 4 and _key(so_far) == _key(whole)[:4]
     went_on = duel("hypergammon-2", ["heuristic", "random"], 10, seed=2, journal=journal)
     assert _key(went_on) == _key(whole)
     assert went_on.agents[0].points == whole.agents[0].points

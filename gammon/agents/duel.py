@@ -235,6 +235,30 @@ def _play_some(shared: tuple[str, dict[str, Any], list[str], int, int],
     return [_play_one((name, options, specs, g, seed, max_actions)) for g in games]
 
 
+def read_journal(path: Path) -> tuple[dict[str, Any], dict[int, GameResult]]:
+    """A duel's journal (:class:`Journal`): its header and the games written so far by
+    number (a last line cut short is left out)."""
+    lines = path.read_text().splitlines()
+    results = {}
+    for line in lines[1:]:
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            break  # a line cut short when the duel was stopped: played again
+        results[row["index"]] = GameResult(
+            row["index"], tuple(row["seating"]), tuple(row["returns"]),
+            tuple(row["decisions"]), tuple(row["thinking"]), row["finished"])
+    return json.loads(lines[0]), results
+
+
+def journal_summary(path: Path) -> DuelResult:
+    """The summary of the games in a duel's journal, for a duel still under way."""
+    header, results = read_journal(path)
+    rules = _rules(header["variant"], header["options"])
+    return summarise(rules, header["players"], sorted(results.values(), key=lambda r: r.index),
+                     header["seed"], 0, 0.0)
+
+
 class Journal:
     """A duel's games so far, one JSON line each after a header naming the duel, so that
     a long duel stopped part way goes on where it stopped (``duel(..., journal=path)``).
@@ -245,24 +269,14 @@ class Journal:
         self.results: dict[int, GameResult] = {}
         header = json.loads(json.dumps(header))  # as it reads back: tuples become lists
         if path.exists() and path.stat().st_size:
-            lines = path.read_text().splitlines()
-            found = json.loads(lines[0])
+            found, self.results = read_journal(path)
             if found != header:
                 raise InvalidOptionError(
                     f"{path} is the journal of another duel ({found}), not of {header}: "
                     "name another file, or delete it to start again")
-            for line in lines[1:]:
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError:
-                    break  # a line cut short when the duel was stopped: played again
-                result = GameResult(row["index"], tuple(row["seating"]),
-                                    tuple(row["returns"]), tuple(row["decisions"]),
-                                    tuple(row["thinking"]), row["finished"])
-                self.results[result.index] = result
             path.write_text("".join(line + "\n" for line in
-                                    [lines[0]] + [json.dumps(asdict(r))
-                                                  for r in self.results.values()]))
+                                    [json.dumps(header)] + [json.dumps(asdict(r))
+                                                            for r in self.results.values()]))
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(header) + "\n")
