@@ -11,7 +11,7 @@ SEATS ?=
 PORT ?= 8000
 DATABASE ?= sqlite:///gammon.db
 
-.PHONY: play serve test bench lint gnubg chromium postgresql networks fuzz soak clean
+.PHONY: play serve test bench lint gnubg chromium postgresql networks strength fuzz soak clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -72,6 +72,11 @@ bench: $(BENCHVENV)/.installed
 # Train (or go on training) every network that ships, resumably (hours on two cores).
 networks: $(STAMP)
 	$(BIN)/python benchmarks/train_networks.py
+
+# The duels of docs/strength.md (hours on two cores; every cell and every game is kept in
+# docs/strength/cells, so a stopped run goes on where it stopped), then their table.
+strength: $(STAMP) gnubg
+	$(BIN)/python benchmarks/strength.py --out docs/strength/cells --jobs 2
 
 clean:
 	rm -rf $(VENV) $(BENCHVENV) .pytest_cache .ruff_cache .hypothesis soak-results
