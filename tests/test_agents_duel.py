@@ -46,8 +46,13 @@ def test_a_journal_lets_a_stopped_duel_go_on(tmp_path):
     assert _key(went_on) == _key(whole)
     assert went_on.agents[0].points == whole.agents[0].points
     assert len(journal.read_text().splitlines()) == 1 + 10
-    with pytest.raises(InvalidOptionError, match="journal of another duel"):
+    with pytest.raises(InvalidOptionError, match="journal of another duel.*seed 2 there, 3"):
         duel("hypergammon-2", ["heuristic", "random"], 10, seed=3, journal=journal)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    with pytest.raises(InvalidOptionError, match="not a duel's journal"):
+        duel("hypergammon-2", ["heuristic", "random"], 10, seed=2, journal=notes)
+    assert notes.read_text() == "my notes\n"
 
 
 def test_seats_rotate_over_each_block():

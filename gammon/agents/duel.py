@@ -248,7 +248,14 @@ def read_journal(path: Path) -> tuple[dict[str, Any], dict[int, GameResult]]:
         results[row["index"]] = GameResult(
             row["index"], tuple(row["seating"]), tuple(row["returns"]),
             tuple(row["decisions"]), tuple(row["thinking"]), row["finished"])
-    return json.loads(lines[0]), results
+    try:
+        header = json.loads(lines[0])
+    except json.JSONDecodeError:
+        header = None
+    if not isinstance(header, dict) or "variant" not in header:
+        raise InvalidOptionError(f"{path} is not a duel's journal (its first line should "
+                                 "name the duel): name another file")
+    return header, results
 
 
 def journal_summary(path: Path) -> DuelResult:
@@ -271,9 +278,11 @@ class Journal:
         if path.exists() and path.stat().st_size:
             found, self.results = read_journal(path)
             if found != header:
+                differ = "; ".join(f"{key} {found.get(key)} there, {header[key]} here"
+                                   for key in header if found.get(key) != header[key])
                 raise InvalidOptionError(
-                    f"{path} is the journal of another duel ({found}), not of {header}: "
-                    "name another file, or delete it to start again")
+                    f"{path} is the journal of another duel ({differ}): name another "
+                    "file, or delete it to start again")
             path.write_text("".join(line + "\n" for line in
                                     [json.dumps(header)] + [json.dumps(asdict(r))
                                                             for r in self.results.values()]))
