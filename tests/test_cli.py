@@ -192,6 +192,7 @@ def test_warming_a_variant_fills_an_empty_kernel_cache(tmp_path):
     subprocess.run([sys.executable, "-c", "from gammon.kernels.warm import warm_variant; "
                     "warm_variant('hypergammon')"], env=env, check=True)
     cached = {path.name.split("-")[0] for path in tmp_path.rglob("*.nbi")}
-    # The move generator, the compiled games, and the default bot's evaluator.
+    # The move generator, the compiled games, and the default bot's evaluator (with three
+    # checkers a side, the network's).
     assert {"tracks.generate_plays", "tracks.random_playouts",
-            "kernels.board_features"} <= cached
+            "encoding.encode_track", "network.forward_rows"} <= cached
