@@ -75,8 +75,11 @@ networks: $(STAMP)
 
 # The duels of docs/strength.md (hours on two cores; every cell and every game is kept in
 # docs/strength/cells, so a stopped run goes on where it stopped), then their table.
+# CELLS="short_nn_best nack_nn_best" plays only those (benchmarks/strength.py --list).
+CELLS ?=
 strength: $(STAMP) gnubg
-	$(BIN)/python benchmarks/strength.py --out docs/strength/cells --jobs 2
+	$(BIN)/python benchmarks/strength.py --out docs/strength/cells --jobs 2 \
+		$(if $(CELLS),--cells $(CELLS))
 
 clean:
 	rm -rf $(VENV) $(BENCHVENV) .pytest_cache .ruff_cache .hypothesis soak-results

@@ -168,7 +168,7 @@ def table(out: Path) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, required=True, help="folder of the cells' JSON")
+    parser.add_argument("--out", type=Path, help="folder of the cells' JSON (all but --list)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", help="only the cells of this variant")
@@ -182,6 +182,8 @@ def main(argv: list[str] | None = None) -> None:
         for cell in CELLS:
             print(f"{cell.name:14} {cell.variant:16} {cell.players:40} {cell.games:>6}")
         return
+    if args.out is None:
+        parser.error("--out FOLDER is needed: where the cells' results are (or go)")
     if not args.table:
         run(args.out, args.seed, args.jobs, args.only, args.cells, args.most)
     print(table(args.out))
