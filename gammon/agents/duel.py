@@ -239,6 +239,13 @@ def read_journal(path: Path) -> tuple[dict[str, Any], dict[int, GameResult]]:
     """A duel's journal (:class:`Journal`): its header and the games written so far by
     number (a last line cut short is left out)."""
     lines = path.read_text().splitlines()
+    try:
+        header = json.loads(lines[0]) if lines else None
+    except json.JSONDecodeError:
+        header = None
+    if not isinstance(header, dict) or "variant" not in header:
+        raise InvalidOptionError(f"{path} is not a duel's journal (its first line should "
+                                 "name the duel): name another file")
     results = {}
     for line in lines[1:]:
         try:
@@ -248,13 +255,6 @@ def read_journal(path: Path) -> tuple[dict[str, Any], dict[int, GameResult]]:
         results[row["index"]] = GameResult(
             row["index"], tuple(row["seating"]), tuple(row["returns"]),
             tuple(row["decisions"]), tuple(row["thinking"]), row["finished"])
-    try:
-        header = json.loads(lines[0])
-    except json.JSONDecodeError:
-        header = None
-    if not isinstance(header, dict) or "variant" not in header:
-        raise InvalidOptionError(f"{path} is not a duel's journal (its first line should "
-                                 "name the duel): name another file")
     return header, results
 
 
