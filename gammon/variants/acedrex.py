@@ -931,12 +931,13 @@ def _bonuses(state: AcedrexState) -> tuple[int, int, int, int]:
     return attacker, defender, a_bonus, d_bonus
 
 
-def _ties(state: AcedrexState, attack: int, defend: int) -> bool:
-    """Whether these throws tie and so are thrown again (ACE-TIE)."""
+def _tying_defence(state: AcedrexState) -> int | None:
+    """How much more the defender must throw than the attacker to tie, when ties are
+    thrown again (ACE-TIE); ``None`` when they are not."""
     if state.variant.ties != "reroll":
-        return False
+        return None
     _, _, a_bonus, d_bonus = _bonuses(state)
-    return attack + a_bonus == defend + d_bonus
+    return a_bonus - d_bonus
 
 
 #: The combat throws that count: a 1 is thrown again (ACE-COMBAT-ONE).
@@ -945,14 +946,19 @@ _COMBAT_THROWS = range(2, SIDES + 1)
 
 def _attack_outcomes(state: AcedrexState) -> Outcomes:
     """The attacker's throw, weighted by the defender's answers that do not tie."""
-    counts = {a: sum(not _ties(state, a, d) for d in _COMBAT_THROWS) for a in _COMBAT_THROWS}
+    offset = _tying_defence(state)
+    answers = len(_COMBAT_THROWS)
+    counts = {a: answers - (offset is not None and a + offset in _COMBAT_THROWS)
+              for a in _COMBAT_THROWS}
     total = sum(counts.values())
     return Outcomes((Roll((a,)), Fraction(n, total)) for a, n in counts.items() if n)
 
 
 def _defend_outcomes(state: AcedrexState) -> Outcomes:
     """The defender's throw: those that do not tie the attacker's, equally likely."""
-    throws = [d for d in _COMBAT_THROWS if not _ties(state, state.attack, d)]
+    offset = _tying_defence(state)
+    tie = None if offset is None else state.attack + offset
+    throws = [d for d in _COMBAT_THROWS if d != tie]
     return Outcomes((Roll((d,)), Fraction(1, len(throws))) for d in throws)
 
 
