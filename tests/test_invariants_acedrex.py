@@ -203,11 +203,12 @@ def test_invariants_with_options(options):
 
 
 @pytest.mark.slow
-def test_invariants_over_3000_random_games():
-    # The Python engine plays about 35 games a second: 3,000 keep CI's run short; the
-    # compiled playouts are checked against this engine over many more (below).
-    ends = run_games(3_000, seed=10, resign_rate=0.002)
-    assert sum(ends.values()) == 3_000
+def test_invariants_over_1000_random_games():
+    # Checked move by move, the Python engine plays about 20 games a second here: 1,000
+    # keep CI's run short; the compiled playouts are checked against this engine over
+    # many more (below).
+    ends = run_games(1_000, seed=10, resign_rate=0.002)
+    assert sum(ends.values()) == 1_000
     assert ends["captures"] > 0 and ends["resignations"] > 0
 
 
