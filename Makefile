@@ -43,11 +43,13 @@ postgresql:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq postgresql; }
 
-# CI=true: a missing gnubg fails its tests instead of skipping them.
+# CI=true: a missing gnubg fails its tests instead of skipping them. One pytest worker a
+# core (pytest-xdist); a file's tests stay on one worker, so its fixtures (gnubg, the web
+# server, a Ray cluster) start once.
 test: $(STAMP) gnubg chromium postgresql
 	$(BIN)/ruff check gammon tests benchmarks examples
 	$(BIN)/mypy
-	CI=$${CI:-true} $(BIN)/pytest -q
+	CI=$${CI:-true} $(BIN)/pytest -q -n auto --dist loadfile
 
 # Long checks that make test leaves out (hours on two cores): the fuzzers on 10,000
 # examples each, and the soak run of docs/soak.md (resumable: results in soak-results/).
