@@ -471,3 +471,24 @@ def test_the_neural_agent_plays_acedrex_with_a_network_file(tmp_path):
         make_agent("random", rules, s) for s in (2, 3, 4)]
     returns, _, _, finished = play_game(rules, agents, random.Random(3))
     assert finished and sum(returns) == 0
+
+
+#: Each variant's default bot (`gammon play`, the web lobby's first choice), as
+#: docs/strength.md lists them: the network where its cell beat the best search.
+DEFAULT_BOTS = {
+    "backgammon": "neural:2", "nackgammon": "neural:1", "hypergammon-1": "expectimax",
+    "hypergammon-2": "expectimax", "hypergammon-3": "neural:2", "short": "neural:1",
+    "caucasian": "neural:1", "long-nardy": "neural:1", "acey-deucey": "neural:1",
+    "acey-deucey-restrictive": "neural:1", "multi-gam": "rollout", "acedrex": "expectimax",
+}
+
+
+@pytest.mark.parametrize("name", sorted(DEFAULT_BOTS))
+def test_the_default_bot_is_the_network_where_it_won(name):
+    rules = gammon.variant(name)
+    kind = rules.bots[0]
+    if kind != "neural":
+        assert kind == DEFAULT_BOTS[name]
+        return
+    agent = make_agent(kind, rules, seed=0)  # what a seat of the default bot plays
+    assert f"neural:{agent.depth}" == DEFAULT_BOTS[name]
