@@ -111,10 +111,12 @@ CELLS = _cells()
 
 def run(out: Path, seed: int, jobs: int, only: str | None, names: list[str],
         most: int | None = None) -> None:
+    """Play the cells not yet in ``out``: those of ``names`` in that order, else all."""
     out.mkdir(parents=True, exist_ok=True)
-    for cell in CELLS:
+    by_name = {cell.name: cell for cell in CELLS}
+    for cell in [by_name[name] for name in names] if names else CELLS:
         path = out / f"{cell.name}.json"
-        if path.exists() or (only and cell.variant != only) or (names and cell.name not in names):
+        if path.exists() or (only and cell.variant != only):
             continue
         games = min(cell.games, most) if most else cell.games
         print(f"{cell.name}: {cell.variant} {cell.players}, {games} games", flush=True)
@@ -177,7 +179,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", help="only the cells of this variant")
     parser.add_argument("--table", action="store_true", help="print the table and stop")
-    parser.add_argument("--cells", nargs="*", default=[], help="only these cells (by name)")
+    parser.add_argument("--cells", nargs="*", default=[],
+                        help="only these cells (by name, see --list), in this order")
     parser.add_argument("--list", action="store_true", help="list the cells and stop")
     parser.add_argument("--most", type=int, help="at most this many games a cell: a pilot "
                         "(the table shows the games played; targets ask for the full count)")
@@ -188,6 +191,9 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.out is None:
         parser.error("--out FOLDER is needed: where the cells' results are (or go)")
+    unknown = [name for name in args.cells if name not in {cell.name for cell in CELLS}]
+    if unknown:
+        parser.error(f"no cell called {', '.join(unknown)} (--list shows the cells)")
     if not args.table:
         run(args.out, args.seed, args.jobs, args.only, args.cells, args.most)
     print(table(args.out))
