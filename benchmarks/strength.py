@@ -107,14 +107,14 @@ def _cells() -> list[Cell]:
 
 
 CELLS = _cells()
+BY_NAME = {cell.name: cell for cell in CELLS}
 
 
 def run(out: Path, seed: int, jobs: int, only: str | None, names: list[str],
         most: int | None = None) -> None:
     """Play the cells not yet in ``out``: those of ``names`` in that order, else all."""
     out.mkdir(parents=True, exist_ok=True)
-    by_name = {cell.name: cell for cell in CELLS}
-    for cell in [by_name[name] for name in names] if names else CELLS:
+    for cell in [BY_NAME[name] for name in names] if names else CELLS:
         path = out / f"{cell.name}.json"
         if path.exists() or (only and cell.variant != only):
             continue
@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.out is None:
         parser.error("--out FOLDER is needed: where the cells' results are (or go)")
-    unknown = [name for name in args.cells if name not in {cell.name for cell in CELLS}]
+    unknown = [name for name in args.cells if name not in BY_NAME]
     if unknown:
         parser.error(f"no cell called {', '.join(unknown)} (--list shows the cells)")
     if not args.table:
