@@ -15,8 +15,9 @@ its pieces from the centre outward (the last to arrive is last).
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -683,46 +684,50 @@ def _source(stack: tuple[int, ...], player: int, tapped: int) -> int:
 
 def _steps(state: AcedrexState) -> list[Step]:
     """ACE-MOVE, ACE-SPLIT, ACE-HAND, ACE-CHARGE: every legal next part of the die."""
+    return list(_each_step(state))
+
+
+def _can_step(state: AcedrexState) -> bool:
+    """Whether any part of the die can be moved: found without listing the steps (after
+    each part of a split die; most such states are only looked at by a search)."""
+    return next(_each_step(state), None) is not None
+
+
+def _each_step(state: AcedrexState) -> Iterator[Step]:
     rules = state.variant
     p, ring, tapped, left, die = state.turn, state.ring, state.tapped, state.left, state.die
     first = state.parts == 0
     if rules.split_die:
         if not first and not left:
-            return []
+            return
         low = 1
     else:
         if not first:
-            return []
+            return
         low = left
     gates_open = len(state.jackpot) < JACKPOT
-    # Who holds each stop: 0 empty, 1 only the mover, 2 an opponent there.
-    held = [0] * RING
-    for stop in SLOT_STOPS:
-        stack = ring[stop]
-        if stack:
-            held[stop] = 1 if all(x // PIECES == p for x in stack) else 2
-    steps: list[Step] = []
-    sources: list[tuple[int, int]] = []
+    # A piece moves from its hand, or from a slot that only its owner holds.
+    sources: Iterator[tuple[int, int]] = (
+        (stop, stop) for stop in _SLOTS_FROM[p]
+        if ring[stop] and _source(ring[stop], p, tapped) >= 0)
     if state.hands[p]:
-        sources.append((HAND, first_stop(p) - 1))
-    base = first_stop(p)
-    for offset in range(RING):
-        stop = (base + offset) % RING
-        if held[stop] == 1 and _source(ring[stop], p, tapped) >= 0:
-            sources.append((stop, stop))
+        sources = itertools.chain(((HAND, first_stop(p) - 1),), sources)
     for source, start in sources:
         for k in range(low, left + 1):
             target = (start + k) % RING
             if target % STOPS == SLOTS:
                 if gates_open:
-                    steps.append(Step(source, k, target))
+                    yield Step(source, k, target)
                 continue
-            h = held[target]
-            if h < 2:
-                steps.append(Step(source, k, target))
+            if all(x // PIECES == p for x in ring[target]):
+                yield Step(source, k, target)
             elif first and k == die:
-                steps.append(Step(source, k, target, True))
-    return steps
+                yield Step(source, k, target, True)
+
+
+#: Each player's slots in the order they move through them, from their first stop.
+_SLOTS_FROM = tuple(tuple(stop for stop in ((first_stop(p) + k) % RING for k in range(RING))
+                          if stop % STOPS != SLOTS) for p in range(PLAYERS))
 
 
 def _jumps(state: AcedrexState) -> list[Jump]:
@@ -757,7 +762,7 @@ def _act(state: AcedrexState, action: Any) -> AcedrexState:
     if isinstance(action, Resign):
         return _resign(state)
     if isinstance(action, Keep):
-        return _begin_move(_replace(state, stage=MOVE, die=1, left=1, parts=0))
+        return _replace(state, stage=MOVE, die=1, left=1, parts=0)
     if isinstance(action, Reroll):
         return _replace(state, phase=Phase.CHANCE, stage=ROLL, die=0)
     if isinstance(action, Pass):
@@ -776,13 +781,6 @@ def _replace(state: AcedrexState, **changes: Any) -> AcedrexState:
 
 
 _FIELDS = [f.name for f in dataclasses.fields(AcedrexState) if f.name != "_legal"]
-
-
-def _begin_move(state: AcedrexState) -> AcedrexState:
-    """Enter the MOVE stage: a decision, or ``pass`` when nothing can move."""
-    steps = _steps(state)
-    state._legal.append([*steps, RESIGN] if steps else [PASS, RESIGN])
-    return state
 
 
 def _step(state: AcedrexState, step: Step) -> AcedrexState:
@@ -808,11 +806,8 @@ def _step(state: AcedrexState, step: Step) -> AcedrexState:
     left = 0 if step.charge else state.left - step.steps
     after = _replace(state, ring=tuple(ring), hands=hands, jackpot=jackpot, tapped=tapped,
                      left=left, parts=state.parts + 1)
-    if left:
-        steps = _steps(after)
-        if steps:
-            after._legal.append([*steps, RESIGN])
-            return after
+    if left and _can_step(after):
+        return after
     return _end_movement(after)
 
 
@@ -1166,8 +1161,8 @@ def _throw(state: AcedrexState, value: int) -> AcedrexState:
     if stage == ROLL:
         if value == 1:  # ACE-ONE-MOVE: the player may keep it or throw again
             return _replace(state, phase=Phase.DECIDE, stage=ONE, die=1)
-        return _begin_move(_replace(state, phase=Phase.DECIDE, stage=MOVE, die=value,
-                                    left=value, parts=0))
+        return _replace(state, phase=Phase.DECIDE, stage=MOVE, die=value, left=value,
+                        parts=0)
     if stage == ATTACK:
         return _replace(state, stage=DEFEND, attack=value)
     if stage == DEFEND:
