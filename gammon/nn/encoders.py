@@ -136,45 +136,59 @@ class RingEncoder:
     STAGES = ("one", "move", "jump")
 
     def __init__(self, variant: Any) -> None:
-        from gammon.kernels.acedrex import PLAYERS, RING, SIDES
+        from gammon.kernels.acedrex import PIECES, PLAYERS, RING, SIDES
 
         self.players, self.ring, self.sides = PLAYERS, RING, SIDES
         self.money_scale = self.MONEY_SCALE * variant.options().get("stake", 1)
         self.inputs = (RING * PLAYERS * 2 + PLAYERS * 4 + 1 + SIDES + 1 + len(self.STAGES))
+        #: Where a piece counts at its stop, from each perspective: its seat's untapped unit.
+        self.units = [[(piece // PIECES - player) % PLAYERS * 2
+                       for piece in range(PLAYERS * PIECES)] for player in range(PLAYERS)]
 
     def encode_states(self, states: Any, perspective: Any) -> np.ndarray:
         """One row of inputs per state, from the side of ``perspective[i]``."""
-        out = np.zeros((len(states), self.inputs), np.float32)
-        for row, (state, player) in enumerate(zip(states, perspective, strict=True)):
-            self._encode(state, int(player), out[row])
-        return out
-
-    def _encode(self, state: Any, player: int, out: np.ndarray) -> None:
         from gammon.core.state import Phase
-        from gammon.variants.acedrex import owner
 
-        players, sides = self.players, self.sides
-        for stop, stack in enumerate(state.ring):
-            for piece in stack:
-                seat = (owner(piece) - player) % players
-                tapped = 1 if state.is_tapped(piece) else 0
-                out[(stop * players + seat) * 2 + tapped] += 1.0 / 9.0
-        at = self.ring * players * 2
-        for seat in range(players):
-            p = (player + seat) % players
-            out[at] = len(state.hands[p]) / 9.0
-            out[at + 1] = len(state.captured[p]) / 9.0
-            out[at + 2] = max(-1.0, min(1.0, state.money[p] / self.money_scale))
-            out[at + 3] = 1.0 if state.out[p] else 0.0
-            at += 4
-        out[at] = len(state.jackpot) / 3.0
-        at += 1
-        if state.phase is Phase.DECIDE:
-            if 1 <= state.die <= sides:
-                out[at + state.die - 1] = 1.0
-            out[at + sides] = state.left / sides
-            if state.stage in self.STAGES:
-                out[at + sides + 1 + self.STAGES.index(state.stage)] = 1.0
+        players, sides, width, units = self.players, self.sides, self.inputs, self.units
+        # Every input is a count of ninths (pieces) or a value set once: the counts are
+        # gathered as flat indices and summed in one call, the rest set after.
+        ninths: list[int] = []
+        flat: list[int] = []
+        values: list[float] = []
+        hands_at = self.ring * players * 2
+        for row, (state, player) in enumerate(zip(states, perspective, strict=True)):
+            base = row * width
+            player = int(player)
+            tapped = state.tapped
+            unit = units[player]
+            for stop, stack in enumerate(state.ring):
+                if stack:
+                    at = base + stop * players * 2
+                    ninths += [at + unit[piece] + (tapped >> piece & 1) for piece in stack]
+            at = base + hands_at
+            for seat in range(players):
+                p = (player + seat) % players
+                ninths += [at] * len(state.hands[p]) + [at + 1] * len(state.captured[p])
+                flat += [at + 2, at + 3]
+                values += [max(-1.0, min(1.0, state.money[p] / self.money_scale)),
+                           1.0 if state.out[p] else 0.0]
+                at += 4
+            flat.append(at)
+            values.append(len(state.jackpot) / 3.0)
+            at += 1
+            if state.phase is Phase.DECIDE:
+                if 1 <= state.die <= sides:
+                    flat.append(at + state.die - 1)
+                    values.append(1.0)
+                flat.append(at + sides)
+                values.append(state.left / sides)
+                if state.stage in self.STAGES:
+                    flat.append(at + sides + 1 + self.STAGES.index(state.stage))
+                    values.append(1.0)
+        size = len(states) * width
+        out = (np.bincount(np.array(ninths, np.int64), minlength=size) / 9.0).astype(np.float32)
+        out[np.array(flat, np.int64)] = values
+        return out.reshape(len(states), width)
 
 
 #: The encoders, by the board a variant names (``rules.board``).
