@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 import gammon
 from gammon.agents import make_agent
 from gammon.agents.duel import play_game
+from gammon.agents.evaluators.acedrex import AcedrexHeuristic
 from gammon.cli.main import app
 from gammon.core.errors import InvalidOptionError
 from gammon.core.position import Position
@@ -28,7 +29,7 @@ from gammon.nn.evaluator import (
     outputs_for,
 )
 from gammon.nn.network import Network
-from gammon.nn.train import Settings, Trainer, lambda_targets, load_for_training
+from gammon.nn.train import Settings, Trainer, lambda_targets, load_for_training, new_network
 
 BG = gammon.variant("backgammon")
 runner = CliRunner()
@@ -262,9 +263,13 @@ def test_the_evaluator_is_zero_sum_and_exact_at_the_end():
         NeuralEvaluator(gammon.variant("long-nardy"), Network.create(10, 4, 5))
 
 
+#: Acedrex trains as the heuristic plays at first, to the turn cap: a short cap here.
+SHORT_ACEDREX = {"turn_cap": 40}
+
+
 @pytest.mark.parametrize("name", ["hypergammon-1", "acey-deucey", "multi-gam", "acedrex"])
 def test_a_short_training_run_plays_whole_games_and_resumes(name, tmp_path):
-    rules = gammon.variant(name)
+    rules = gammon.variant(name, **(SHORT_ACEDREX if name == "acedrex" else {}))
     trainer = Trainer(Settings(rules.name, rules.options(), hidden=8, seed=4))
     path = tmp_path / "net.npz"
     trainer.run(6, path)
@@ -463,8 +468,38 @@ def test_the_ring_evaluator_is_exact_at_the_end_and_rotates_with_the_turn():
         RingEvaluator(rules, Network.create(10, 4, 4))
 
 
-def test_the_neural_agent_plays_acedrex_with_a_network_file(tmp_path):
+def test_a_new_acedrex_network_values_states_as_the_heuristic():
+    """A new network is a correction to the heuristic, started at none."""
     rules = gammon.variant("acedrex")
+    network = new_network(Settings(rules.name, rules.options(), hidden=8, seed=3))
+    assert network.meta["residual"] == "heuristic"
+    states = acedrex_states(40)
+    expected = AcedrexHeuristic(rules).evaluate(states)
+    assert np.allclose(RingEvaluator(rules, network).evaluate(states), expected, atol=1e-3)
+    # Without the heuristic underneath (the first networks), the same outputs are no money.
+    del network.meta["residual"]
+    assert np.allclose(RingEvaluator(rules, network).evaluate(states), 0.0, atol=1e-3)
+
+
+def test_a_residual_network_learns_the_result_less_the_heuristic(monkeypatch):
+    rules = gammon.variant("acedrex")
+    trainer = Trainer(Settings(rules.name, rules.options(), hidden=8, seed=3, lam=1.0))
+    kept = [s for s in acedrex_states(30) if not s.is_terminal]
+    returns = (300.0, -100.0, -100.0, -100.0)
+    seen = {}
+    monkeypatch.setattr(trainer.network, "train",
+                        lambda x, targets, rate: seen.setdefault("targets", targets))
+    trainer.learn(kept, returns)
+    # lambda = 1: every position's whole value is to be the result; the network's part
+    # is what the heuristic does not already give.
+    _, sides = trainer.evaluator.encode_states(kept)
+    whole = seen["targets"] + trainer.evaluator.baseline(kept, sides)
+    for row, side in zip(whole, sides, strict=True):
+        assert np.allclose(row, outcome_targets(returns, int(side), rules), atol=1e-6)
+
+
+def test_the_neural_agent_plays_acedrex_with_a_network_file(tmp_path):
+    rules = gammon.variant("acedrex", **SHORT_ACEDREX)
     path = tmp_path / "ace.npz"
     Trainer(Settings(rules.name, rules.options(), hidden=8, seed=5)).run(2, path)
     agents = [make_agent(f"neural:0:net={path}", rules, 1)] + [

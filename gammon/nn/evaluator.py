@@ -182,6 +182,10 @@ class NeuralEvaluator:
                     out[i, player] = scores[place]
         return out
 
+    def baseline(self, states: Sequence[Any], sides: np.ndarray) -> float:
+        """What a state's value adds to the outputs: nothing (see RingEvaluator's)."""
+        return 0.0
+
     def encode_states(self, states: Sequence[GameState]) -> tuple[np.ndarray, np.ndarray]:
         """Inputs of not-finished states and the perspective of each (for training)."""
         boards = np.frombuffer(b"".join(s.position.board for s in states),
@@ -193,14 +197,26 @@ class NeuralEvaluator:
 class RingEvaluator:
     """Acedrex's network as an evaluator of states (``evaluate``, for the search over
     states, and ``encode_states`` for training): each output is a seat's money, in turn
-    order from the perspective player, mapped to 0..1 over :func:`result_range`."""
+    order from the perspective player, mapped to 0..1 over :func:`result_range`.
+
+    A *residual* network (``meta["residual"]``, every Acedrex network trained since the
+    first) learns a correction to the heuristic's money
+    (:class:`gammon.agents.evaluators.acedrex.AcedrexHeuristic`): a seat's money is the
+    heuristic's plus ``low + output * (high - low)``, so a network whose last layer is
+    zero (an output of one half) plays as the heuristic does, and self-play only has to
+    learn what the heuristic misses. Games of four players who fight as little as the
+    heuristic does run to the turn cap, thousands of decisions: learning the whole value
+    from the result alone did not get near the heuristic (docs/strength.md)."""
 
     def __init__(self, variant: Any, network: Network) -> None:
+        from gammon.agents.evaluators.acedrex import AcedrexHeuristic
+
         self.variant = variant
         self.network = network
         self.players = variant.players
         self.encoder = RingEncoder(variant)
         self.low, self.high = result_range(variant)
+        self.heuristic = AcedrexHeuristic(variant) if network.meta.get("residual") else None
         if network.inputs != self.encoder.inputs or network.outputs != self.players:
             raise ValueError(
                 f"the network has {network.inputs} inputs and {network.outputs} outputs; "
@@ -212,13 +228,25 @@ class RingEvaluator:
         sides = np.array([s.turn for s in states], np.int64)
         return self.encoder.encode_states(states, sides), sides
 
+    def baseline(self, states: Sequence[Any], sides: np.ndarray) -> np.ndarray | float:
+        """What a state's value adds to the network's outputs, in output units (rows of
+        seats in turn order from ``sides``): the heuristic's money of a residual network,
+        else nothing."""
+        if self.heuristic is None:
+            return 0.0
+        money = np.array([self.heuristic.value(state) for state in states], np.float64)
+        seats = (sides[:, None] + np.arange(self.players)[None, :]) % self.players
+        return np.take_along_axis(money, seats, axis=1) / (self.high - self.low)
+
     def evaluate(self, states: Sequence[Any]) -> np.ndarray:
         """Each player's expected money (columns) of each state; finished games exactly."""
         out, live = finished_returns(states, self.players)
         if not live:
             return out
-        x, sides = self.encode_states([states[i] for i in live])
-        money = self.low + self.network.forward(x) * (self.high - self.low)
+        alive = [states[i] for i in live]
+        x, sides = self.encode_states(alive)
+        money = self.low + (self.network.forward(x) + self.baseline(alive, sides)) * (
+            self.high - self.low)
         rows = np.array(live)
         for k in range(self.players):
             out[rows, (sides + k) % self.players] = money[:, k]

@@ -115,11 +115,16 @@ def new_network(settings: Settings) -> Network:
     encoder = encoder_for(rules, "track+contact" if settings.contact else None)
     from gammon.nn import network_name
 
-    return Network.create(
+    network = Network.create(
         encoder.inputs, settings.hidden, outputs_for(rules), seed=settings.seed,
         name=network_name(rules), variant=rules.name, options=settings.options,
         family=getattr(rules, "family", rules.name),
         encoder=encoder.name, games=0, seconds=0.0, curve=[], settings=settings_json(settings))
+    if rules.board == "ring":
+        # A correction to the heuristic (RingEvaluator), nothing to start with.
+        network.meta["residual"] = "heuristic"
+        network.w2[:] = 0.0
+    return network
 
 
 def settings_json(settings: Settings) -> dict[str, Any]:
@@ -198,12 +203,18 @@ class Trainer:
         """One self-play game through the game protocol, and its gradient step."""
         kept, returns = self_play(self.rules, self.evaluator, self.search, self.rng)
         self.network.meta["games"] = self.games + 1
-        if not kept:
-            return
+        if kept:
+            self.learn(kept, returns)
+
+    def learn(self, kept: list[GameState], returns: tuple[float, ...]) -> None:
+        """One gradient step from a game's positions (each after an action) towards
+        their lambda-returns."""
         x, sides = self.evaluator.encode_states(kept)
-        values = self.network.forward(x)
+        # The lambda-returns are of the whole value; the network learns its own part.
+        base = self.evaluator.baseline(kept, sides)
+        values = self.network.forward(x) + base
         targets = lambda_targets(values, sides, returns, self.rules, self.settings.lam)
-        self.network.train(x, targets, self.settings.rate)
+        self.network.train(x, np.clip(targets - base, 0.0, 1.0), self.settings.rate)
 
     def play_compiled(self, games: int, trace: np.ndarray | None = None) -> np.ndarray:
         """``games`` games of the compiled self-play, learning from each; rows of
