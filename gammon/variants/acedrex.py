@@ -15,6 +15,7 @@ its pieces from the centre outward (the last to arrive is last).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import random
 from collections.abc import Iterator, Mapping, Sequence
@@ -861,7 +862,12 @@ def combat_territories(player: int, out: Sequence[bool]) -> list[int]:
 def combat_stops(rules: Acedrex, player: int,
                  out: Sequence[bool] = (False,) * PLAYERS) -> tuple[int, ...]:
     """ACE-SCOPE: the stops whose combats a turn of ``player`` solves, in order."""
-    if rules.combat_scope == "board":
+    return _combat_stops(rules.combat_scope, player, tuple(out))
+
+
+@functools.cache
+def _combat_stops(scope: str, player: int, out: tuple[bool, ...]) -> tuple[int, ...]:
+    if scope == "board":
         base = first_stop(player)
         return tuple(s for s in ((base + k) % RING for k in range(RING)) if not is_gate(s))
     return tuple(first_stop(t) + k for t in combat_territories(player, out)
