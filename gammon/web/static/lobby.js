@@ -87,6 +87,7 @@ async function create(event) {
 
 async function start() {
   variants = await (await fetch("/api/variants")).json();
+  $("variant").replaceChildren();
   for (const variant of variants) {
     const option = document.createElement("option");
     option.value = variant.name;
@@ -94,6 +95,7 @@ async function start() {
     $("variant").appendChild(option);
   }
   $("variant").value = "backgammon";
+  $("variant").disabled = $("create-button").disabled = false;
   $("variant").onchange = showSeats;
   $("kind").onchange = showSeats;
   $("create").onsubmit = create;
