@@ -199,14 +199,13 @@ class RingEvaluator:
     states, and ``encode_states`` for training): each output is a seat's money, in turn
     order from the perspective player, mapped to 0..1 over :func:`result_range`.
 
-    A *residual* network (``meta["residual"]``, every Acedrex network trained since the
-    first) learns a correction to the heuristic's money
+    A *residual* network (``meta["residual"]``: every new Acedrex network,
+    :func:`gammon.nn.train.new_network`) learns a correction to the heuristic's money
     (:class:`gammon.agents.evaluators.acedrex.AcedrexHeuristic`): a seat's money is the
     heuristic's plus ``low + output * (high - low)``, so a network whose last layer is
     zero (an output of one half) plays as the heuristic does, and self-play only has to
-    learn what the heuristic misses. Games of four players who fight as little as the
-    heuristic does run to the turn cap, thousands of decisions: learning the whole value
-    from the result alone did not get near the heuristic (docs/strength.md)."""
+    learn what the heuristic misses. A network without the mark (the first one trained)
+    is the whole value. docs/networks.md measures both."""
 
     def __init__(self, variant: Any, network: Network) -> None:
         from gammon.agents.evaluators.acedrex import AcedrexHeuristic
