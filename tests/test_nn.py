@@ -498,6 +498,15 @@ def test_a_residual_network_learns_the_result_less_the_heuristic(monkeypatch):
         assert np.allclose(row, outcome_targets(returns, int(side), rules), atol=1e-6)
 
 
+def test_gammon_train_acedrex_starts_at_the_correction_s_small_rate(tmp_path):
+    out = tmp_path / "ace.npz"
+    result = runner.invoke(app, ["train", "acedrex", "--games", "1", "--out", str(out),
+                                 "--hidden", "4", "--check-every", "0", "-o", "turn_cap=20"])
+    assert result.exit_code == 0, result.output
+    meta = Network.load(out).meta
+    assert meta["settings"]["rate"] == 0.00002 and meta["residual"] == "heuristic"
+
+
 def test_the_neural_agent_plays_acedrex_with_a_network_file(tmp_path):
     rules = gammon.variant("acedrex", **SHORT_ACEDREX)
     path = tmp_path / "ace.npz"

@@ -636,8 +636,8 @@ def train(
         "--lambda", min=0.0, max=1.0, help="TD(lambda)'s lambda (default 0.7; a resumed "
         "network keeps its own unless this is given).")] = None,
     rate: Annotated[float | None, typer.Option(
-        min=0.0, help="Learning rate (default 0.004; a resumed network keeps its own "
-        "unless this is given).")] = None,
+        min=0.0, help="Learning rate (default 0.004, Acedrex 0.00002; a resumed network "
+        "keeps its own unless this is given).")] = None,
     check_every: Annotated[int | None, typer.Option(
         min=0, help="Measure the network every this many games (0: never); default a "
         "tenth of the run.")] = None,
@@ -673,14 +673,15 @@ def train(
     --teacher), with checkpoints and a learning curve."""
     from gammon.nn.cli import run_teacher, run_training
     from gammon.nn.teacher import TeacherPlan
-    from gammon.nn.train import HIDDEN, LAMBDA, RATE, SHARDS, Rounds, Settings
+    from gammon.nn.train import HIDDEN, LAMBDA, SHARDS, Rounds, Settings, default_rate
 
     rules = _variant(variant_name, option)
     out = out if out is not None else Path(f"{rules.name}.npz")
     plot = plot if plot is not None else out.with_suffix(".png")
     every = check_every if check_every is not None else max(games // 10, 1)
     settings = Settings(rules.name, rules.options(), hidden or HIDDEN,
-                        LAMBDA if lam is None else lam, RATE if rate is None else rate,
+                        LAMBDA if lam is None else lam,
+                        default_rate(rules) if rate is None else rate,
                         seed, every, check_games,
                         teacher is not None if contact is None else contact)
     changes = {"hidden": hidden, "lam": lam, "rate": rate, "contact": contact or None}

@@ -57,6 +57,10 @@ from gammon.nn.network import Network
 HIDDEN = 128
 LAMBDA = 0.7
 RATE = 0.004
+#: The rate of a correction to Acedrex's heuristic: a game there is thousands of positions
+#: (its heuristic players play to the turn cap), each game's step sums them all, and the
+#: heuristic's choices hinge on small differences (docs/networks.md, Not done).
+RESIDUAL_RATE = 0.00002
 #: Root candidates the 0-ply choice scores (all of them: the cutoff is not used here).
 WIDTH = 1
 #: Games the compiled self-play plays per call (progress and checkpoints in between).
@@ -107,6 +111,11 @@ class Rounds:
     def size(self) -> int:
         """Games a full round plays."""
         return self.shards * self.games
+
+
+def default_rate(rules: Any) -> float:
+    """The learning rate a run on ``rules`` starts with unless told otherwise."""
+    return RESIDUAL_RATE if rules.board == "ring" else RATE
 
 
 def new_network(settings: Settings) -> Network:
