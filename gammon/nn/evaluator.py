@@ -233,7 +233,7 @@ class RingEvaluator:
         else nothing."""
         if self.heuristic is None:
             return 0.0
-        money = np.array([self.heuristic.value(state) for state in states], np.float64)
+        money = self.heuristic.evaluate(states)
         seats = (sides[:, None] + np.arange(self.players)[None, :]) % self.players
         return np.take_along_axis(money, seats, axis=1) / (self.high - self.low)
 

@@ -113,9 +113,15 @@ class Rounds:
         return self.shards * self.games
 
 
+def learns_a_correction(rules: Any) -> bool:
+    """Whether a new network of ``rules`` corrects the heuristic (Acedrex's,
+    :class:`gammon.nn.evaluator.RingEvaluator`) rather than learning the whole value."""
+    return bool(rules.board == "ring")
+
+
 def default_rate(rules: Any) -> float:
     """The learning rate a run on ``rules`` starts with unless told otherwise."""
-    return RESIDUAL_RATE if rules.board == "ring" else RATE
+    return RESIDUAL_RATE if learns_a_correction(rules) else RATE
 
 
 def new_network(settings: Settings) -> Network:
@@ -129,8 +135,7 @@ def new_network(settings: Settings) -> Network:
         name=network_name(rules), variant=rules.name, options=settings.options,
         family=getattr(rules, "family", rules.name),
         encoder=encoder.name, games=0, seconds=0.0, curve=[], settings=settings_json(settings))
-    if rules.board == "ring":
-        # A correction to the heuristic (RingEvaluator), nothing to start with.
+    if learns_a_correction(rules):  # nothing to correct at first
         network.meta["residual"] = "heuristic"
         network.w2[:] = 0.0
     return network
