@@ -14,7 +14,8 @@ the spirit of OpenSpiel's ``Game``/``State`` split:
   state) is the variant with its options. Besides the rules it says what the variant
   *is* for the layers above: how its positions and moves are written (``notation``,
   ``move_text``), which board draws it (``board``), which evaluator scores it
-  (``evaluator``), which bots it seats by default (``bots``, ``bot_options``) and
+  (``evaluator``), which bots it seats by default (``bots``, ``bot_options``, and how
+  long they think, ``think_seconds``) and
   whether it is played with the doubling cube (``cube``). Those are names; each layer
   keeps its own table from name to implementation, so nothing outside a variant's
   module compares variant names, and a new variant needs only its module and its
@@ -126,6 +127,12 @@ class Rules(Protocol):
     def bot_options(self) -> Mapping[str, str]:
         """Default options of a bot kind in this variant (``{"mcts": "150"}``), written
         as in a bot's name after its kind."""
+
+    @property
+    def think_seconds(self) -> float:
+        """How long its default bot (the first of ``bots``, at its default setting) took
+        over its slowest decision, as docs/strength.md measured it (Time per move): a
+        server gives its bots this and a margin."""
 
     @property
     def cube(self) -> bool:

@@ -110,6 +110,7 @@ class TrackVariant:
     evaluator: ClassVar[str] = "track"
     bots: ClassVar[tuple[str, ...]] = ("expectimax", "mcts", "heuristic", "random", "neural")
     bot_options: ClassVar[Mapping[str, str]] = {}
+    think_seconds: ClassVar[float] = 0.1
     cube: ClassVar[bool] = True
     #: The family of games whose evaluation (weights, network) fits this one:
     #: ``backgammon``, ``hypergammon``, ``nardy``, ``acey`` or ``multigam``.

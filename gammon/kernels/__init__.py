@@ -24,6 +24,17 @@ class TrackKernel:
         self.size = players * slots
         self._local = threading.local()
 
+    def __getstate__(self) -> dict[str, object]:
+        # Work arrays belong to a thread of one process: a copy (a state sent to a bot's
+        # worker process) makes its own.
+        state = self.__dict__.copy()
+        del state["_local"]
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._local = threading.local()
+
     def workspace(self) -> tuple[np.ndarray, np.ndarray]:
         """This thread's work arrays for the compiled functions over these boards."""
         work = getattr(self._local, "work", None)

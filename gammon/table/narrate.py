@@ -54,6 +54,8 @@ def narrate(table: Table, step: Step, names: Sequence[str]) -> list[Line]:
     else:
         assert step.kind == ACTION and step.seat is not None
         lines = _action(table, step.seat, step.taken, before, after)
+        if step.note:
+            lines.append(Line(None, step.note, NOTE))
     rules = base(before).variant
     lines += [Line(seat, text, NOTE)
               for seat, text in rules.announce(base(before), step.taken, base(after))]

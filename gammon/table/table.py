@@ -99,7 +99,8 @@ class Question:
 class Step:
     """One thing that happened: a throw (``seat`` None), an action of ``seat``, or a
     new game. ``game`` counts the games from 1; ``before`` and ``after`` are the states
-    around it (``before`` is None for a new game)."""
+    around it (``before`` is None for a new game); ``note`` what the log says besides
+    (a bot that ran out of time, and who played for it)."""
 
     kind: str
     game: int
@@ -107,6 +108,7 @@ class Step:
     taken: Any
     before: Any
     after: Any
+    note: str = ""
 
 
 class Table:
@@ -170,7 +172,7 @@ class Table:
             self.stakes = stakes if stakes is not None else StakeRules()
             self.series = Session(self.variant, stake if kind == MONEY else 1, self.stakes)
         self.log: list[list[log.Entry]] = []
-        self.agents: dict[int, Any] = {}
+        self._agents: dict[int, Any] | None = None
         self.finished = False  # a person said enough, or a game was abandoned
 
     def _track(self, what: str) -> TrackVariant:
@@ -235,6 +237,31 @@ class Table:
         question = self.question
         return question is not None and self.seats[question.seat].human
 
+    @property
+    def bot_question(self) -> Question | None:
+        """The question, when a bot seat is to answer it (a face that runs its bots
+        elsewhere, the web server's worker processes, answers it with :meth:`act`)."""
+        question = self.question
+        if question is None or self.seats[question.seat].human:
+            return None
+        return question
+
+    @property
+    def agents(self) -> dict[int, Any]:
+        """The bots of the game being played, made when first asked for: seeded from the
+        table's seed, the game and how far into its log they sit down, so a table
+        restored from its log seats the same bots as one that played on."""
+        if self._agents is None:
+            from gammon.agents.registry import make_agent
+
+            game, entries = len(self.log), len(self.log[-1]) if self.log else 0
+            self._agents = {
+                p: make_agent(seat.kind, self.variant,
+                              None if self.seed is None else f"{self.seed}:{game}:{p}:{entries}")
+                for p, seat in enumerate(self.seats) if not seat.human
+            }
+        return self._agents
+
     # --- moving on ----------------------------------------------------------------------
 
     def advance(self) -> Step | None:
@@ -261,8 +288,9 @@ class Table:
             steps.append(step)
         return steps
 
-    def act(self, seat: int, action: Any) -> Step | None:
-        """``seat``'s answer to the question (or an offer to resign at its own decision).
+    def act(self, seat: int, action: Any, note: str = "") -> Step | None:
+        """``seat``'s answer to the question (or an offer to resign at its own decision);
+        ``note`` goes into the log beside it.
 
         Raises :class:`IllegalPlayError` when it is not that seat's turn to answer, or
         the answer is not legal; the table is unchanged then. Answering
@@ -282,7 +310,7 @@ class Table:
                 self.finished = True
                 return None
             return self._new_game()
-        return self._apply(seat, self._offered(question, action))
+        return self._apply(seat, self._offered(question, action), note)
 
     @staticmethod
     def _offered(question: Question, action: Any) -> Any:
@@ -306,20 +334,8 @@ class Table:
         state = self.series.new_game()
         self.log.append([])
         game = len(self.log)
-        self.agents = self._agents(game, 0)
+        self._agents = None
         return Step(NEW_GAME, game, None, None, None, state)
-
-    def _agents(self, game: int, entries: int) -> dict[int, Any]:
-        """The bots of a game. Seeded from the table's seed, the game and how far into its
-        log they sit down, so a table restored from its log seats the same bots as one
-        that played on."""
-        from gammon.agents.registry import make_agent
-
-        return {
-            p: make_agent(seat.kind, self.variant,
-                          None if self.seed is None else f"{self.seed}:{game}:{p}:{entries}")
-            for p, seat in enumerate(self.seats) if not seat.human
-        }
 
     def _throw(self, roll: Roll) -> Step:
         before = self.state
@@ -327,11 +343,14 @@ class Table:
         self.log[-1].append(log.encode_outcome(roll))
         return Step(THROW, self.game, None, roll, before, after)
 
-    def _apply(self, seat: int, action: Any) -> Step:
+    def _apply(self, seat: int, action: Any, note: str = "") -> Step:
         before = self.state
         after = self.series.apply(action)  # raises, and changes nothing, when illegal
-        self.log[-1].append(log.encode_action(seat, action, self.describe(before, action)))
-        return Step(ACTION, self.game, seat, action, before, after)
+        entry = log.encode_action(seat, action, self.describe(before, action))
+        if note:
+            entry["note"] = note
+        self.log[-1].append(entry)
+        return Step(ACTION, self.game, seat, action, before, after, note)
 
     def describe(self, state: Any, action: Any) -> str:
         """An action as the record writes it: a play in the variant's move text (in the
@@ -391,23 +410,26 @@ class Table:
         except (KeyError, TypeError, AttributeError) as error:
             raise InvalidOptionError(f"table JSON is missing or mistypes {error}") from None
         for number, entries in enumerate(games, 1):
-            state = table.state
-            if state is not None and not state.is_terminal:
-                raise InvalidOptionError(
-                    f"game {number}: game {number - 1} of the log did not finish")
-            if table.over:
-                raise InvalidOptionError(
-                    f"game {number}: the table was over after game {number - 1}")
-            table._new_game()
+            if not entries:
+                table._next_game(number)
             for index, entry in enumerate(entries):
-                table._replay(number, index, entry)
-            table.agents = table._agents(number, len(entries))
+                table.replay(number, index, entry)
         table.finished = bool(data.get("finished"))
         return table
 
-    def _replay(self, game: int, index: int, entry: log.Entry) -> None:
-        state = self.state
+    def replay(self, game: int, index: int, entry: log.Entry) -> list[Step]:
+        """Play ``entry``, entry ``index`` (from 0) of game ``game`` (from 1), as the log
+        says it happened (the first entry of a game starts that game): the steps it made.
+        Raises a :class:`GammonError` naming the entry when it is not the one that comes
+        next, or cannot happen there."""
+        steps = []
+        if index == 0 and game == len(self.log) + 1:
+            steps.append(self._next_game(game))
+        elif (game, index) != (len(self.log), len(self.log[-1]) if self.log else 0):
+            raise InvalidOptionError(f"game {game}, entry {index + 1}: the log skips or "
+                                     "repeats an entry here")
         try:
+            state = self.state
             if state.is_terminal:
                 raise IllegalPlayError("the game is already over")
             x = log.decode(state, entry)
@@ -417,11 +439,21 @@ class Table:
                     if drawn != x:
                         raise IllegalPlayError(
                             f"the table's seed throws {drawn} here, not {x}")
-                self._throw(x)
+                steps.append(self._throw(x))
             else:
-                self._apply(int(entry["seat"]), x)
+                steps.append(self._apply(int(entry["seat"]), x, str(entry.get("note", ""))))
         except GammonError as error:
             raise type(error)(f"game {game}, entry {index + 1}: {error}") from None
+        return steps
+
+    def _next_game(self, game: int) -> Step:
+        """Game ``game`` of a log being replayed begins, once the one before has ended."""
+        state = self.state
+        if state is not None and not state.is_terminal:
+            raise InvalidOptionError(f"game {game}: game {game - 1} of the log did not finish")
+        if self.over:
+            raise InvalidOptionError(f"game {game}: the table was over after game {game - 1}")
+        return self._new_game()
 
 
 #: The JSON types of a table's fields, as :meth:`Table.to_json` writes them.

@@ -217,6 +217,7 @@ class Acedrex:
     #: keeps four root candidates, and inside the tree scores a decision of more than
     #: twelve actions as it stands rather than by its best action.
     bot_options: ClassVar[Mapping[str, str]] = {"expectimax": "width=4:wide=12", "mcts": "40"}
+    think_seconds: ClassVar[float] = 0.2
     cube: ClassVar[bool] = False
 
     stake: int = 1

@@ -124,6 +124,7 @@ class AceyDeucey(TrackVariant):
     #: The network a roll deep beat expectimax:1 (docs/strength.md, Networks).
     bots = ("neural", "expectimax", "mcts", "heuristic", "random")
     bot_options = {"neural": "1", "expectimax": "width=4", "mcts": "150"}
+    think_seconds = 0.42
     cube = False
 
     #: How a won game scores: single (1), gammon (1 or 2) or backgammon (1, 2 or 3).
