@@ -805,34 +805,74 @@ def serve(
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port.")] = 8000,
     database: Annotated[str, typer.Option(
         help="SQLAlchemy URL of the tables' database: a SQLite file by default (made on "
-        "first start), or postgresql+psycopg://user:pass@host/db.")] = "sqlite:///gammon.db",
-    bot_delay: Annotated[float, typer.Option(min=0.0, help="Seconds between a bot's "
-                                             "moves, so people can follow them.")] = 0.6,
+        "first start; one process), or postgresql+psycopg://user:pass@host/db (any number "
+        "of processes and machines).")] = "sqlite:///gammon.db",
+    workers: Annotated[int, typer.Option(min=1, max=64, help="Server processes on this "
+                                         "port (more than one needs PostgreSQL).")] = 1,
+    config: Annotated[Path | None, typer.Option(
+        help="The server's configuration (TOML): bot levels beyond the menu, limits, "
+        "rates; see docs/security.md.")] = None,
+    bot_delay: Annotated[float | None, typer.Option(min=0.0, help="Seconds between a bot's "
+                                                    "moves, so people can follow them "
+                                                    "(0.5 unless the configuration says).")
+                         ] = None,
 ) -> None:
     """The web app: a lobby of tables, every variant, people and bots, live."""
+    import os
+
     import uvicorn
 
-    from gammon.web.app import create_app
+    from gammon.web.config import load_config
+    from gammon.web.store import Store
 
     try:
-        application = create_app(database, bot_delay=bot_delay)
+        settings = load_config(config, **({} if bot_delay is None else
+                                          {"bot_delay": bot_delay}))
+        store = Store(database)  # made (or upgraded) once, before any worker starts
+    except GammonError as error:
+        raise _fail(str(error)) from None
     except Exception as error:  # a bad database URL or an unreachable server
         raise _fail(f"cannot open the database {database!r}: {error}") from None
-    console.print(f"gammon serves on http://{host}:{port}/ (tables in {database}); "
-                  "Ctrl-C stops it, and every table is there when it starts again.")
-    uvicorn.run(application, host=host, port=port, log_level="warning", ws_max_size=65536)
+    if workers > 1 and not store.postgres:
+        raise _fail("several server processes share their tables through PostgreSQL: "
+                    "give --database postgresql+psycopg://..., or serve with --workers 1")
+    store.engine.dispose()
+    os.environ["GAMMON_SERVE"] = json.dumps({
+        "database": database, "config": str(config) if config else None,
+        "bot_delay": settings.bot_delay})
+    console.print(f"gammon serves on http://{host}:{port}/ ({workers} process"
+                  f"{'es' if workers > 1 else ''}, tables in {store.engine.url!r}); Ctrl-C "
+                  "stops it, and every table is there when it starts again.")
+    uvicorn.run("gammon.web.app:app_from_environment", factory=True, host=host, port=port,
+                workers=workers, log_level="warning",
+                ws_max_size=settings.limits.message_chars * 4, ws_max_queue=8,
+                limit_concurrency=settings.limits.sockets + 100, timeout_keep_alive=5)
 
 
 @app.command()
 def verify(
-    record: Annotated[Path, typer.Argument(help="A table's record: the JSON of "
-                                           "/api/tables/ID/record, or Table.to_json.")],
+    record: Annotated[Path | None, typer.Argument(help="A table's record: the JSON of "
+                                                  "/api/tables/ID/record, or Table.to_json.")
+                      ] = None,
+    database: Annotated[str | None, typer.Option(
+        help="Instead of a record: replay every table of a server's database and list "
+        "those that do not replay.")] = None,
+    config: Annotated[Path | None, typer.Option(
+        help="The server's configuration (its bot menu), with --database.")] = None,
+    set_aside: Annotated[bool, typer.Option(
+        "--set-aside", help="With --database: quarantine the damaged open tables.")] = False,
 ) -> None:
     """Check a finished table's dice: the seed matches its published commitment, and every
-    throw of the log is the one the seed gives."""
+    throw of the log is the one the seed gives. With --database, check every table a
+    server keeps."""
     from gammon.table.dice import commitment
     from gammon.table.table import Table
 
+    if database is not None:
+        _verify_database(database, config, set_aside)
+        return
+    if record is None:
+        raise _fail("give a table's record (a JSON file), or --database URL")
     try:
         data = json.loads(record.read_text())
     except (OSError, json.JSONDecodeError) as error:
@@ -852,6 +892,78 @@ def verify(
                   f"gives" + (", and the seed matches the published commitment"
                               if published is not None else "")
                   + f" ({table.variant.name}, {'fair' if table.fair else 'seeded'} dice).")
+
+
+def _server_store(database: str, config: Path | None) -> tuple[Any, Any]:
+    from gammon.web.config import load_config
+    from gammon.web.store import Store
+
+    try:
+        return Store(database), load_config(config)
+    except GammonError as error:
+        raise _fail(str(error)) from None
+    except Exception as error:
+        raise _fail(f"cannot open the database {database!r}: {error}") from None
+
+
+def _verify_database(database: str, config: Path | None, set_aside: bool) -> None:
+    from gammon.web import admin
+
+    store, settings = _server_store(database, config)
+    checked, damaged = admin.verify(store, settings, set_aside)
+    if not damaged:
+        console.print(f"All {checked} tables replay.")
+        return
+    grid = Table("table", "status", "why it does not replay", title=f"{len(damaged)} of "
+                 f"{checked} tables do not replay")
+    for damage in damaged:
+        grid.add_row(damage.id, damage.status, Text(damage.reason))
+    console.print(grid)
+    raise typer.Exit(1)
+
+
+admin_app = typer.Typer(help="A server operator's commands on its database.",
+                        no_args_is_help=True)
+app.add_typer(admin_app, name="admin")
+DatabaseOpt = Annotated[str, typer.Option(help="The server's database (SQLAlchemy URL).")]
+
+
+@admin_app.command("tables")
+def admin_tables(
+    database: DatabaseOpt = "sqlite:///gammon.db",
+    status: Annotated[str | None, typer.Option(
+        help="Only tables of this status: open, over, archived or quarantined.")] = None,
+) -> None:
+    """List the stored tables (the quarantined ones with why they were set aside)."""
+    from gammon.web.store import STATUSES
+
+    if status is not None and status not in STATUSES:
+        raise _fail(f"status is one of {', '.join(STATUSES)}, not {status!r}")
+    store, _ = _server_store(database, None)
+    rows = store.rows(status)
+    grid = Table("table", "variant", "status", "version", "why", title=f"{len(rows)} tables")
+    for saved in rows:
+        grid.add_row(saved.id, Text(str(saved.settings.get("variant", "?"))), saved.status,
+                     str(saved.version), Text(saved.reason))
+    console.print(grid)
+
+
+@admin_app.command("release")
+def admin_release(
+    table: Annotated[str, typer.Argument(help="The quarantined table's ID.")],
+    database: DatabaseOpt = "sqlite:///gammon.db",
+    config: Annotated[Path | None, typer.Option(help="The server's configuration.")] = None,
+) -> None:
+    """Put a quarantined table back into play, once it replays again."""
+    from gammon.web import admin
+
+    store, settings = _server_store(database, config)
+    try:
+        room = admin.release(store, table, settings)
+    except GammonError as error:
+        raise _fail(str(error)) from None
+    console.print(f"Table {table} replays again ({room.version} steps): it is "
+                  f"{'over' if room.table.over else 'back in play'}.")
 
 
 def main() -> None:  # pragma: no cover - console entry point

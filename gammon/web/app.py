@@ -4,205 +4,290 @@
 uvicorn). Pages:
 
 - ``/``: the lobby: create a table, see the open ones, take a free seat, watch;
-- ``/t/ID``: a table's page; a person's seat link adds ``?token=...``.
+- ``/t/ID``: a table's page; a person's seat link adds ``#token=...`` (after the ``#``,
+  so the browser never sends it to a server or a proxy's log).
 
 JSON under ``/api``:
 
-- ``GET /api/variants``: what can be played (players, options, whether with the cube);
-- ``GET /api/tables``, ``POST /api/tables`` (create: the variant, the seats, the kind of
-  table and its stakes; the answer holds the creator's seat link);
+- ``GET /api/variants``: what can be played (players, options, the bot levels offered,
+  whether with the cube);
+- ``GET /api/tables``, ``POST /api/tables`` (create: the variant, the seats, each
+  ``human`` or a bot level, the kind of table and its stakes; the answer holds the
+  creator's seat link);
 - ``POST /api/tables/ID/seats``: take a free person's seat (its link in the answer);
 - ``GET /api/tables/ID/record``: the table's JSON log, seed included, once play is over
   (``gammon verify`` checks it).
 
-``/ws/ID?token=...``: the table, live. The server sends ``{"type": "state", "table":
-...}`` (:func:`gammon.web.views.snapshot`) after every change and ``{"type": "error",
-"message": ...}`` when something is refused; a browser sends ``{"type": "act",
-"version": V, "index": I}`` (or ``"resign": LEVEL``) and ``{"type": "preview", "index":
-I, "moves": [...]}``. Anything else, anything malformed or larger than
-:data:`MAX_MESSAGE`, is answered with an error and changes nothing.
+``/ws/ID``: the table, live (:mod:`gammon.web.live`).
+
+Everything a client sends is an attacker's until checked (docs/security.md): request
+bodies are JSON objects of at most ``limits.request_bytes``, checked field by field
+against allow-lists; table creation is limited per address in rate and in open tables;
+every response carries a Content-Security-Policy that allows no inline script, and the
+usual headers against framing, sniffing and leaking the page's address.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
+import os
+import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+from limits import RateLimitItemPerMinute
+from limits.strategies import MovingWindowRateLimiter
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from gammon.core.errors import GammonError, InvalidOptionError
-from gammon.web.rooms import Lobby, Room
-from gammon.web.store import Store
+from gammon.web.config import ServerConfig, load_config
+from gammon.web.live import POLICY, Live
+from gammon.web.rooms import Lobby, Room, Unavailable, seat_names
+from gammon.web.store import OPEN, OVER, QUARANTINED, Store, address_hash
 
 STATIC = Path(__file__).resolve().parent / "static"
 log = logging.getLogger("gammon.web")
-#: The largest message a browser may send (characters).
-MAX_MESSAGE = 4096
 #: What a table may be asked for at creation.
 CREATE_FIELDS = {"variant", "options", "seats", "kind", "length", "stake", "games",
                  "crawford", "cube", "jacoby", "beaver"}
+#: Every response's security headers. The boards are SVG drawn by the server and put
+#: into the page by the page's own script; nothing runs that is not a file of ours.
+SECURITY_HEADERS = [
+    (b"content-security-policy",
+     b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+     b"img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+     b"form-action 'self'; frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+    (b"permissions-policy", b"camera=(), microphone=(), geolocation=(), payment=()"),
+]
+#: Finished tables' reviews kept in memory (they never change).
+REVIEWS = 32
+
+
+class SecurityHeaders:
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", [])
+                message["headers"] = [*message["headers"], *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+class Refused(GammonError):
+    """A request refused: the message says why, ``status`` is the HTTP status."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 def _error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-#: The levels the lobby offers beside a bot kind's default: a search's depth (two rolls
-#: deep only where the compiled board search keeps a move under a second).
-LEVELS = {"neural": ("neural:0", "neural:1", "neural:2"),
-          "expectimax": ("expectimax:1", "expectimax:2")}
+def address(connection: HTTPConnection) -> str:
+    """The client's address (uvicorn puts a trusted proxy's X-Forwarded-For here)."""
+    return connection.client.host if connection.client else "unknown"
 
 
-def _variants() -> list[dict[str, Any]]:
-    from gammon.agents.registry import default_depth
+def same_origin(connection: HTTPConnection) -> bool:
+    """Whether a browser's request comes from a page of this site (or from no page)."""
+    origin = connection.headers.get("origin")
+    if origin is None:
+        return True
+    host = connection.headers.get("host", "")
+    return origin.split("://", 1)[-1] == host
+
+
+async def read_json(request: Request, limit: int) -> dict[str, Any]:
+    """A request's body: a JSON object of at most ``limit`` bytes, sent as JSON."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip()
+    if kind != "application/json":
+        raise Refused("send JSON (Content-Type: application/json)", 415)
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > limit):
+        raise Refused(f"the request is too large: at most {limit} bytes", 413)
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise Refused(f"the request is too large: at most {limit} bytes", 413)
+    if not body.strip():
+        return {}
+    try:
+        data = json.loads(body)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        raise Refused("send a JSON object") from None
+    if not isinstance(data, dict):
+        raise Refused("send a JSON object")
+    return data
+
+
+def _variants(config: ServerConfig) -> list[dict[str, Any]]:
     from gammon.core.variant import variant, variant_names
 
     out = []
     for name in variant_names():
         rules = variant(name)
-        bots = []
-        for kind in rules.bots:
-            if kind == "gnubg":  # a server's gnubg is not for the public
-                continue
-            bots.append(kind)
-            bots.extend(level for level in LEVELS.get(kind, ()) if level not in bots
-                        and (default_depth(rules) == 2 or not level.endswith(":2")))
+        levels = [{"name": level.name, "bot": level.spec, "summary": level.summary}
+                  for level in config.menu(rules).values()]
         out.append({"name": name, "players": rules.players, "summary": rules.summary,
-                    "bots": bots, "cube": rules.cube})
+                    "bots": levels, "cube": rules.cube})
     return out
 
 
-def _table_row(room: Room) -> dict[str, Any]:
-    table = room.table
-    return {"id": room.id, "variant": table.variant.name, "kind": table.kind,
-            "seats": [{"seat": p, "name": n, "human": s.human, "taken": p in room.tokens}
-                      for p, (s, n) in enumerate(zip(table.seats, room.names, strict=True))],
-            "free": room.free, "over": table.over, "game": table.game}
-
-
-def create_app(database: str = "sqlite:///gammon.db", bot_delay: float = 0.5) -> Starlette:
+def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = None,
+               config: ServerConfig | None = None) -> Starlette:
     """The application, its tables kept in ``database`` (an SQLAlchemy URL)."""
-    lobby = Lobby(Store(database), bot_delay=bot_delay)
+    config = config or ServerConfig()
+    if bot_delay is not None:
+        config = dataclasses.replace(config, bot_delay=bot_delay)
+    store = Store(database)
+    lobby = Lobby(store, config)
+    live = Live(lobby, config)
+    creations = MovingWindowRateLimiter(_memory())
+    per_minute = RateLimitItemPerMinute(config.rates.tables_per_minute_per_address)
+    sockets_per_minute = RateLimitItemPerMinute(config.rates.sockets_per_minute_per_address)
+    variants_json = json.dumps(_variants(config))
+    listing: dict[str, Any] = {"at": 0.0, "json": "[]"}
+    reviews: OrderedDict[str, str] = OrderedDict()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        lobby.restore()
-        for room in lobby.rooms.values():
-            room.wake()  # a bot whose turn it was when the server stopped plays on
+        lobby.start()
         yield
+        await lobby.stop()
 
     async def lobby_page(request: Request) -> Response:
         return FileResponse(STATIC / "lobby.html")
 
     async def table_page(request: Request) -> Response:
-        if request.path_params["id"] not in lobby.rooms:
+        saved = await asyncio.to_thread(store.row, request.path_params["id"][:32])
+        if saved is None:
             return _error("no such table", 404)
+        if saved.status == QUARANTINED:
+            return _error("this table is set aside: its record does not replay", 410)
         return FileResponse(STATIC / "table.html")
 
     async def variants(request: Request) -> Response:
-        return JSONResponse(_variants())
+        return Response(variants_json, media_type="application/json")
 
     async def list_tables(request: Request) -> Response:
-        return JSONResponse([_table_row(room) for room in lobby.rooms.values()
-                             if not room.table.over])
+        # Every browser in the lobby asks every few seconds: one query a second at most.
+        if time.monotonic() - listing["at"] > 1.0:
+            rows = await asyncio.to_thread(store.listing, config.limits.lobby_rows)
+            listing["json"] = json.dumps([_row(saved, taken) for saved, taken in rows])
+            listing["at"] = time.monotonic()
+        return Response(listing["json"], media_type="application/json")
 
     async def create(request: Request) -> Response:
         try:
-            body = await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return _error("send the table as a JSON object")
-        if not isinstance(body, dict):
-            return _error("send the table as a JSON object")
-        unknown = set(body) - CREATE_FIELDS
-        if unknown:
-            return _error(f"unknown fields {sorted(unknown)}; a table takes "
-                          f"{sorted(CREATE_FIELDS)}")
-        try:
-            room = lobby.create(**_table_settings(body))
-            seat, token = room.take()
+            if not same_origin(request):
+                raise Refused("tables are made from this site's own pages", 403)
+            body = await read_json(request, config.limits.request_bytes)
+            if not creations.hit(per_minute, "create", address(request)):
+                raise Refused("you are making tables too fast: wait a minute", 429)
+            settings = table_settings(body, config)
+            room, seat, token = await lobby.create(creator=address_hash(address(request)),
+                                                   **settings)
+        except (Refused, Unavailable) as refused:
+            return _error(str(refused), refused.status)
         except (GammonError, TypeError, ValueError) as error:
             return _error(str(error))
-        room.wake()
-        return JSONResponse({"id": room.id, "seat": seat, "token": token,
-                             "url": f"/t/{room.id}?token={token}"}, status_code=201)
+        return JSONResponse(_seat_link(room, seat, token), status_code=201)
 
     async def take_seat(request: Request) -> Response:
         try:
-            room = lobby.get(request.path_params["id"])
-            body = await request.json() if await request.body() else {}
-            wanted = body.get("seat") if isinstance(body, dict) else None
-            if wanted is not None and not isinstance(wanted, int):
+            if not same_origin(request):
+                raise Refused("seats are taken from this site's own pages", 403)
+            body = await read_json(request, config.limits.request_bytes)
+            if not creations.hit(per_minute, "seat", address(request)):
+                raise Refused("you are taking seats too fast: wait a minute", 429)
+            unknown = set(body) - {"seat"}
+            if unknown:
+                raise Refused(f"unknown fields {sorted(unknown)[:5]}; a seat request takes "
+                              "\"seat\" (a number) or nothing")
+            wanted = body.get("seat")
+            if wanted is not None and (not isinstance(wanted, int) or isinstance(wanted, bool)):
                 raise InvalidOptionError("seat is a number")
-            seat, token = room.take(wanted)
-        except (GammonError, json.JSONDecodeError) as error:
+            room = await lobby.room(request.path_params["id"][:32])
+            seat, token = await lobby.take(room, wanted)
+        except (Refused, Unavailable) as refused:
+            return _error(str(refused), refused.status)
+        except GammonError as error:
             return _error(str(error))
-        await room.broadcast()
-        return JSONResponse({"id": room.id, "seat": seat, "token": token,
-                             "url": f"/t/{room.id}?token={token}"}, status_code=201)
+        return JSONResponse(_seat_link(room, seat, token), status_code=201)
+
+    async def finished(request: Request) -> Room | Response:
+        try:
+            room = await lobby.room(request.path_params["id"][:32])
+        except Unavailable as gone:
+            return _error(str(gone), gone.status)
+        if room.status == OPEN:
+            return _error("the record (with the dice's seed) is given once play is over", 409)
+        return room
 
     async def record(request: Request) -> Response:
-        try:
-            room = lobby.get(request.path_params["id"])
-        except GammonError as error:
-            return _error(str(error), 404)
-        if not room.table.over:
-            return _error("the record (with the dice's seed) is given once play is over", 409)
+        room = await finished(request)
+        if isinstance(room, Response):
+            return room
         data = room.table.to_json()
         data["commitment"] = room.commitment
         return JSONResponse(data)
 
     async def review_page(request: Request) -> Response:
-        try:
-            room = lobby.get(request.path_params["id"])
-        except GammonError as error:
-            return _error(str(error), 404)
-        if not room.table.over:
-            return _error("the review is made once play is over", 409)
-        try:
-            page = await asyncio.get_running_loop().run_in_executor(None, _review, room)
-        except GammonError as error:
-            return _error(str(error), 409)
+        room = await finished(request)
+        if isinstance(room, Response):
+            return room
+        page = reviews.get(room.id)
+        if page is None:
+            if not creations.hit(per_minute, "review", address(request)):
+                return _error("you are asking for reviews too fast: wait a minute", 429)
+            try:
+                page = await asyncio.to_thread(_review, room)
+            except GammonError as error:
+                return _error(str(error), 409)
+            reviews[room.id] = page
+            while len(reviews) > REVIEWS:
+                reviews.popitem(last=False)
         return HTMLResponse(page)
 
-    async def live(socket: WebSocket) -> None:
-        await socket.accept()
-        try:
-            room = lobby.get(socket.path_params["id"])
-        except GammonError as error:
-            await socket.send_json({"type": "error", "message": str(error)})
-            await socket.close()
+    async def websocket(socket: WebSocket) -> None:
+        where = address(socket)
+        why = None if same_origin(socket) else "not from this site's pages"
+        if why is None and not creations.hit(sockets_per_minute, "socket", where):
+            why = "too many connections a minute"
+        why = why or live.admit(where)
+        if why is not None:
+            await socket.close(POLICY, why)  # before accepting: the handshake is refused
             return
-        token = socket.query_params.get("token")
-        seat = room.seat_of(token)
-        if token and seat is None:
-            await socket.send_json({"type": "error", "message": "that seat link is not "
-                                    "valid at this table: you are watching"})
-        await room.join(socket, seat)
-        try:
-            while True:
-                text = await socket.receive_text()
-                try:
-                    await _handle(room, socket, seat, text)
-                except WebSocketDisconnect:
-                    raise
-                except Exception:  # a bug of ours must not cost the person their table
-                    log.exception("table %s: message %r", room.id, text[:200])
-                    await socket.send_json({"type": "error", "message": "the server could "
-                                            "not do that; the table is as it was"})
-        except WebSocketDisconnect:
-            pass
-        finally:
-            room.leave(socket)
+        await live.serve(socket, where, socket.path_params["id"][:32])
 
     routes = [
         Route("/", lobby_page),
@@ -213,12 +298,49 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float = 0.5) ->
         Route("/api/tables/{id}/seats", take_seat, methods=["POST"]),
         Route("/api/tables/{id}/record", record),
         Route("/t/{id}/review", review_page),
-        WebSocketRoute("/ws/{id}", live),
+        WebSocketRoute("/ws/{id}", websocket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
+    app.add_middleware(SecurityHeaders)
     app.state.lobby = lobby
+    app.state.live = live
+    app.state.store = store
     return app
+
+
+def app_from_environment() -> Starlette:
+    """:func:`create_app` with the settings ``gammon serve`` leaves in the environment
+    (``GAMMON_SERVE``: JSON), for uvicorn's worker processes."""
+    settings = json.loads(os.environ["GAMMON_SERVE"])
+    config = load_config(Path(settings["config"]) if settings.get("config") else None,
+                         bot_delay=settings["bot_delay"])
+    return create_app(settings["database"], config=config)
+
+
+def _memory() -> Any:
+    from limits.storage import MemoryStorage
+
+    return MemoryStorage()
+
+
+def _seat_link(room: Room, seat: int, token: str) -> dict[str, Any]:
+    return {"id": room.id, "seat": seat, "token": token,
+            "url": f"/t/{room.id}#token={token}"}
+
+
+def _row(saved: Any, taken: set[int]) -> dict[str, Any]:
+    """A table as the lobby lists it (from its stored settings, without replaying it)."""
+    from gammon.table.table import Seat
+
+    settings = saved.settings
+    seats = [Seat(s["kind"], s.get("name", "")) for s in settings["seats"]]
+    names = seat_names(seats)
+    return {"id": saved.id, "variant": settings["variant"], "kind": settings["kind"],
+            "seats": [{"seat": p, "name": names[p], "human": s.human, "taken": p in taken}
+                      for p, s in enumerate(seats)],
+            "free": [p for p, s in enumerate(seats) if s.human and p not in taken],
+            "over": saved.status == OVER}
 
 
 def _review(room: Room) -> str:
@@ -231,107 +353,66 @@ def _review(room: Room) -> str:
     return html(reviewed, f"Review of table {room.id} ({room.table.variant.name})")
 
 
-def _table_settings(body: dict[str, Any]) -> dict[str, Any]:
-    """The :class:`~gammon.table.Table` settings of a creation request, checked."""
+def table_settings(body: dict[str, Any], config: ServerConfig) -> dict[str, Any]:
+    """The :class:`~gammon.table.Table` settings of a creation request, checked field by
+    field: seats from the server's menu, options the variant has, numbers in range."""
+    from gammon.core.variant import variant as get_variant
     from gammon.stakes.rules import StakeRules
 
-    variant = body.get("variant")
+    unknown = set(body) - CREATE_FIELDS
+    if unknown:
+        raise InvalidOptionError(f"unknown fields {sorted(str(u)[:20] for u in unknown)[:5]}; "
+                                 f"a table takes {sorted(CREATE_FIELDS)}")
+    name = body.get("variant")
     seats = body.get("seats")
-    if not isinstance(variant, str):
+    if not isinstance(name, str) or len(name) > 40:
         raise InvalidOptionError("variant is a name, such as backgammon")
-    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
-        raise InvalidOptionError("seats is a list such as [\"human\", \"neural\"]")
     options = body.get("options") or {}
     if not isinstance(options, dict):
         raise InvalidOptionError("options is an object of the variant's options")
+    limits = config.limits
+    if len(options) > limits.options:
+        raise InvalidOptionError(f"at most {limits.options} options")
+    for key, value in options.items():
+        if not isinstance(value, bool | int | float | str) or (
+                isinstance(value, str) and len(value) > limits.option_chars) or (
+                isinstance(value, int | float) and abs(value) > 1_000_000):
+            raise InvalidOptionError(f"option {str(key)[:30]!r} is a yes/no, a number or a "
+                                     f"short word, not {str(value)[:30]!r}")
+    rules = get_variant(name, **options)
+    if not isinstance(seats, list) or len(seats) > 8:
+        raise InvalidOptionError("seats is a list such as [\"human\", \"best\"]")
     kind = body.get("kind", "game")
-    settings: dict[str, Any] = {"variant": variant, "seats": [s.strip().lower() for s in seats],
-                                "kind": kind, "options": options}
+    if kind not in ("game", "match", "money"):
+        raise InvalidOptionError("kind is game, match or money")
+    settings: dict[str, Any] = {"variant": name, "options": options, "kind": kind,
+                                "seats": [config.seat(rules, seat) for seat in seats]}
     if kind == "match":
         settings["length"] = _whole(body.get("length", 5), "length", 1, 25)
-        settings["crawford"] = bool(body.get("crawford", True))
+        settings["crawford"] = _yes_no(body.get("crawford", True), "crawford")
     if kind == "money":
         settings["stake"] = _whole(body.get("stake", 1), "stake", 1, 10_000)
         if body.get("games") is not None:
             settings["games"] = _whole(body["games"], "games", 1, 1000)
     if kind in ("match", "money"):
         settings["stakes"] = StakeRules(
-            cube=bool(body.get("cube", True)),
-            jacoby=bool(body.get("jacoby", False)) and kind == "money",
-            beaver=bool(body.get("beaver", False)) and kind == "money")
-    from gammon.agents.registry import KINDS, parse_spec
-
-    for seat in settings["seats"]:
-        if seat != "human" and parse_spec(seat)[0] not in KINDS:
-            raise InvalidOptionError(f"unknown seat {seat!r}: human or a bot "
-                                     f"({', '.join(KINDS)})")
+            cube=_yes_no(body.get("cube", True), "cube"),
+            jacoby=_yes_no(body.get("jacoby", False), "jacoby") and kind == "money",
+            beaver=_yes_no(body.get("beaver", False), "beaver") and kind == "money")
     return settings
 
 
 def _whole(value: Any, what: str, low: int, high: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise InvalidOptionError(f"{what} is a whole number from {low} to {high}, not "
-                                 f"{value!r}")
+                                 f"{str(value)[:20]!r}")
     return value
 
 
-async def _handle(room: Room, socket: WebSocket, seat: int | None, text: str) -> None:
-    """One message from a browser (module text)."""
-    from gammon.web.views import preview
-
-    async def refuse(message: str) -> None:
-        await socket.send_json({"type": "error", "message": message})
-        await room.send(socket)  # the table as it is, so a stale page catches up
-
-    if len(text) > MAX_MESSAGE:
-        await refuse(f"message too long ({len(text)} characters; at most {MAX_MESSAGE})")
-        return
-    try:
-        message = json.loads(text)
-    except json.JSONDecodeError:
-        await refuse("messages are JSON objects")
-        return
-    if not isinstance(message, dict):
-        await refuse("messages are JSON objects")
-        return
-    kind = message.get("type")
-    if kind == "ping":
-        await socket.send_json({"type": "pong"})
-        return
-    if kind == "preview":
-        index, moves = message.get("index"), message.get("moves")
-        if seat is None or not isinstance(index, int) or not isinstance(moves, list) \
-                or not all(isinstance(m, int) for m in moves) or len(moves) > 8:
-            await refuse("a preview names a play (index) and its moves so far")
-            return
-        await socket.send_json({"type": "preview", "svg": preview(room, seat, index, moves)})
-        return
-    if kind != "act":
-        await refuse(f"unknown message type {kind!r}: act, preview or ping")
-        return
-    try:
-        await room.act(seat, message.get("version"), lambda q: _chosen(q, message))
-    except GammonError as error:
-        await refuse(str(error))
+def _yes_no(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidOptionError(f"{what} is true or false, not {str(value)[:20]!r}")
+    return value
 
 
-def _chosen(question: Any, message: dict[str, Any]) -> Any:
-    """The action an ``act`` message names: an index into the question's actions, or a
-    resignation level."""
-    from gammon.core.errors import IllegalPlayError
-    from gammon.stakes.cube import CubeState
-
-    if "resign" in message:
-        state = question.state
-        level = message["resign"]
-        offers = state.resign_offers() if isinstance(state, CubeState) else ()
-        for offer in offers:
-            if offer.level == level:
-                return offer
-        raise IllegalPlayError(f"no resignation of level {level!r} can be offered here")
-    index = message.get("index")
-    if not isinstance(index, int) or isinstance(index, bool) \
-            or not 0 <= index < len(question.actions):
-        raise IllegalPlayError(f"choose an action from 0 to {len(question.actions) - 1}, "
-                               f"not {index!r}")
-    return question.actions[index]
+__all__ = ["OPEN", "SECURITY_HEADERS", "create_app", "table_settings"]

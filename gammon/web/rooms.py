@@ -1,24 +1,30 @@
-"""Live tables: each a :class:`~gammon.table.Table` with the people watching it.
+"""Live tables: the database's tables as one server process serves them.
 
-A :class:`Room` owns one table and the websockets connected to it. Everything that
-changes the table happens under the room's lock, one step at a time: a person's action
-(checked: their seat, the question, the version they saw), then the dice and the bots'
-answers (:meth:`Table.advance`, run in a worker thread so a thinking bot does not stop
-the server). After every step the new log entries are written to the database
-(:mod:`gammon.web.store`) and only then is the new state sent to everyone in the room,
-each seeing it from their own seat (:mod:`gammon.web.views`).
+A table lives in the database (:mod:`gammon.web.store`); a :class:`Room` is one
+process's copy of it, a :class:`~gammon.table.Table` replayed from its log, with the
+browsers connected to that process watching it. Every change goes the same way,
+whichever process makes it (:meth:`Lobby._commit`): in one transaction that locks the
+table's row, the copy is brought up to date with what other processes wrote, the change
+is checked against it (the seat, the question, the version the person saw) and made,
+the dice that follow are thrown, and the new entries are written; the processes are told
+at commit, and each shows the change to its own browsers. So an action is applied once,
+in order, whichever process receives it.
 
-:class:`Lobby` holds the rooms: it creates tables (fair dice: a secret seed, its
-commitment published), restores every stored table when the server starts (replaying
-its log) and hands out seats by their secret tokens.
+Bots play where a table's lease is held (:meth:`Lobby._play_bots`): one process at a
+time plays a table's bots, its decisions made in the worker pool
+(:mod:`gammon.web.workers`) and committed like a person's. A process that stops holds
+its lease a few seconds more; then another process's sweep takes the table on.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import json
+import logging
 import secrets
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -28,38 +34,86 @@ from gammon.core.errors import GammonError, IllegalPlayError, InvalidOptionError
 from gammon.table import narrate
 from gammon.table.dice import commitment, new_seed
 from gammon.table.table import Question, Seat, Step, Table
-from gammon.web.store import Saved, Store, token_hash
+from gammon.web import feed
+from gammon.web.config import MARGIN, ServerConfig
+from gammon.web.store import (
+    ARCHIVED,
+    MACHINE,
+    NOTHING,
+    OPEN,
+    OVER,
+    PERSON,
+    QUARANTINED,
+    Saved,
+    Store,
+    token_hash,
+)
+from gammon.web.workers import Thinkers
+
+log = logging.getLogger("gammon.web")
 
 #: Narration lines a room keeps for the people who join later.
 NARRATION = 200
+#: Seconds a process holds a table's bots without renewing; it renews every third.
+LEASE = 6.0
+#: Seconds a table whose bots are due waits for the process that made it so, before
+#: another process's sweep takes it on.
+HEAD_START = 2.0
+#: Seconds between sweeps (tables whose bots nobody plays), and between the slower ones
+#: (idle tables, rooms nobody watches).
+SWEEP, SLOW_SWEEP = 1.0, 30.0
+#: Seconds a room nobody watches stays in memory.
+KEEP = 120.0
+
+
+class Unavailable(GammonError):
+    """No such table, or one set aside: ``status`` is the HTTP status to answer with."""
+
+    def __init__(self, message: str, status: int = 404) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class Client(Protocol):
-    """A connected browser: what a room needs of a websocket."""
+    """A connected browser: what a room needs of a websocket (it never waits)."""
 
-    async def send_text(self, data: str) -> None: ...
+    def push(self, text: str, *, state: bool = False) -> None: ...
+
+    def close(self, code: int, reason: str) -> None: ...
+
+
+class _Stale(Exception):
+    """A bot's answer to a question that is no longer asked."""
 
 
 @dataclass(eq=False)
 class Room:
-    """One live table (module text)."""
+    """One table as this process serves it (module text)."""
 
     id: str
     table: Table
     commitment: str
     tokens: dict[int, str]
-    store: Store
-    created: float = 0.0
-    bot_delay: float = 0.5
+    status: str = OPEN
+    reason: str = ""
     clients: dict[Client, int | None] = field(default_factory=dict)
     lines: deque[tuple[int | None, str]] = field(default_factory=lambda: deque(maxlen=NARRATION))
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    saved: list[int] = field(default_factory=list)
     runner: asyncio.Task[None] | None = None
+    refreshing: asyncio.Task[None] | None = None
+    used: float = field(default_factory=time.monotonic)
     _views: dict[Any, Any] = field(default_factory=dict)
 
-    def __post_init__(self) -> None:
-        self.saved = [len(game) for game in self.table.log]
+    @classmethod
+    def build(cls, saved: Saved, rows: Sequence[tuple[int, int, dict[str, Any]]],
+              tokens: dict[int, str]) -> Room:
+        """A room from a table's row and its log: GammonError when the log does not
+        replay."""
+        table = Table.from_json({**saved.settings, "log": [], "finished": False})
+        room = cls(saved.id, table, saved.commitment, tokens, saved.status, saved.reason)
+        room.replay(rows)
+        table.finished = saved.finished
+        return room
 
     # --- who is who ----------------------------------------------------------------------
 
@@ -70,134 +124,82 @@ class Room:
     @property
     def free(self) -> list[int]:
         """People's seats nobody has taken yet."""
+        if self.status != OPEN:
+            return []
         return [p for p, seat in enumerate(self.table.seats)
                 if seat.human and p not in self.tokens]
 
-    def take(self, seat: int | None = None) -> tuple[int, str]:
-        """Take a free person's seat (``seat``, or the first free one): the seat and its
-        secret token, shown to the taker once."""
-        free = self.free
-        if not free:
-            raise InvalidOptionError("every person's seat at this table is taken: you can "
-                                     "watch")
-        if seat is None:
-            seat = free[0]
-        elif seat not in free:
-            raise InvalidOptionError(f"seat {seat + 1} is not free; free seats: "
-                                     + ", ".join(str(p + 1) for p in free))
-        token = secrets.token_urlsafe(18)
-        if not self.store.claim(self.id, seat, token_hash(token)):
-            raise InvalidOptionError(f"seat {seat + 1} was taken a moment ago")
-        self.tokens[seat] = token_hash(token)
-        return seat, token
-
     def seat_of(self, token: str | None) -> int | None:
-        """The seat a token holds, or None (a spectator, or a wrong token)."""
+        """The seat a token holds, or None (a spectator, or a wrong token); every seat is
+        compared, each in constant time."""
         if not token:
             return None
         digest = token_hash(token)
+        found = None
         for seat, known in self.tokens.items():
             if hmac.compare_digest(digest, known):
-                return seat
-        return None
+                found = seat
+        return found
 
     @property
     def version(self) -> int:
         """Counts every change: what a person saw, so a stale page cannot act."""
         return sum(len(g) for g in self.table.log) + len(self.table.log) + self.table.finished
 
-    # --- changing the table ----------------------------------------------------------------
+    @property
+    def position(self) -> tuple[int, int]:
+        """The last entry of the log, as (game, index): (0, -1) before the first."""
+        log_ = self.table.log
+        return (len(log_), len(log_[-1]) - 1) if log_ else (0, -1)
 
-    async def act(self, seat: int | None, version: Any,
-                  choose: Callable[[Question], Any]) -> None:
-        """``seat``'s answer at ``version``: ``choose(question)`` names the action (an
-        index into the question's actions, a resignation). A :class:`GammonError` saying
-        why when it is refused, the table unchanged."""
-        async with self.lock:
-            if seat is None:
-                raise IllegalPlayError("spectators watch: only a seat's own link can play")
-            if version != self.version:
-                raise IllegalPlayError("the table has moved on since you looked: here it is "
-                                       "as it is now")
-            question = self.table.question
-            if question is None:
-                raise IllegalPlayError("nothing is asked of anyone now")
-            if question.seat != seat:
-                raise IllegalPlayError(f"it is {self.names[question.seat]}'s turn, not yours")
-            step = self.table.act(seat, choose(question))
-            self._save()
-            if step is not None:
-                self._tell(step)
-        await self.broadcast()
-        self.wake()
+    def replay(self, rows: Sequence[tuple[int, int, dict[str, Any]]]) -> None:
+        """Play log entries another process (or an earlier run) wrote."""
+        for game, index, entry in rows:
+            for step in self.table.replay(game, index, entry):
+                self.tell(step)
 
-    def wake(self) -> None:
-        """Let the dice and the bots play on (in the background) until a person is asked."""
-        if self.runner is None or self.runner.done():
-            self.runner = asyncio.get_running_loop().create_task(self._advance())
-
-    async def _advance(self) -> None:
-        loop = asyncio.get_running_loop()
-        while True:
-            async with self.lock:
-                step = await loop.run_in_executor(None, self.table.advance)
-                if step is None:
-                    return
-                self._save()
-                self._tell(step)
-            await self.broadcast()
-            if step.seat is not None and self.bot_delay and self.clients:
-                await asyncio.sleep(self.bot_delay)  # people see the bots' moves one by one
-
-    def stop(self) -> None:
-        self.table.stop()
-        self._save()
-
-    def _save(self) -> None:
-        """Write what the table did since the last save (before anyone is told)."""
-        rows: list[tuple[int, int, dict[str, Any]]] = []
-        for game, entries in enumerate(self.table.log, 1):
-            done = self.saved[game - 1] if game <= len(self.saved) else 0
-            rows.extend((game, index, entry) for index, entry in enumerate(entries[done:], done))
-        self.store.append(self.id, len(self.table.log), rows, self.table.finished)
-        self.saved = [len(game) for game in self.table.log]
-
-    def _tell(self, step: Step) -> None:
+    def tell(self, step: Step) -> None:
         for line in narrate.narrate(self.table, step, self.names):
             self.lines.append((line.seat, line.text))
 
     # --- the people in the room ------------------------------------------------------------
 
-    async def join(self, client: Client, seat: int | None) -> None:
-        self.clients[client] = seat
-        await self.send(client)
-
-    def leave(self, client: Client) -> None:
-        self.clients.pop(client, None)
-
-    async def send(self, client: Client) -> None:
-        await client.send_text(self.view(self.clients[client]))
-
     def view(self, seat: int | None) -> str:
-        """The state message for ``seat`` as JSON text: made once per version and seat,
-        since everyone in the room is sent it after every step."""
+        """The state message for ``seat`` as JSON text: made once per change and seat,
+        since everyone in the room is sent it after every change."""
         from gammon.web.views import snapshot
 
-        key = (self.version, len(self.tokens))  # a step, or a seat taken
+        key = (self.version, len(self.tokens), self.status)
         if self._views.get("key") != key:
             self._views = {"key": key}
         message = self._views.get(seat)
         if message is None:
             message = self._views[seat] = json.dumps(
                 {"type": "state", "table": snapshot(self, seat)}, separators=(",", ":"))
-        return message
+        return str(message)
 
-    async def broadcast(self) -> None:
-        for client in list(self.clients):
-            try:
-                await self.send(client)
-            except Exception:  # a browser gone away: it reconnects by itself
-                self.leave(client)
+    def publish(self) -> None:
+        """Send everyone in the room the table as it is now (what they have not been sent
+        yet is replaced, not queued)."""
+        for client, seat in list(self.clients.items()):
+            client.push(self.view(seat), state=True)
+
+
+def restore(store: Store, saved: Saved, config: ServerConfig) -> Room:
+    """The stored table ``saved`` replayed from its log; a GammonError saying what is
+    wrong: a log entry that cannot happen, or (at a table still in play) a bot seat this
+    server does not offer, since a stored bot is never trusted more than a client's."""
+    try:
+        room = Room.build(saved, store.entries(saved.id), store.tokens(saved.id))
+    except (KeyError, TypeError, ValueError) as error:  # settings that are not a table's
+        raise InvalidOptionError(f"the table's settings do not read: {error}") from None
+    if saved.status == OPEN:
+        rules = room.table.variant
+        for p, seat in enumerate(room.table.seats):
+            if not seat.human and config.budget(rules, seat.kind) is None:
+                raise InvalidOptionError(f"seat {p + 1}'s bot {seat.kind[:60]!r} is not on "
+                                         f"this server's menu for {rules.name}")
+    return room
 
 
 def seat_names(seats: Sequence[Seat]) -> list[str]:
@@ -207,25 +209,115 @@ def seat_names(seats: Sequence[Seat]) -> list[str]:
 
 
 class Lobby:
-    """Every room of the server (module text)."""
+    """Every table this process serves (module text)."""
 
-    def __init__(self, store: Store, bot_delay: float = 0.5) -> None:
+    def __init__(self, store: Store, config: ServerConfig,
+                 thinkers: Thinkers | None = None) -> None:
         self.store = store
-        self.bot_delay = bot_delay
+        self.config = config
+        self.thinkers = thinkers or Thinkers(config.pool.workers, config.pool.memory_bytes,
+                                             config.pool.fallback)
+        self.runner_id = secrets.token_hex(8)  # this process, as it holds bots' leases
         self.rooms: dict[str, Room] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
 
-    def restore(self) -> int:
-        """Bring back every stored table, its log replayed; the number restored."""
-        for saved in self.store.load():
-            self.rooms[saved.id] = self._room(saved)
-        return len(self.rooms)
+    # --- the process's life -------------------------------------------------------------
 
-    def _room(self, saved: Saved) -> Room:
-        return Room(saved.id, Table.from_json(saved.data), saved.commitment, saved.tokens,
-                    self.store, saved.created, self.bot_delay)
+    def start(self) -> None:
+        """Sweep for tables that need this process, and listen for other processes."""
+        self._spawn(self._sweep())
+        if self.store.postgres:
+            self._spawn(feed.listen(self.store, self.changed, self.refresh_all))
+        if self.config.check_at_start:
+            self._spawn(self.check_all())
 
-    def create(self, variant: str, seats: Sequence[str], **settings: Any) -> Room:
-        """A new table with fair dice: a secret seed, and its commitment kept to publish."""
+    async def stop(self) -> None:
+        tasks = [*self._tasks, *(r.runner for r in self.rooms.values() if r.runner)]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        self.thinkers.close()
+
+    def _spawn(self, work: Any) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # --- finding a table ----------------------------------------------------------------
+
+    async def room(self, table_id: str) -> Room:
+        """The table ``table_id``, loaded (and replayed) when this process has no copy;
+        :class:`Unavailable` when there is none or it is set aside."""
+        room = self.rooms.get(table_id)
+        if room is None:
+            lock = self._loading.setdefault(table_id, asyncio.Lock())
+            async with lock:
+                room = self.rooms.get(table_id)
+                if room is None:
+                    room = await asyncio.to_thread(self._load, table_id)
+                    self.rooms[table_id] = room
+            self._loading.pop(table_id, None)
+        if room.status == QUARANTINED:
+            raise Unavailable(f"table {table_id} is set aside: its record does not replay",
+                              410)
+        room.used = time.monotonic()
+        return room
+
+    def _load(self, table_id: str) -> Room:
+        saved = self.store.row(table_id)
+        if saved is None:
+            raise Unavailable(f"no table {table_id!r}")
+        if saved.status == QUARANTINED:
+            raise Unavailable(f"table {table_id} is set aside: its record does not replay",
+                              410)
+        try:
+            room = restore(self.store, saved, self.config)
+        except GammonError as error:
+            self.set_aside(table_id, str(error))
+            raise Unavailable(f"table {table_id} is set aside: its record does not replay",
+                              410) from None
+        return room
+
+    def set_aside(self, table_id: str, reason: str) -> None:
+        """Quarantine a damaged table (see :meth:`Store.set_aside`), with a log line."""
+        log.error("table %s is set aside: %s", table_id, reason)
+        self.store.set_aside(table_id, reason)
+
+    async def check_all(self) -> int:
+        """Replay every open table once (at start): the damaged ones are set aside now,
+        and the others whose bots are due play on. The number set aside."""
+        damaged = 0
+        for saved in await asyncio.to_thread(self.store.rows, OPEN):
+            try:
+                room = await self.room(saved.id)
+            except Unavailable:
+                damaged += 1
+                continue
+            if room.table.bot_question is not None:
+                self.wake(room)
+        return damaged
+
+    # --- new tables and seats -------------------------------------------------------------
+
+    async def create(self, variant: str, seats: Sequence[str], creator: str,
+                     **settings: Any) -> tuple[Room, int, str]:
+        """A new table with fair dice (a secret seed, its commitment published), created
+        by the address hashed as ``creator``: the table, and the creator's seat and
+        token. InvalidOptionError for a table that cannot be made, :class:`Unavailable`
+        (429, 503) when the limits say no."""
+        limits = self.config.limits
+        everyone, theirs = await asyncio.to_thread(
+            lambda: (self.store.count_open(), self.store.count_open(creator)))
+        if everyone >= limits.open_tables:
+            raise Unavailable(f"this server has {everyone} open tables, its most: join one, "
+                              "or try again later", 503)
+        if theirs >= limits.open_tables_per_address:
+            raise Unavailable(f"you have {theirs} open tables, the most one address may "
+                              "have: finish one first", 429)
         seed = new_seed()
         table = Table(variant, seats, seed=seed, fair=True, **settings)
         if not any(seat.human for seat in table.seats):
@@ -234,16 +326,308 @@ class Lobby:
         table_id = secrets.token_hex(6)
         data = table.to_json()
         data.pop("log")
-        self.store.create(table_id, data, commitment(seed))
-        room = self._room(self.store.load(table_id)[0])
+        data.pop("finished")
+        await asyncio.to_thread(self.store.create, table_id, data, commitment(seed), creator)
+        room = Room(table_id, table, commitment(seed), {})
         self.rooms[table_id] = room
-        return room
+        seat, token = await self.take(room)
+        async with room.lock:
+            await asyncio.to_thread(self._commit, room, None)
+            room.publish()
+        self.wake(room)
+        return room, seat, token
 
-    def get(self, table_id: str) -> Room:
+    async def take(self, room: Room, seat: int | None = None) -> tuple[int, str]:
+        """Take a free person's seat (``seat``, or the first free one): the seat and its
+        secret token, shown to the taker once."""
+        room.tokens = await asyncio.to_thread(self.store.tokens, room.id)
+        free = room.free
+        if not free:
+            raise InvalidOptionError("every person's seat at this table is taken: you can "
+                                     "watch")
+        if seat is None:
+            seat = free[0]
+        elif seat not in free:
+            raise InvalidOptionError(f"seat {seat + 1} is not free; free seats: "
+                                     + ", ".join(str(p + 1) for p in free))
+        token = secrets.token_urlsafe(18)
+        if not await asyncio.to_thread(self.store.claim, room.id, seat, token_hash(token)):
+            raise InvalidOptionError(f"seat {seat + 1} was taken a moment ago")
+        room.tokens[seat] = token_hash(token)
+        room.publish()
+        return seat, token
+
+    async def join(self, room: Room, client: Client, token: str | None) -> int | None:
+        """A browser joins the room with a seat's token (or none): its seat, or None for
+        a spectator (a wrong token included)."""
+        if token:
+            room.tokens = await asyncio.to_thread(self.store.tokens, room.id)
+        seat = room.seat_of(token)
+        async with room.lock:
+            room.clients[client] = seat
+            client.push(room.view(seat), state=True)
+        return seat
+
+    def leave(self, room: Room, client: Client) -> None:
+        room.clients.pop(client, None)
+        room.used = time.monotonic()
+
+    # --- changing a table -------------------------------------------------------------------
+
+    async def act(self, room: Room, seat: int | None, version: Any,
+                  choose: Callable[[Question], Any]) -> None:
+        """``seat``'s answer at ``version``: ``choose(question)`` names the action (an
+        index into the question's actions, a resignation). A :class:`GammonError` saying
+        why when it is refused, the table unchanged."""
+        if seat is None:
+            raise IllegalPlayError("spectators watch: only a seat's own link can play")
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise IllegalPlayError("an act names the version of the table it answers "
+                                   "(a whole number, as the last state said)")
+
+        def change(table: Table) -> None:
+            if version != room.version:
+                raise IllegalPlayError("the table has moved on since you looked: here it is "
+                                       "as it is now")
+            question = table.question
+            if question is None:
+                raise IllegalPlayError("nothing is asked of anyone now")
+            if question.seat != seat:
+                raise IllegalPlayError(f"it is {room.names[question.seat]}'s turn, not yours")
+            table.act(seat, choose(question))
+
+        async with room.lock:
+            await asyncio.to_thread(self._commit, room, change)
+            room.publish()
+        self.wake(room)
+
+    def _commit(self, room: Room, change: Callable[[Table], None] | None, *,
+                runner: bool = False, close: str = "") -> None:
+        """One change of ``room``'s table, in one transaction (module text): ``change``
+        (None: only what needs no one, the dice), then the throws that follow; ``close``
+        ends play with that reason. In a thread, under the room's lock."""
+        caught_up = -1
+        try:
+            with self.store.locked(room.id) as locked:
+                row = locked.row
+                if row is None:
+                    raise Unavailable(f"no table {room.id!r}")
+                self._catch_up(room, locked.entries_after(*room.position), row)
+                if row.status != OPEN:
+                    raise IllegalPlayError(
+                        "this table is set aside: its record does not replay"
+                        if row.status == QUARANTINED else "play is over at this table")
+                table = room.table
+                games, entries = len(table.log), len(table.log[-1]) if table.log else 0
+                caught_up = room.version
+                steps: list[Step] = []
+                if change is not None:
+                    change(table)
+                if close:
+                    table.stop()
+                while table.question is None and not table.over:
+                    step = table.advance()
+                    if step is None:  # pragma: no cover - advance moves on whenever asked
+                        break
+                    steps.append(step)
+                rows = [(game, index, entry)
+                        for game in range(max(games, 1), len(table.log) + 1)
+                        for index, entry in enumerate(table.log[game - 1])
+                        if game > games or index >= entries]
+                status = (ARCHIVED if close else OVER) if table.over else OPEN
+                needs = (MACHINE if table.bot_question else PERSON if table.question
+                         else NOTHING)
+                locked.write(rows, games=len(table.log), finished=table.finished,
+                             version=room.version, status=status, needs=needs, reason=close,
+                             release=self.runner_id if runner else None)
+        except BaseException:
+            if caught_up >= 0 and room.version != caught_up:  # changed, and not written
+                self._rebuild(room)
+            raise
+        room.status = status
+        room.reason = close or room.reason
+        for step in steps:
+            room.tell(step)
+
+    def _rebuild(self, room: Room) -> None:
+        """The copy went ahead of the database (a write failed): replay it again."""
+        saved = self.store.row(room.id)
+        if saved is None:
+            return
+        fresh = Room.build(saved, self.store.entries(room.id), self.store.tokens(room.id))
+        room.table, room.lines, room.status = fresh.table, fresh.lines, fresh.status
+
+    def _catch_up(self, room: Room, rows: Sequence[tuple[int, int, dict[str, Any]]],
+                  saved: Saved) -> None:
+        """Bring the copy up to the database: what other processes wrote."""
+        try:
+            room.replay(rows)
+        except GammonError as error:
+            room.status = QUARANTINED
+            self.set_aside(room.id, str(error))
+            raise Unavailable(f"table {room.id} is set aside: its record does not replay",
+                              410) from None
+        room.table.finished = saved.finished or room.table.finished
+        room.status, room.reason = saved.status, saved.reason
+
+    # --- other processes' changes -----------------------------------------------------------
+
+    def changed(self, table_id: str, version: int, what: str) -> None:
+        """A notice from the database: ``table_id`` changed (``what``: a step, a seat
+        taken, play closed) and is now at ``version``."""
         room = self.rooms.get(table_id)
-        if room is None:
-            raise InvalidOptionError(f"no table {table_id!r}")
-        return room
+        if room is None or (what == "step" and version <= room.version):
+            return
+        if room.refreshing is None or room.refreshing.done():
+            room.refreshing = self._spawn(self.refresh(room))
+
+    async def refresh(self, room: Room) -> None:
+        """Read what other processes changed at ``room``'s table, and show it."""
+        def read() -> None:
+            saved = self.store.row(room.id)
+            if saved is None:
+                return
+            room.tokens = self.store.tokens(room.id)
+            self._catch_up(room, self.store.entries(room.id, *room.position), saved)
+
+        async with room.lock:
+            try:
+                await asyncio.to_thread(read)
+            except Unavailable as gone:
+                self._close_room(room, str(gone))
+                return
+            room.publish()
+        if room.table.bot_question is not None:
+            self.wake(room)
+
+    async def refresh_all(self) -> None:
+        """Refresh every room (notices may have been missed)."""
+        for room in list(self.rooms.values()):
+            await self.refresh(room)
+
+    def _close_room(self, room: Room, why: str) -> None:
+        self.rooms.pop(room.id, None)
+        for client in list(room.clients):
+            client.push(json.dumps({"type": "error", "message": why}))
+            client.close(4410, "table set aside")
+
+    # --- the bots -----------------------------------------------------------------------------
+
+    def wake(self, room: Room) -> None:
+        """Let the table's bots play on (in the background) while they are asked, if no
+        other process is playing them."""
+        if room.status == OPEN and room.table.bot_question is not None and (
+                room.runner is None or room.runner.done()):
+            room.runner = asyncio.get_running_loop().create_task(self._play_bots(room))
+
+    async def _play_bots(self, room: Room) -> None:
+        try:
+            while await self._bot_turn(room):
+                if room.clients and self.config.bot_delay:
+                    await asyncio.sleep(self.config.bot_delay)  # people follow the moves
+        except Unavailable as gone:
+            self._close_room(room, str(gone))
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bug of ours: the lease runs out and a sweep tries again
+            log.exception("table %s: the bots stopped", room.id)
+
+    async def _bot_turn(self, room: Room) -> bool:
+        """One bot decision, if the lease is this process's and a bot is asked: whether
+        to go on."""
+        async with room.lock:
+            if not await asyncio.to_thread(self.store.lease, room.id, self.runner_id, LEASE):
+                return False
+            await self._read_up(room)
+            question = room.table.bot_question
+            if question is None:  # a person is asked now: say so and give the lease back
+                await asyncio.to_thread(self._commit, room, None, runner=True)
+                room.publish()
+                return room.table.bot_question is not None
+            table = room.table
+            seat, version, spec = question.seat, room.version, table.seats[question.seat].kind
+            game, entries = len(table.log), len(table.log[-1])
+            seed = None if table.seed is None else f"{table.seed}:{game}:{seat}:{entries}"
+            budget = self.config.budget(table.variant, spec)
+        keep = self._spawn(self._keep_lease(room.id))
+        try:
+            decision = await self.thinkers.decide(
+                spec, question.state, seed, MARGIN if budget is None else budget,
+                room.names[seat])
+        finally:
+            keep.cancel()
+
+        def change(table: Table) -> None:
+            if room.version != version:
+                raise _Stale
+            table.act(seat, decision.action, decision.note)
+
+        async with room.lock:
+            try:
+                await asyncio.to_thread(self._commit, room, change, runner=True)
+            except _Stale:
+                return True
+            room.publish()
+        return room.table.bot_question is not None
+
+    async def _read_up(self, room: Room) -> None:
+        def read() -> None:
+            saved = self.store.row(room.id)
+            if saved is None:
+                raise Unavailable(f"no table {room.id!r}")
+            if saved.version != room.version:
+                self._catch_up(room, self.store.entries(room.id, *room.position), saved)
+
+        await asyncio.to_thread(read)
+
+    async def _keep_lease(self, table_id: str) -> None:
+        while True:
+            await asyncio.sleep(LEASE / 3)
+            await asyncio.to_thread(self.store.lease, table_id, self.runner_id, LEASE)
+
+    # --- sweeps -------------------------------------------------------------------------------
+
+    async def _sweep(self) -> None:
+        slow = time.monotonic()
+        while True:
+            await asyncio.sleep(SWEEP)
+            try:
+                for table_id in await asyncio.to_thread(self.store.unattended, HEAD_START):
+                    with contextlib.suppress(Unavailable):
+                        self.wake(await self.room(table_id))
+                if time.monotonic() - slow >= SLOW_SWEEP:
+                    slow = time.monotonic()
+                    await self.close_idle()
+                    self.forget_unwatched()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the database is away a moment: sweep again later
+                log.exception("sweep failed")
+
+    async def close_idle(self) -> int:
+        """Close and archive the tables nobody has moved at for the idle limit."""
+        minutes = self.config.limits.idle_minutes
+        closed = 0
+        for table_id in await asyncio.to_thread(self.store.idle, time.time() - minutes * 60):
+            try:
+                room = await self.room(table_id)
+                async with room.lock:
+                    await asyncio.to_thread(self._commit, room, None,
+                                            close=f"closed after {minutes:g} minutes "
+                                                  "without a move")
+                    room.publish()
+                closed += 1
+            except GammonError as error:
+                log.warning("table %s: not closed: %s", table_id, error)
+        return closed
+
+    def forget_unwatched(self) -> None:
+        """Drop the copies of tables nobody here watches or plays (they stay stored)."""
+        now = time.monotonic()
+        for table_id, room in list(self.rooms.items()):
+            if not room.clients and (room.runner is None or room.runner.done()) and \
+                    now - room.used > KEEP:
+                del self.rooms[table_id]
 
 
-__all__ = ["GammonError", "Lobby", "Room", "seat_names"]
+__all__ = ["Client", "Lobby", "Room", "Unavailable", "restore", "seat_names"]

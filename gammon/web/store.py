@@ -1,19 +1,28 @@
-"""Where the web tables live between restarts: SQLAlchemy over SQLite or PostgreSQL.
+"""Where the web tables live: SQLAlchemy over SQLite (one server process) or PostgreSQL
+(any number of them, on any number of machines).
 
-Three tables hold everything a table needs to come back exactly as it was:
+A table lives in the database, not in a process. Three tables hold everything:
 
 - ``tables``: the table's settings (its JSON without the log, the dice seed included,
   which never leaves the server before play is over), the commitment to that seed it
-  published, how many games it has begun and whether play stopped;
+  published, how many games it has begun, and what the server processes share about
+  it: its ``version`` (it counts every change, so an action made at an older one is
+  refused), its ``status`` (``open``; ``over``; ``archived``, closed for being idle;
+  ``quarantined``, set aside because its log does not replay, with the ``reason``),
+  what it ``needs`` next (a ``person``; the ``machine``: a bot; or ``none``), which
+  process's bots are playing it (``runner``, until ``lease_until``), when it last
+  changed, and who created it (a hash of the address, for the per-address limits);
 - ``seats``: each person's seat once someone has taken it, with the SHA-256 of its
   secret token (the token itself is only ever in the link given to that person); the
-  seat's key makes a second claim of the same seat fail;
-- ``entries``: every log entry, one row each, keyed by table, game and index, so an
-  entry is written once: a second write of the same entry (two server processes) fails
-  on the key instead of being applied twice.
+  key makes a second claim of the same seat fail;
+- ``entries``: every log entry, one row each, keyed by table, game and index.
 
-Every entry is written, in one transaction per step, before it is shown to anyone: a
-server killed at any moment restarts with every step it has shown.
+Every change is one transaction that first locks the table's row (``SELECT ... FOR
+UPDATE`` on PostgreSQL; SQLite's transactions are taken for writing at once), so the
+processes apply actions one at a time, in order, each exactly once; a transaction
+also notifies every process listening (PostgreSQL's ``NOTIFY``, delivered at commit).
+Every entry is written before it is shown to anyone: a process killed at any moment
+leaves every step it has shown.
 """
 
 from __future__ import annotations
@@ -21,6 +30,8 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,19 +39,33 @@ from sqlalchemy import (
     Boolean,
     Column,
     Float,
+    Index,
     Integer,
     MetaData,
     String,
     Table,
     Text,
+    and_,
     create_engine,
     event,
+    func,
     insert,
+    inspect,
+    or_,
     select,
+    text,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.exc import IntegrityError
+
+#: The PostgreSQL channel the processes tell each other of changes on.
+CHANNEL = "gammon_tables"
+#: A table's status.
+OPEN, OVER, ARCHIVED, QUARANTINED = "open", "over", "archived", "quarantined"
+STATUSES = (OPEN, OVER, ARCHIVED, QUARANTINED)
+#: What an open table needs next.
+PERSON, MACHINE, NOTHING = "person", "machine", "none"
 
 metadata = MetaData()
 
@@ -52,6 +77,17 @@ tables = Table(
     Column("games", Integer, nullable=False, default=0),
     Column("finished", Boolean, nullable=False, default=False),
     Column("created", Float, nullable=False),
+    # Since the second schema (several processes): see the module text.
+    Column("status", String(16), nullable=False, server_default=OPEN),
+    Column("version", Integer, nullable=False, server_default="0"),
+    Column("needs", String(16), nullable=False, server_default=MACHINE),
+    Column("runner", String(64), nullable=True),
+    Column("lease_until", Float, nullable=False, server_default="0"),
+    Column("updated", Float, nullable=False, server_default="0"),
+    Column("creator", String(64), nullable=False, server_default=""),
+    Column("reason", Text, nullable=False, server_default=""),
+    Index("tables_by_status", "status", "needs"),
+    Index("tables_by_creator", "creator", "status"),
 )
 seats = Table(
     "seats", metadata,
@@ -66,50 +102,173 @@ entries = Table(
     Column("idx", Integer, primary_key=True),
     Column("entry", Text, nullable=False),
 )
+#: The columns the first schema lacked, added to its tables on upgrade.
+ADDED = ("status", "version", "needs", "runner", "lease_until", "updated", "creator", "reason")
 
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def address_hash(address: str) -> str:
+    """What is kept of a client's address: enough to count its tables, not to show it."""
+    return hashlib.sha256(b"gammon-address:" + address.encode()).hexdigest()[:32]
+
+
 @dataclass
 class Saved:
-    """A table as stored: its JSON (log included) and the seats' token hashes."""
+    """A table's row: its settings, and what the processes share about it."""
 
     id: str
-    data: dict[str, Any]
+    settings: dict[str, Any]
     commitment: str
-    tokens: dict[int, str]
     created: float
+    status: str
+    version: int
+    finished: bool
+    reason: str = ""
+    needs: str = MACHINE
+
+
+def _saved(row: Row[Any]) -> Saved:
+    return Saved(row.id, json.loads(row.settings), row.commitment, row.created, row.status,
+                 row.version, bool(row.finished), row.reason, row.needs)
+
+
+class Locked:
+    """A table's row, locked for one transaction (see :meth:`Store.locked`)."""
+
+    def __init__(self, db: Connection, row: Saved | None, store: Store) -> None:
+        self.db = db
+        self.row = row
+        self.store = store
+
+    def entries_after(self, game: int, index: int) -> list[tuple[int, int, dict[str, Any]]]:
+        """The log entries after entry ``index`` of game ``game`` (the next one first)."""
+        assert self.row is not None
+        return self.store._entries(self.db, self.row.id, game, index)
+
+    def write(self, rows: list[tuple[int, int, dict[str, Any]]], *, games: int,
+              finished: bool, version: int, status: str, needs: str, reason: str = "",
+              release: str | None = None) -> None:
+        """New log entries ``(game, index, entry)`` and the table's new standing; the
+        runner ``release`` gives its lease back. Every listening process is told."""
+        assert self.row is not None
+        table_id = self.row.id
+        if rows:
+            self.db.execute(insert(entries), [
+                {"table_id": table_id, "game": game, "idx": index,
+                 "entry": json.dumps(entry, separators=(",", ":"))}
+                for game, index, entry in rows])
+        values: dict[str, Any] = {"games": games, "finished": finished, "version": version,
+                                  "status": status, "needs": needs, "updated": time.time()}
+        if reason:
+            values["reason"] = reason
+        if release is not None or status != OPEN:
+            values.update(runner=None, lease_until=0.0)
+        self.db.execute(update(tables).where(tables.c.id == table_id).values(**values))
+        self.store.notify(self.db, table_id, version, "step")
 
 
 class Store:
     """The database behind the web tables (module text)."""
 
     def __init__(self, url: str) -> None:
-        self.engine: Engine = create_engine(url)
+        self.engine: Engine = create_engine(url, pool_pre_ping=True)
+        self.postgres = self.engine.dialect.name == "postgresql"
         if self.engine.dialect.name == "sqlite":
-            event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+            event.listen(self.engine, "connect", _sqlite_connect)
+            event.listen(self.engine, "begin", _sqlite_begin)
+        self._migrate()
 
-    def create(self, table_id: str, settings: dict[str, Any], commitment: str) -> None:
-        """A new table, no seat taken yet."""
+    @property
+    def url(self) -> str:
+        return self.engine.url.render_as_string(hide_password=False)
+
+    def _migrate(self) -> None:
+        """Make the schema, or bring a first-schema database up to this one (its tables
+        keep every entry; their new columns are worked out from them)."""
+        with self.engine.begin() as db:
+            if self.postgres:  # two processes starting at once take turns
+                db.execute(text("SELECT pg_advisory_xact_lock(4242)"))
+            old = "tables" in inspect(db).get_table_names()
+            have = {c["name"] for c in inspect(db).get_columns("tables")} if old else set()
+            metadata.create_all(db)
+            missing = [name for name in ADDED if name not in have] if old else []
+            for name in missing:
+                column = tables.c[name]
+                kind = column.type.compile(dialect=db.dialect)
+                default = column.server_default
+                clause = "" if default is None else f" DEFAULT '{default.arg}'"  # type: ignore[attr-defined]
+                null = "" if column.nullable else " NOT NULL"
+                db.execute(text(f"ALTER TABLE tables ADD COLUMN {name} {kind}{null}{clause}"))
+            if missing:
+                counted = (select(func.count()).where(entries.c.table_id == tables.c.id)
+                           .scalar_subquery())
+                db.execute(update(tables).values(
+                    version=counted + tables.c.games + func.cast(tables.c.finished, Integer),
+                    status=OPEN, updated=tables.c.created))
+                db.execute(update(tables).where(tables.c.finished.is_(True))
+                           .values(status=OVER, needs=NOTHING))
+                Index("tables_by_status", tables.c.status, tables.c.needs).create(
+                    db, checkfirst=True)
+                Index("tables_by_creator", tables.c.creator, tables.c.status).create(
+                    db, checkfirst=True)
+
+    def notify(self, db: Connection, table_id: str, version: int, what: str) -> None:
+        """Tell every listening process that ``table_id`` changed (at commit)."""
+        if self.postgres:
+            db.execute(text("SELECT pg_notify(:channel, :payload)"),
+                       {"channel": CHANNEL, "payload": f"{table_id}:{version}:{what}"})
+
+    # --- one table ----------------------------------------------------------------------
+
+    def create(self, table_id: str, settings: dict[str, Any], commitment: str,
+               creator: str) -> None:
+        """A new table, no seat taken and nothing played yet."""
+        now = time.time()
         with self.engine.begin() as db:
             db.execute(insert(tables).values(
                 id=table_id, settings=json.dumps(settings), commitment=commitment, games=0,
-                finished=False, created=time.time()))
+                finished=False, created=now, updated=now, status=OPEN, version=0,
+                needs=MACHINE, creator=creator, reason="", lease_until=0.0))
 
-    def append(self, table_id: str, games: int, rows: list[tuple[int, int, dict[str, Any]]],
-               finished: bool) -> None:
-        """New log entries ``(game, index, entry)`` and the table's games begun and whether
-        it stopped, in one transaction."""
+    @contextmanager
+    def locked(self, table_id: str) -> Iterator[Locked]:
+        """A transaction holding ``table_id``'s row (None in ``row`` when there is no such
+        table): every change to a table is made in one."""
         with self.engine.begin() as db:
-            if rows:
-                db.execute(insert(entries), [
-                    {"table_id": table_id, "game": game, "idx": index,
-                     "entry": json.dumps(entry)} for game, index, entry in rows])
-            db.execute(update(tables).where(tables.c.id == table_id)
-                       .values(games=games, finished=finished))
+            found = db.execute(select(tables).where(tables.c.id == table_id)
+                               .with_for_update()).one_or_none()
+            yield Locked(db, None if found is None else _saved(found), self)
+
+    def row(self, table_id: str) -> Saved | None:
+        with self.engine.connect() as db:
+            found = db.execute(select(tables).where(tables.c.id == table_id)).one_or_none()
+            return None if found is None else _saved(found)
+
+    def _entries(self, db: Connection, table_id: str, game: int,
+                 index: int) -> list[tuple[int, int, dict[str, Any]]]:
+        after = or_(entries.c.game > game, and_(entries.c.game == game, entries.c.idx > index))
+        found = db.execute(select(entries.c.game, entries.c.idx, entries.c.entry)
+                           .where(entries.c.table_id == table_id, after)
+                           .order_by(entries.c.game, entries.c.idx)).all()
+        return [(g, i, json.loads(e)) for g, i, e in found]
+
+    def entries(self, table_id: str, game: int = 0,
+                index: int = -1) -> list[tuple[int, int, dict[str, Any]]]:
+        """The log entries after entry ``index`` of game ``game`` (all by default)."""
+        with self.engine.connect() as db:
+            return self._entries(db, table_id, game, index)
+
+    def log(self, table_id: str) -> list[list[dict[str, Any]]]:
+        """A table's whole log, game by game."""
+        games: list[list[dict[str, Any]]] = []
+        for game, _, entry in self.entries(table_id):
+            while len(games) < game:
+                games.append([])
+            games[game - 1].append(entry)
+        return games
 
     def claim(self, table_id: str, seat: int, digest: str) -> bool:
         """Take a person's seat with the hash of its new token; False when someone has
@@ -118,36 +277,107 @@ class Store:
             with self.engine.begin() as db:
                 db.execute(insert(seats).values(table_id=table_id, seat=seat,
                                                 token_hash=digest))
+                self.notify(db, table_id, -1, "seat")
         except IntegrityError:
             return False
         return True
 
-    def load(self, table_id: str | None = None) -> list[Saved]:
-        """Every stored table (or one), its log rebuilt game by game."""
+    def tokens(self, table_id: str) -> dict[int, str]:
+        """Each taken seat's token hash."""
         with self.engine.connect() as db:
-            query = select(tables)
-            if table_id is not None:
-                query = query.where(tables.c.id == table_id)
-            rows = db.execute(query.order_by(tables.c.created)).all()
-            saved = []
-            for row in rows:
-                data = json.loads(row.settings)
-                log: list[list[dict[str, Any]]] = [[] for _ in range(row.games)]
-                for entry in db.execute(select(entries).where(entries.c.table_id == row.id)
-                                        .order_by(entries.c.game, entries.c.idx)):
-                    while len(log) < entry.game:
-                        log.append([])
-                    log[entry.game - 1].append(json.loads(entry.entry))
-                data["log"] = log
-                data["finished"] = bool(row.finished)
-                people = db.execute(select(seats).where(seats.c.table_id == row.id)).all()
-                saved.append(Saved(row.id, data, row.commitment,
-                                   {p.seat: p.token_hash for p in people}, row.created))
-            return saved
+            found = db.execute(select(seats.c.seat, seats.c.token_hash)
+                               .where(seats.c.table_id == table_id)).all()
+            return {seat: digest for seat, digest in found}
+
+    def set_aside(self, table_id: str, reason: str) -> None:
+        """Quarantine a table whose log does not replay: out of play, kept for a look."""
+        with self.engine.begin() as db:
+            db.execute(update(tables).where(tables.c.id == table_id).values(
+                status=QUARANTINED, reason=reason[:2000], needs=NOTHING, runner=None))
+            self.notify(db, table_id, -1, "closed")
+
+    def reopen(self, table_id: str, finished: bool) -> None:
+        """Put a table that replays again back into play (an operator's decision)."""
+        with self.engine.begin() as db:
+            db.execute(update(tables).where(tables.c.id == table_id).values(
+                status=OVER if finished else OPEN, reason="", needs=MACHINE,
+                updated=time.time()))
+
+    # --- the bots' lease ------------------------------------------------------------------
+
+    def lease(self, table_id: str, runner: str, seconds: float) -> bool:
+        """Let ``runner`` (a server process) play ``table_id``'s bots for ``seconds``
+        more: True when no other live process holds the table's bots."""
+        now = time.time()
+        with self.engine.begin() as db:
+            done = db.execute(update(tables).where(
+                tables.c.id == table_id, tables.c.status == OPEN,
+                tables.c.needs == MACHINE,
+                or_(tables.c.runner.is_(None), tables.c.runner == runner,
+                    tables.c.lease_until < now),
+            ).values(runner=runner, lease_until=now + seconds))
+            return bool(done.rowcount)
+
+    def unattended(self, head_start: float, limit: int = 100) -> list[str]:
+        """Open tables whose bots are due and that no live process is playing: their
+        process stopped, or the one that made them due has not begun in ``head_start``
+        seconds."""
+        now = time.time()
+        with self.engine.connect() as db:
+            return list(db.execute(select(tables.c.id).where(
+                tables.c.status == OPEN, tables.c.needs == MACHINE,
+                or_(and_(tables.c.runner.is_(None), tables.c.updated < now - head_start),
+                    and_(tables.c.runner.is_not(None), tables.c.lease_until < now)),
+            ).limit(limit)).scalars())
+
+    # --- many tables ----------------------------------------------------------------------
+
+    def idle(self, before: float, limit: int = 100) -> list[str]:
+        """Open tables unchanged since ``before``."""
+        with self.engine.connect() as db:
+            return list(db.execute(select(tables.c.id).where(
+                tables.c.status == OPEN, tables.c.updated < before).limit(limit)).scalars())
+
+    def count_open(self, creator: str | None = None) -> int:
+        query = select(func.count()).select_from(tables).where(tables.c.status == OPEN)
+        if creator is not None:
+            query = query.where(tables.c.creator == creator)
+        with self.engine.connect() as db:
+            return int(db.execute(query).scalar_one())
+
+    def listing(self, limit: int) -> list[tuple[Saved, set[int]]]:
+        """Open tables, the newest first, with their taken seats."""
+        with self.engine.connect() as db:
+            found = db.execute(select(tables).where(tables.c.status == OPEN)
+                               .order_by(tables.c.created.desc()).limit(limit)).all()
+            ids = [row.id for row in found]
+            taken: dict[str, set[int]] = {i: set() for i in ids}
+            if ids:
+                for table_id, seat in db.execute(select(seats.c.table_id, seats.c.seat)
+                                                 .where(seats.c.table_id.in_(ids))):
+                    taken[table_id].add(seat)
+            return [(_saved(row), taken[row.id]) for row in found]
+
+    def rows(self, status: str | None = None) -> list[Saved]:
+        """Every table (of one status), the oldest first."""
+        query = select(tables).order_by(tables.c.created)
+        if status is not None:
+            query = query.where(tables.c.status == status)
+        with self.engine.connect() as db:
+            return [_saved(row) for row in db.execute(query)]
 
 
-def _sqlite_pragmas(connection: Any, _: Any) -> None:
+def _sqlite_connect(connection: Any, _: Any) -> None:
+    # SQLAlchemy's own transaction handling (below), not the driver's.
+    connection.isolation_level = None
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=10000")
     cursor.close()
+
+
+def _sqlite_begin(connection: Any) -> None:
+    # A transaction that may write takes the database's write lock first, so two threads
+    # never both read and then find the other has written (SQLite has no row locks).
+    connection.exec_driver_sql("BEGIN IMMEDIATE")

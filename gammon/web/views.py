@@ -133,6 +133,7 @@ def snapshot(room: Room, seat: int | None) -> dict[str, Any]:
         "record": record(room),
         "fair": {"commitment": room.commitment,
                  "seed": str(table.seed) if table.over else None},
+        "closed": room.reason or None,
     }
     if state is None:
         data["board"] = ""

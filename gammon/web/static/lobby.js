@@ -2,18 +2,31 @@
 let variants = [];
 const $ = (id) => document.getElementById(id);
 
+// Everything the server sends is shown as text (textContent), never parsed as HTML.
 function seatChoices(variant, seat) {
-  const options = ["human", ...variant.bots.filter((b) => b !== "human")];
   const select = document.createElement("select");
   select.id = `seat${seat}`;
-  for (const kind of options) {
+  const person = document.createElement("option");
+  person.value = "human";
+  person.textContent = "a person";
+  select.appendChild(person);
+  for (const level of variant.bots) {
     const option = document.createElement("option");
-    option.value = kind;
-    option.textContent = kind === "human" ? "a person" : `bot: ${kind}`;
+    option.value = level.name;
+    option.textContent = `bot: ${level.name} (${level.bot})`;
+    option.title = level.summary;
     select.appendChild(option);
   }
-  select.value = seat === 0 ? "human" : variant.bots[0];
+  select.value = seat === 0 ? "human" : variant.bots[0].name;
   return select;
+}
+
+function cell(text, code) {
+  const td = document.createElement("td");
+  const inner = code ? document.createElement("code") : td;
+  inner.textContent = text;
+  if (code) td.appendChild(inner);
+  return td;
 }
 
 function showSeats() {
@@ -39,23 +52,29 @@ async function loadTables() {
   const body = $("tables");
   body.replaceChildren();
   if (!rows.length) {
-    body.innerHTML = '<tr><td colspan="4" class="muted">none yet</td></tr>';
+    const tr = document.createElement("tr");
+    const td = cell("none yet");
+    td.colSpan = 4;
+    td.className = "muted";
+    tr.appendChild(td);
+    body.appendChild(tr);
     return;
   }
   for (const row of rows) {
     const tr = document.createElement("tr");
     const seats = row.seats.map((s) => `${s.name}${s.human ? (s.taken ? "" : " (free)") : ""}`).join(", ");
-    tr.innerHTML = `<td><code>${row.id}</code></td><td>${row.variant} (${row.kind})</td><td>${seats}</td><td></td>`;
+    tr.append(cell(row.id, true), cell(`${row.variant} (${row.kind})`), cell(seats), cell(""));
     const actions = tr.lastChild;
     const watch = document.createElement("a");
-    watch.href = `/t/${row.id}`;
+    watch.href = `/t/${encodeURIComponent(row.id)}`;
     watch.textContent = "watch";
     actions.appendChild(watch);
     if (row.free.length) {
       const join = document.createElement("button");
       join.textContent = "take a seat";
       join.onclick = async () => {
-        const answer = await fetch(`/api/tables/${row.id}/seats`, { method: "POST" });
+        const answer = await fetch(`/api/tables/${encodeURIComponent(row.id)}/seats`, {
+          method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
         const data = await answer.json();
         if (!answer.ok) { $("error").textContent = data.error; return; }
         location.href = data.url;

@@ -3,10 +3,15 @@
 // server decides what is legal; this page only offers what it was told is legal.
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").pop();
-const params = new URLSearchParams(location.search);
 const storeKey = `gammon-token-${tableId}`;
-const token = params.get("token") || localStorage.getItem(storeKey) || "";
-if (params.get("token")) localStorage.setItem(storeKey, params.get("token"));
+// A seat link carries its token after the "#" (never sent to a server); an older link
+// has it in the query. It is kept in this browser only once the server has taken it:
+// a mistyped link must not replace a good token.
+const linked = new URLSearchParams(location.hash.slice(1)).get("token")
+  || new URLSearchParams(location.search).get("token") || "";
+const stored = localStorage.getItem(storeKey) || "";
+let token = linked || stored;
+if (linked) history.replaceState(null, "", location.pathname);
 
 let socket = null;
 let table = null;        // the last state the server sent
@@ -16,9 +21,13 @@ let retry = 500;
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/${tableId}?token=${encodeURIComponent(token)}`);
+  socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(tableId)}`);
   $("connection").textContent = "connecting...";
-  socket.onopen = () => { $("connection").textContent = "connected"; retry = 500; };
+  socket.onopen = () => {
+    socket.send(JSON.stringify({ type: "hello", token }));
+    $("connection").textContent = "connected";
+    retry = 500;
+  };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = () => {
     $("connection").textContent = "connection lost: reconnecting...";
@@ -34,15 +43,33 @@ function send(message) {
 function receive(message) {
   if (message.type === "state") {
     table = message.table;
+    if (token && token === linked && table.you !== null) localStorage.setItem(storeKey, token);
     sent = false;
     pick = null;
     draw();
   } else if (message.type === "error") {
     $("error").textContent = message.message;
+    if (token && token === linked && stored && stored !== linked) {
+      token = stored;  // the link's token was refused: back to the seat this browser holds
+      socket.close();
+    }
+    if (sent) { sent = false; draw(); }  // the act was refused: choose again
   } else if (message.type === "preview" && message.svg) {
-    $("board").innerHTML = message.svg;
+    showBoard(message.svg);
     markBoard();
   }
+}
+
+// The server draws the boards as SVG; they are parsed as SVG (an XML document), never as
+// HTML, and the page's Content-Security-Policy runs no script that might be in one.
+const parser = new DOMParser();
+function showBoard(svg) {
+  const board = $("board");
+  if (!svg) { board.replaceChildren(); return; }
+  const doc = parser.parseFromString(svg, "image/svg+xml");
+  const root = doc.documentElement;
+  if (root.nodeName !== "svg") { board.replaceChildren(); return; }
+  board.replaceChildren(document.importNode(root, true));
 }
 
 function act(payload) {
@@ -58,7 +85,7 @@ function act(payload) {
 function draw() {
   document.title = `gammon: ${table.variant}`;
   $("title").textContent = `${table.variant}, ${table.kind}` + (table.game ? `, game ${table.game}` : "");
-  $("board").innerHTML = table.board || "";
+  showBoard(table.board);
   slide(table.last_play);
   const seats = $("seats");
   seats.replaceChildren();
@@ -101,7 +128,9 @@ function drawQuestion() {
   const question = table.question;
   if (table.result) $("question").textContent = table.result;
   if (!question) {
-    if (!table.result) $("question").textContent = table.over ? "Play is over." : "";
+    if (!table.result) {
+      $("question").textContent = !table.over ? "" : table.closed ? `Play is over: ${table.closed}.` : "Play is over.";
+    }
     if (table.over) {
       for (const [href, text] of [[`/t/${table.id}/review`, "review the game"],
                                   [`/api/tables/${table.id}/record`, "the table's record (with the dice seed)"]]) {
@@ -126,8 +155,7 @@ function drawQuestion() {
     if (allEmpty) button(`Play: ${plays[0].text}`, () => act({ index: plays[0].index }), true);
     button("Undo", undo, false, "undo");
     button("Confirm", confirmPlay, true, "confirm");
-    const list = document.createElement("details");
-    list.innerHTML = "<summary>or choose from the list</summary>";
+    const list = details("or choose from the list");
     for (const play of plays) {
       const b = document.createElement("button");
       b.textContent = play.text;
@@ -136,8 +164,7 @@ function drawQuestion() {
     }
     controls.appendChild(list);
   }
-  const resigns = document.createElement("details");
-  resigns.innerHTML = "<summary>resign...</summary>";
+  const resigns = details("resign...");
   for (const action of table.actions) {
     if (action.steps) continue;
     if (action.resign !== undefined) {
@@ -201,6 +228,14 @@ function stackTop(spot) {
   }
   const size = left[0].getBBox().height;
   return [last[0], last[1] + Math.sign(area[1] - last[1]) * size];
+}
+
+function details(title) {
+  const box = document.createElement("details");
+  const summary = document.createElement("summary");
+  summary.textContent = title;
+  box.appendChild(summary);
+  return box;
 }
 
 function button(text, handler, primary, id) {
@@ -324,7 +359,7 @@ function undo() {
 
 function preview() {
   const play = pick.plays[0];
-  if (!pick.path.length) { $("board").innerHTML = table.board; markBoard(); return; }
+  if (!pick.path.length) { showBoard(table.board); markBoard(); return; }
   send({ type: "preview", index: play.index, moves: play.used });
 }
 

@@ -1,0 +1,252 @@
+"""What a server allows: the bots on its menu, and its limits on everything a client can
+ask for or send.
+
+Nothing a client sends names a program, a file or a search size. A seat is ``human`` or
+a *level* of the server's bot menu: every variant offers ``best`` (its default bot),
+``fast`` (its network, no search) and ``beginner`` (its heuristic); each level stands
+for an agent spec and a time budget chosen here. An operator widens the menu in the
+server's configuration file (TOML), never a client::
+
+    [bots]                          # every variant whose rules play the bot's kind
+    strong = { spec = "expectimax:3", budget = 20 }
+
+    [bots.backgammon]               # one variant only
+    gnubg = { spec = "gnubg:0" }
+
+    [limits]
+    open_tables = 2000
+    open_tables_per_address = 10
+
+    [rates]
+    messages_per_second = 20
+
+:func:`load_config` reads such a file; :class:`ServerConfig` is what a server runs
+with, its defaults fit for the public internet.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gammon.core.errors import InvalidOptionError
+from gammon.core.protocol import Rules
+
+HUMAN = "human"
+
+#: The levels every variant offers, and what each is.
+LEVELS = {
+    "best": "the variant's strongest bot at its default setting",
+    "fast": "the variant's network, no search: answers at once",
+    "beginner": "the variant's heuristic: plays by simple rules",
+}
+#: Seconds a bot decision may take beyond the variant's usual think time (x3).
+MARGIN = 2.0
+#: Level names (and so seat names a client sends) are short words.
+LEVEL_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
+
+
+@dataclass(frozen=True)
+class Level:
+    """A bot on the menu: the name a client asks for, the agent it seats and the
+    seconds one decision may take before the fallback bot plays instead."""
+
+    name: str
+    spec: str
+    budget: float
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Sizes and counts (see docs/security.md)."""
+
+    #: Bytes of an HTTP request body; characters of a websocket message.
+    request_bytes: int = 4096
+    message_chars: int = 4096
+    #: Options a table may set, and the characters of an option's text value.
+    options: int = 16
+    option_chars: int = 64
+    #: Tables open (not over) on the whole site, and created by one address.
+    open_tables: int = 1000
+    open_tables_per_address: int = 5
+    #: Websockets one address may hold open on one server process, and in all.
+    sockets_per_address: int = 40
+    sockets: int = 5000
+    #: A table untouched this long is closed and archived.
+    idle_minutes: float = 60.0
+    #: Seconds a new websocket has to say hello.
+    hello_seconds: float = 10.0
+    #: Seconds a message may wait to be sent to a browser before it is dropped.
+    send_seconds: float = 10.0
+    #: Tables the lobby lists.
+    lobby_rows: int = 200
+
+
+@dataclass(frozen=True)
+class Rates:
+    """How often (per connection, per address) a client may do things. A message over
+    the rate is not read; a connection with ``drops_to_close`` of them is closed."""
+
+    messages_per_second: int = 20
+    messages_per_second_per_address: int = 60
+    drops_to_close: int = 100
+    sockets_per_minute_per_address: int = 60
+    tables_per_minute_per_address: int = 6
+
+
+@dataclass(frozen=True)
+class BotPool:
+    """The worker processes bots think in."""
+
+    #: Worker processes per server process (0: one per core, at least one).
+    workers: int = 0
+    #: Bytes of address space a worker may use (its decision fails beyond it).
+    memory_bytes: int = 2 << 30
+    #: The bot that plays a decision whose bot overran its budget or memory.
+    fallback: str = "heuristic"
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Everything a server process runs with (module text)."""
+
+    limits: Limits = field(default_factory=Limits)
+    rates: Rates = field(default_factory=Rates)
+    pool: BotPool = field(default_factory=BotPool)
+    #: Levels the operator adds, for every variant (key ``*``) or one: name -> Level.
+    bots: dict[str, dict[str, Level]] = field(default_factory=dict)
+    #: Seconds between a bot's moves, so people can follow them.
+    bot_delay: float = 0.5
+    #: Replay every open table at start (a damaged one is set aside then, not later).
+    check_at_start: bool = True
+
+    def menu(self, rules: Rules) -> dict[str, Level]:
+        """The levels ``rules`` offers on this server, in the order the lobby shows."""
+        from gammon.agents.registry import parse_spec
+
+        levels = default_levels(rules)
+        for scope in ("*", rules.name):
+            for name, level in self.bots.get(scope, {}).items():
+                if parse_spec(level.spec)[0] in rules.bots:
+                    levels[name] = level
+        return levels
+
+    def seat(self, rules: Rules, asked: Any) -> str:
+        """The seat kind (``human`` or an agent spec) a client's seat request stands for;
+        InvalidOptionError saying what is offered for anything else."""
+        menu = self.menu(rules)
+        if isinstance(asked, str) and asked.strip().lower() == HUMAN:
+            return HUMAN
+        if isinstance(asked, str) and asked.strip().lower() in menu:
+            return menu[asked.strip().lower()].spec
+        shown = repr(asked)[:40] if isinstance(asked, str) else type(asked).__name__
+        raise InvalidOptionError(
+            f"seat {shown} is not offered: a seat is \"human\" or a bot level of "
+            f"{rules.name}: {', '.join(menu)}")
+
+    def budget(self, rules: Rules, spec: str) -> float | None:
+        """The seconds a decision of the bot ``spec`` may take; None when ``spec`` is on
+        no level of this server's menu for ``rules`` (a table stored by a server that
+        offered more, or a tampered row)."""
+        for level in self.menu(rules).values():
+            if level.spec == spec:
+                return level.budget
+        return None
+
+
+def default_levels(rules: Rules) -> dict[str, Level]:
+    """``best``, ``fast`` and ``beginner`` of ``rules`` (module text)."""
+    budget = MARGIN + 3 * rules.think_seconds
+    best = rules.bots[0]
+    options = rules.bot_options.get(best)
+    return {
+        "best": Level("best", f"{best}:{options}" if options else best, budget, LEVELS["best"]),
+        "fast": Level("fast", "neural:0", budget, LEVELS["fast"]),
+        "beginner": Level("beginner", "heuristic", budget, LEVELS["beginner"]),
+    }
+
+
+def load_config(path: Path | None, **overrides: Any) -> ServerConfig:
+    """The configuration in the TOML file ``path`` (None: the defaults), with
+    ``overrides`` (a top-level field's new value) on top; InvalidOptionError naming
+    what is wrong in the file."""
+    data: dict[str, Any] = {}
+    if path is not None:
+        try:
+            data = tomllib.loads(path.read_text())
+        except (OSError, tomllib.TOMLDecodeError) as error:
+            raise InvalidOptionError(f"cannot read the server configuration {path}: "
+                                     f"{error}") from None
+    sections = {"limits": Limits, "rates": Rates, "pool": BotPool}
+    known = {*sections, "bots", "bot_delay", "check_at_start"}
+    unknown = set(data) - known
+    if unknown:
+        raise InvalidOptionError(f"{path}: unknown sections {sorted(unknown)}; known: "
+                                 f"{sorted(known)}")
+    values: dict[str, Any] = {}
+    for name, kind in sections.items():
+        values[name] = _section(kind, data.get(name, {}), f"{path}: [{name}]")
+    values["bots"] = _bots(data.get("bots", {}), path)
+    for name in ("bot_delay", "check_at_start"):
+        if name in data:
+            values[name] = data[name]
+    values.update(overrides)
+    return ServerConfig(**values)
+
+
+def _section(kind: type, given: Any, where: str) -> Any:
+    if not isinstance(given, dict):
+        raise InvalidOptionError(f"{where} is a table of settings")
+    fields = {f.name: f for f in dataclasses.fields(kind)}
+    for name, value in given.items():
+        if name not in fields:
+            raise InvalidOptionError(f"{where}: unknown setting {name!r}; known: "
+                                     f"{', '.join(fields)}")
+        default = fields[name].default
+        if type(value) is not type(default) and not (
+                isinstance(default, float) and type(value) is int):
+            raise InvalidOptionError(f"{where}: {name} is a {type(default).__name__}, not "
+                                     f"{value!r}")
+        if isinstance(value, int | float) and value < 0:
+            raise InvalidOptionError(f"{where}: {name} is 0 or more, not {value!r}")
+    return kind(**given)
+
+
+def _bots(given: Any, path: Path | None) -> dict[str, dict[str, Level]]:
+    """``[bots]`` levels for every variant and ``[bots.VARIANT]`` for one, checked: each
+    spec builds an agent of a known kind."""
+    from gammon.agents.registry import KINDS, parse_spec
+    from gammon.core.variant import variant
+
+    if not isinstance(given, dict):
+        raise InvalidOptionError(f"{path}: [bots] is a table of levels")
+    scopes: dict[str, dict[str, Any]] = {"*": {}}
+    for key, value in given.items():
+        if isinstance(value, dict) and "spec" not in value:
+            scopes[variant(key).name] = value  # a variant's own levels
+        else:
+            scopes["*"][key] = value
+    out: dict[str, dict[str, Level]] = {}
+    for scope, levels in scopes.items():
+        for name, entry in levels.items():
+            where = f"{path}: bot level {name!r}"
+            if not name or set(name) - LEVEL_CHARACTERS or name == HUMAN or len(name) > 24:
+                raise InvalidOptionError(f"{where}: a level's name is a short word of "
+                                         "lower-case letters, digits and dashes")
+            if not isinstance(entry, dict) or not isinstance(entry.get("spec"), str):
+                raise InvalidOptionError(f"{where}: write {{ spec = \"kind:setting\", "
+                                         "budget = SECONDS }")
+            if parse_spec(entry["spec"])[0] not in KINDS:
+                raise InvalidOptionError(f"{where}: unknown bot kind in {entry['spec']!r}")
+            budget = entry.get("budget", MARGIN + 3)
+            if not isinstance(budget, int | float) or not 0 < budget <= 600:
+                raise InvalidOptionError(f"{where}: budget is seconds, more than 0 and at "
+                                         "most 600")
+            out.setdefault(scope, {})[name] = Level(
+                name, entry["spec"].strip().lower(), float(budget),
+                str(entry.get("summary", "added by this server's operator"))[:200])
+    return out

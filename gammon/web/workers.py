@@ -1,0 +1,100 @@
+"""Where the web server's bots think: a bounded pool of worker processes.
+
+A bot decision never runs on the event loop, which must keep answering every browser.
+:class:`Thinkers` sends it to one of a fixed number of worker processes (pebble's
+process pool), which run at a lower priority than the server and with a ceiling on their
+address space. Each decision has a time budget: a worker that overruns it is stopped
+(pebble terminates the process and starts a fresh one), as is one that runs out of
+memory or dies, and the decision is played by the fallback bot instead, in a thread,
+with a note that says why. The pool's workers are forked from a server process that has
+imported the engine once (multiprocessing's forkserver), so a replacement is ready in
+a moment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import resource
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass
+from typing import Any
+
+from pebble import ProcessExpired, ProcessPool
+
+log = logging.getLogger("gammon.web")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a bot answered and, when it was not the bot asked for, why."""
+
+    action: Any
+    note: str = ""
+
+
+def _start_worker(memory_bytes: int) -> None:
+    """A worker's first moments: below the server in priority, under its memory
+    ceiling."""
+    os.nice(10)
+    if memory_bytes:
+        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+
+
+def think(spec: str, state: Any, seed: str | None) -> Any:
+    """One decision of the bot ``spec`` at ``state`` (in a worker process)."""
+    from gammon.agents.registry import make_agent
+
+    return make_agent(spec, state.variant, seed).choose(state)
+
+
+class Thinkers:
+    """``workers`` processes that think for every table of this server process; a
+    decision over ``budget`` seconds, or over ``memory_bytes`` of memory, is played by
+    ``fallback`` instead."""
+
+    def __init__(self, workers: int, memory_bytes: int, fallback: str) -> None:
+        self.workers = workers or max(1, os.cpu_count() or 1)
+        self.fallback = fallback
+        self.memory_bytes = memory_bytes
+        self.pool = self._new_pool()
+        self.overruns = 0
+
+    def _new_pool(self) -> ProcessPool:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["gammon.web.workers", "gammon.agents.registry",
+                                        "gammon.table.table"])
+        return ProcessPool(max_workers=self.workers, context=context,
+                           initializer=_start_worker, initargs=(self.memory_bytes,))
+
+    async def decide(self, spec: str, state: Any, seed: str | None, budget: float,
+                     name: str) -> Decision:
+        """The action of the bot ``spec`` (shown as ``name``) at ``state``."""
+        try:
+            future = self.pool.schedule(think, args=(spec, state, seed), timeout=budget)
+        except RuntimeError:  # every worker died at once: pebble gives the pool up
+            log.warning("the bots' worker pool broke; starting a new one")
+            self.pool.stop()
+            self.pool = self._new_pool()
+            future = self.pool.schedule(think, args=(spec, state, seed), timeout=budget)
+        try:
+            return Decision(await asyncio.wrap_future(future))
+        except FutureTimeout:
+            why = f"{name} took longer than its {budget:g} s"
+        except ProcessExpired:
+            why = f"{name} ran out of memory or stopped"
+        except MemoryError:
+            why = f"{name} ran out of memory"
+        except Exception as error:  # a bot's own failure: the table plays on
+            log.exception("bot %s failed", spec)
+            why = f"{name} failed ({type(error).__name__})"
+        self.overruns += 1
+        log.warning("%s; %s plays for it", why, self.fallback)
+        action = await asyncio.to_thread(think, self.fallback, state, seed)
+        return Decision(action, f"{why}: the {self.fallback} bot played for it")
+
+    def close(self) -> None:
+        self.pool.stop()
+        self.pool.join(timeout=5)
