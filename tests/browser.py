@@ -13,6 +13,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -32,30 +33,63 @@ def chromium() -> str:
     return path
 
 
+def wait_for(page, expression: str, timeout: float = 30_000) -> None:
+    """Wait until the JavaScript ``expression`` is true in ``page``. Playwright's own
+    wait_for_function evaluates its text inside the page, which the page's
+    Content-Security-Policy forbids (no eval); this asks from outside, as evaluate does."""
+    deadline = time.monotonic() + timeout / 1000
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout / 1000:g} s: {expression}")
+        page.wait_for_timeout(50)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
 
-class Server:
-    """``gammon serve`` in a subprocess; :meth:`kill` is ``kill -9``."""
+#: The browser tests make tables faster than a person: the per-address limits on tables
+#: are raised for them (they have tests of their own, at the defaults).
+TEST_CONFIG = """
+[limits]
+open_tables_per_address = 100
+[rates]
+tables_per_minute_per_address = 100
+sockets_per_minute_per_address = 1000
+"""
 
-    def __init__(self, database: Path, port: int | None = None, bot_delay: float = 0.0) -> None:
+
+class Server:
+    """``gammon serve`` in a subprocess, on a SQLite file (a Path) or any database URL,
+    with a configuration (TOML text); :meth:`kill` is ``kill -9``."""
+
+    def __init__(self, database: Path | str, port: int | None = None, bot_delay: float = 0.0,
+                 config: str = TEST_CONFIG) -> None:
         self.database = database
         self.port = port or free_port()
         self.bot_delay = bot_delay
+        self.config = config
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    @property
+    def url_of_database(self) -> str:
+        return (f"sqlite:///{self.database}" if isinstance(self.database, Path)
+                else self.database)
+
     def start(self) -> Server:
         gammon = Path(sys.executable).parent / "gammon"
+        config = Path(tempfile.mkstemp(prefix="gammon-serve-", suffix=".toml")[1])
+        config.write_text(self.config)
         self.process = subprocess.Popen(
             [str(gammon), "serve", "--port", str(self.port), "--database",
-             f"sqlite:///{self.database}", "--bot-delay", str(self.bot_delay)],
+             self.url_of_database, "--bot-delay", str(self.bot_delay), "--config",
+             str(config)],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser import ARTIFACTS, Server, chromium
+from browser import ARTIFACTS, Server, chromium, wait_for
 
 playwright = pytest.importorskip("playwright.sync_api")
 
@@ -35,7 +35,7 @@ def create(page, server, variant: str, seats: list[str]) -> None:
     for seat, kind in enumerate(seats):
         page.select_option(f"#seat{seat}", kind)
     page.click("#create-button")
-    page.wait_for_url(re.compile(r"/t/\w+\?token="))
+    page.wait_for_url(re.compile(r"/t/\w+"))
 
 
 def over(page) -> bool:
@@ -97,9 +97,9 @@ Element.prototype.animate = function (...args) {
 def test_a_person_plays_a_whole_backgammon_game_against_a_bot_by_clicking(server, browser):
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.add_init_script(COUNT_SLIDES)
-    create(page, server, "backgammon", ["human", "heuristic"])
+    create(page, server, "backgammon", ["human", "beginner"])
     page.wait_for_selector("#board svg")
-    page.wait_for_function("document.querySelector('#question').textContent.length > 0")
+    wait_for(page, "document.querySelector('#question').textContent.length > 0")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "backgammon-start.png"))
     play_out([page])
@@ -113,7 +113,7 @@ def test_a_person_plays_a_whole_backgammon_game_against_a_bot_by_clicking(server
 
 def test_a_checker_dragged_onto_a_highlighted_point_moves_there(server, browser):
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    create(page, server, "backgammon", ["human", "heuristic"])
+    create(page, server, "backgammon", ["human", "beginner"])
     page.wait_for_selector("#board .spot.source", timeout=20_000)
     assert page.locator("#undo").is_disabled()
     box = page.locator("#board .spot.source").first.bounding_box()
@@ -127,9 +127,9 @@ def test_a_checker_dragged_onto_a_highlighted_point_moves_there(server, browser)
     page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2,
                     steps=4)
     page.mouse.up()
-    page.wait_for_function("!document.querySelector('#undo').disabled")
+    wait_for(page, "!document.querySelector('#undo').disabled")
     page.click("#undo")  # the move is taken back like a clicked one
-    page.wait_for_function("document.querySelector('#undo').disabled")
+    wait_for(page, "document.querySelector('#undo').disabled")
     assert page.locator("#board .spot.source").count()
     page.close()
 
@@ -141,7 +141,7 @@ def test_two_people_play_each_other_in_two_browsers(server, browser):
     second = browser.new_context().new_page()
     second.goto(server.url + "/")
     second.locator("#tables button", has_text="take a seat").first.click()
-    second.wait_for_url(re.compile(rf"/t/{table}\?token="))
+    second.wait_for_url(re.compile(rf"/t/{table}"))
     play_out([first, second])
     for page, name in ((first, "first"), (second, "second")):
         page.screenshot(path=str(ARTIFACTS / f"two-people-{name}.png"))
@@ -153,11 +153,11 @@ def test_four_seats_with_a_person_and_bots_run_to_the_end(server, browser, varia
     page = browser.new_page(viewport={"width": 1280, "height": 1000})
     if variant == "acedrex":  # a short game: at most 12 turns
         answer = page.request.post(server.url + "/api/tables", data={
-            "variant": "acedrex", "seats": ["human", "heuristic", "heuristic", "heuristic"],
+            "variant": "acedrex", "seats": ["human", "beginner", "beginner", "beginner"],
             "options": {"turn_cap": 12}})
         page.goto(server.url + answer.json()["url"])
     else:
-        create(page, server, variant, ["human", "heuristic", "heuristic", "heuristic"])
+        create(page, server, variant, ["human", "beginner", "beginner", "beginner"])
     page.wait_for_selector("#board svg")
     page.screenshot(path=str(ARTIFACTS / f"{variant}-start.png"))
     play_out([page], limit=2000)
@@ -174,22 +174,22 @@ def test_a_server_killed_mid_game_comes_back_and_the_page_reconnects(tmp_path, b
     asked = ("document.querySelector('#question').textContent.startsWith('Your turn') && "
              "[...document.querySelectorAll('#controls button')].some(b => !b.disabled)")
     try:
-        create(page, server, "backgammon", ["human", "heuristic"])
+        create(page, server, "backgammon", ["human", "beginner"])
         for _ in range(3):
-            page.wait_for_function(asked)
+            wait_for(page, asked)
             take_turn(page)
-        page.wait_for_function(asked)
+        wait_for(page, asked)
         record = page.locator("#record li").all_inner_texts()
         server.kill()
-        page.wait_for_function("document.querySelector('#connection').textContent"
+        wait_for(page, "document.querySelector('#connection').textContent"
                                ".includes('reconnecting')")
         again.start()
-        page.wait_for_function("document.querySelector('#connection').textContent"
+        wait_for(page, "document.querySelector('#connection').textContent"
                                " === 'connected'", timeout=30_000)
-        page.wait_for_function(asked)
+        wait_for(page, asked)
         assert page.locator("#record li").all_inner_texts() == record  # nothing lost or new
         take_turn(page)
-        page.wait_for_function(f"document.querySelectorAll('#record li').length > "
+        wait_for(page, f"document.querySelectorAll('#record li').length > "
                                f"{len(record)}")
     finally:
         page.close()

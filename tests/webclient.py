@@ -6,11 +6,13 @@ from __future__ import annotations
 from starlette.testclient import TestClient
 
 from gammon.web.app import create_app
-from gammon.web.config import Rates, ServerConfig
+from gammon.web.config import Limits, Rates, ServerConfig
 
-#: The tests play far faster than people: the message rates are raised for them (the
-#: rate limits have tests of their own, at the defaults).
-FAST = ServerConfig(rates=Rates(messages_per_second=10_000,
+#: The tests play far faster than people and make many tables: the message rates and the
+#: tables an address may have open are raised for them (the limits have tests of their
+#: own, at the defaults).
+FAST = ServerConfig(limits=Limits(open_tables=100_000, open_tables_per_address=100_000),
+                    rates=Rates(messages_per_second=10_000,
                                 messages_per_second_per_address=10_000,
                                 sockets_per_minute_per_address=10_000,
                                 tables_per_minute_per_address=10_000),

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from gammon.core.errors import GammonError, InvalidOptionError
 from gammon.web.config import ServerConfig
 from gammon.web.rooms import Room, restore
-from gammon.web.store import ARCHIVED, OPEN, QUARANTINED, Store
+from gammon.web.store import ARCHIVED, QUARANTINED, Store
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ def verify(store: Store, config: ServerConfig, set_aside: bool = False) -> tuple
             damaged.append(Damage(saved.id, saved.status, saved.reason))
             continue
         try:
-            restore(store, saved, config)
+            restore(store, saved.id, config)
         except GammonError as error:
             damaged.append(Damage(saved.id, saved.status, str(error)))
             if set_aside:
@@ -50,7 +50,11 @@ def release(store: Store, table_id: str, config: ServerConfig) -> Room:
         raise InvalidOptionError(f"no table {table_id!r}")
     if saved.status != QUARANTINED:
         raise InvalidOptionError(f"table {table_id} is {saved.status}, not set aside")
-    saved.status = OPEN
-    room = restore(store, saved, config)
+    store.reopen(table_id, False)
+    try:
+        room = restore(store, table_id, config)
+    except GammonError as error:
+        store.set_aside(table_id, str(error))
+        raise
     store.reopen(table_id, room.table.over)
     return room

@@ -180,6 +180,7 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await asyncio.to_thread(lobby.warm)
         lobby.start()
         yield
         await lobby.stop()

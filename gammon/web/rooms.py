@@ -185,14 +185,27 @@ class Room:
             client.push(self.view(seat), state=True)
 
 
-def restore(store: Store, saved: Saved, config: ServerConfig) -> Room:
-    """The stored table ``saved`` replayed from its log; a GammonError saying what is
-    wrong: a log entry that cannot happen, or (at a table still in play) a bot seat this
-    server does not offer, since a stored bot is never trusted more than a client's."""
+def restore(store: Store, table_id: str, config: ServerConfig) -> Room:
+    """The stored table ``table_id`` replayed from its log; :class:`Unavailable` when
+    there is none, a GammonError saying what is wrong when it does not replay: a log
+    entry that cannot happen, entries missing (the table's version counts more steps
+    than its log has), or (at a table still in play) a bot seat this server does not
+    offer, since a stored bot is never trusted more than a client's."""
+    found = store.snapshot(table_id)
+    if found is None:
+        raise Unavailable(f"no table {table_id!r}")
+    saved, rows, tokens = found
+    if saved.status == QUARANTINED:
+        raise Unavailable(f"table {table_id} is set aside: its record does not replay", 410)
     try:
-        room = Room.build(saved, store.entries(saved.id), store.tokens(saved.id))
+        room = Room.build(saved, rows, tokens)
+    except GammonError:
+        raise
     except (KeyError, TypeError, ValueError) as error:  # settings that are not a table's
         raise InvalidOptionError(f"the table's settings do not read: {error}") from None
+    if room.version != saved.version:
+        raise InvalidOptionError(f"the log has {room.version} steps where the table counts "
+                                 f"{saved.version}: entries are missing or added")
     if saved.status == OPEN:
         rules = room.table.variant
         for p, seat in enumerate(room.table.seats):
@@ -232,6 +245,20 @@ class Lobby:
         if self.config.check_at_start:
             self._spawn(self.check_all())
 
+    def warm(self) -> None:
+        """Start the bots' workers and load what the first table of each variant needs
+        (the compiled kernels, the board drawing): at start, before any browser is
+        served, so that nobody's first table stalls the others."""
+        from gammon.core.variant import variant, variant_names
+
+        self.thinkers.start()
+        for name in variant_names():
+            table = Table(name, ["human"] * variant(name).players, seed=0)
+            table.run()
+            room = Room("warm", table, "", {})
+            room.view(0)
+            room.view(None)
+
     async def stop(self) -> None:
         tasks = [*self._tasks, *(r.runner for r in self.rooms.values() if r.runner)]
         for task in tasks:
@@ -268,14 +295,10 @@ class Lobby:
         return room
 
     def _load(self, table_id: str) -> Room:
-        saved = self.store.row(table_id)
-        if saved is None:
-            raise Unavailable(f"no table {table_id!r}")
-        if saved.status == QUARANTINED:
-            raise Unavailable(f"table {table_id} is set aside: its record does not replay",
-                              410)
         try:
-            room = restore(self.store, saved, self.config)
+            room = restore(self.store, table_id, self.config)
+        except Unavailable:
+            raise
         except GammonError as error:
             self.set_aside(table_id, str(error))
             raise Unavailable(f"table {table_id} is set aside: its record does not replay",

@@ -176,6 +176,8 @@ class Store:
     def __init__(self, url: str) -> None:
         self.engine: Engine = create_engine(url, pool_pre_ping=True)
         self.postgres = self.engine.dialect.name == "postgresql"
+        #: Transactions that write: on SQLite they take the write lock at once.
+        self.writer: Engine = self.engine.execution_options(writes=True)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_connect)
             event.listen(self.engine, "begin", _sqlite_begin)
@@ -188,7 +190,7 @@ class Store:
     def _migrate(self) -> None:
         """Make the schema, or bring a first-schema database up to this one (its tables
         keep every entry; their new columns are worked out from them)."""
-        with self.engine.begin() as db:
+        with self.writer.begin() as db:
             if self.postgres:  # two processes starting at once take turns
                 db.execute(text("SELECT pg_advisory_xact_lock(4242)"))
             old = "tables" in inspect(db).get_table_names()
@@ -227,7 +229,7 @@ class Store:
                creator: str) -> None:
         """A new table, no seat taken and nothing played yet."""
         now = time.time()
-        with self.engine.begin() as db:
+        with self.writer.begin() as db:
             db.execute(insert(tables).values(
                 id=table_id, settings=json.dumps(settings), commitment=commitment, games=0,
                 finished=False, created=now, updated=now, status=OPEN, version=0,
@@ -237,10 +239,25 @@ class Store:
     def locked(self, table_id: str) -> Iterator[Locked]:
         """A transaction holding ``table_id``'s row (None in ``row`` when there is no such
         table): every change to a table is made in one."""
-        with self.engine.begin() as db:
+        with self.writer.begin() as db:
             found = db.execute(select(tables).where(tables.c.id == table_id)
                                .with_for_update()).one_or_none()
             yield Locked(db, None if found is None else _saved(found), self)
+
+    def snapshot(self, table_id: str) -> tuple[Saved, list[tuple[int, int, dict[str, Any]]],
+                                               dict[int, str]] | None:
+        """A table's row, log entries and seats as of one moment (one repeatable-read
+        transaction: nothing another process commits meanwhile is half in it)."""
+        reader = self.engine.execution_options(isolation_level="REPEATABLE READ") \
+            if self.postgres else self.engine
+        with reader.connect() as db:
+            found = db.execute(select(tables).where(tables.c.id == table_id)).one_or_none()
+            if found is None:
+                return None
+            taken = db.execute(select(seats.c.seat, seats.c.token_hash)
+                               .where(seats.c.table_id == table_id)).all()
+            return (_saved(found), self._entries(db, table_id, 0, -1),
+                    {seat: digest for seat, digest in taken})
 
     def row(self, table_id: str) -> Saved | None:
         with self.engine.connect() as db:
@@ -274,7 +291,7 @@ class Store:
         """Take a person's seat with the hash of its new token; False when someone has
         taken it already."""
         try:
-            with self.engine.begin() as db:
+            with self.writer.begin() as db:
                 db.execute(insert(seats).values(table_id=table_id, seat=seat,
                                                 token_hash=digest))
                 self.notify(db, table_id, -1, "seat")
@@ -291,14 +308,14 @@ class Store:
 
     def set_aside(self, table_id: str, reason: str) -> None:
         """Quarantine a table whose log does not replay: out of play, kept for a look."""
-        with self.engine.begin() as db:
+        with self.writer.begin() as db:
             db.execute(update(tables).where(tables.c.id == table_id).values(
                 status=QUARANTINED, reason=reason[:2000], needs=NOTHING, runner=None))
             self.notify(db, table_id, -1, "closed")
 
     def reopen(self, table_id: str, finished: bool) -> None:
         """Put a table that replays again back into play (an operator's decision)."""
-        with self.engine.begin() as db:
+        with self.writer.begin() as db:
             db.execute(update(tables).where(tables.c.id == table_id).values(
                 status=OVER if finished else OPEN, reason="", needs=MACHINE,
                 updated=time.time()))
@@ -309,7 +326,7 @@ class Store:
         """Let ``runner`` (a server process) play ``table_id``'s bots for ``seconds``
         more: True when no other live process holds the table's bots."""
         now = time.time()
-        with self.engine.begin() as db:
+        with self.writer.begin() as db:
             done = db.execute(update(tables).where(
                 tables.c.id == table_id, tables.c.status == OPEN,
                 tables.c.needs == MACHINE,
@@ -378,6 +395,8 @@ def _sqlite_connect(connection: Any, _: Any) -> None:
 
 
 def _sqlite_begin(connection: Any) -> None:
-    # A transaction that may write takes the database's write lock first, so two threads
-    # never both read and then find the other has written (SQLite has no row locks).
-    connection.exec_driver_sql("BEGIN IMMEDIATE")
+    # A transaction that writes takes the database's write lock first, so two threads
+    # never both read and then find the other has written (SQLite has no row locks);
+    # one that only reads shares the database with them (WAL).
+    writes = connection.get_execution_options().get("writes")
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")

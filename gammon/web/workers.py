@@ -69,6 +69,11 @@ class Thinkers:
         return ProcessPool(max_workers=self.workers, context=context,
                            initializer=_start_worker, initargs=(self.memory_bytes,))
 
+    def start(self) -> None:
+        """Start the workers now (the first start of a forkserver waits for its imports:
+        never on the event loop)."""
+        self.pool.schedule(os.getpid).result(timeout=120)
+
     async def decide(self, spec: str, state: Any, seed: str | None, budget: float,
                      name: str) -> Decision:
         """The action of the bot ``spec`` (shown as ``name``) at ``state``."""
