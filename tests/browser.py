@@ -9,6 +9,7 @@ Without Chromium a browser test is skipped on a developer's machine and fails in
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -115,3 +116,61 @@ class Server:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+# --- a person at the page ------------------------------------------------------------
+
+def create(page, server, variant: str, seats: list[str]) -> None:
+    """Create a table in the lobby's form, as a person would."""
+    page.goto(server.url + "/")
+    page.select_option("#variant", variant)
+    for seat, kind in enumerate(seats):
+        page.select_option(f"#seat{seat}", kind)
+    page.click("#create-button")
+    page.wait_for_url(re.compile(r"/t/\w+"))
+
+
+def over(page) -> bool:
+    return page.locator("#question").inner_text().startswith(("Play is over",)) or bool(
+        page.locator("#controls a").count())
+
+
+def take_turn(page) -> None:
+    """Answer the question of this page's seat: a play checker by checker on the board
+    (then Confirm), any other question by its first button."""
+    for _ in range(12):
+        confirm = page.locator("#confirm")
+        if confirm.count() and confirm.is_enabled():
+            confirm.click()
+            return
+        source = page.locator("#board .spot.source")
+        target = page.locator("#board .spot.target")
+        if target.count():
+            target.first.click()
+        elif source.count():
+            source.first.click()
+        else:
+            buttons = page.locator("#controls > button:not([disabled])")
+            labels = [buttons.nth(i).inner_text() for i in range(buttons.count())]
+            plain = [i for i, text in enumerate(labels) if not text.startswith("resign")
+                     and text not in ("Undo", "Confirm")]
+            if plain:
+                buttons.nth(plain[0]).click()
+                return
+        page.wait_for_timeout(60)
+
+
+def play_out(pages: list, limit: int = 600) -> None:
+    """Every page answers its own questions until play is over."""
+    for _ in range(limit):
+        if over(pages[0]):
+            return
+        acted = False
+        for page in pages:
+            if page.locator("#question").inner_text().startswith("Your turn") and \
+                    page.locator("#controls button:not([disabled])").count():
+                take_turn(page)
+                acted = True
+        if not acted:
+            pages[0].wait_for_timeout(80)
+    raise AssertionError("play did not end")

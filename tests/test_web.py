@@ -49,14 +49,17 @@ def test_a_person_plays_a_bot_to_the_end_through_the_protocol(database):
             assert table["you"] == 0 and table["board"].startswith("<svg")
             assert table["seats"][1]["name"] == "heuristic"  # the beginner level's bot
             moves = 0
+            told = set()
             while not table["over"]:
                 plays = [a for a in table["actions"] if "steps" in a] or table["actions"]
                 socket.send_json({"type": "act", "version": table["version"],
                                   "index": plays[-1]["index"]})
                 moves += 1
                 table = my_turn(socket)
+                told |= {(line["seat"], line["text"].split()[0]) for line in table["lines"]}
                 assert not table["errors"]
         assert moves > 5 and table["result"] and table["fair"]["seed"]
+        assert {(0, "plays"), (1, "plays"), (0, "rolls"), (1, "rolls")} <= told  # narrated
         seed = int(table["fair"]["seed"])
         assert commitment(seed) == table["fair"]["commitment"]
         record = http.get(f"/api/tables/{made['id']}/record").json()

@@ -6,12 +6,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser import ARTIFACTS, Server, chromium, wait_for
+from browser import ARTIFACTS, Server, chromium, create, over, play_out, take_turn, wait_for
 
 playwright = pytest.importorskip("playwright.sync_api")
-
-TURN = re.compile("Your turn|Play is over|wins|drawn|Final ranking|Money at the end|Score:")
-
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
@@ -26,62 +23,6 @@ def browser():
         launched = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
         yield launched
         launched.close()
-
-
-def create(page, server, variant: str, seats: list[str]) -> None:
-    """Create a table in the lobby's form, as a person would."""
-    page.goto(server.url + "/")
-    page.select_option("#variant", variant)
-    for seat, kind in enumerate(seats):
-        page.select_option(f"#seat{seat}", kind)
-    page.click("#create-button")
-    page.wait_for_url(re.compile(r"/t/\w+"))
-
-
-def over(page) -> bool:
-    return page.locator("#question").inner_text().startswith(("Play is over",)) or bool(
-        page.locator("#controls a").count())
-
-
-def take_turn(page) -> None:
-    """Answer the question of this page's seat: a play checker by checker on the board
-    (then Confirm), any other question by its first button."""
-    for _ in range(12):
-        confirm = page.locator("#confirm")
-        if confirm.count() and confirm.is_enabled():
-            confirm.click()
-            return
-        source = page.locator("#board .spot.source")
-        target = page.locator("#board .spot.target")
-        if target.count():
-            target.first.click()
-        elif source.count():
-            source.first.click()
-        else:
-            buttons = page.locator("#controls > button:not([disabled])")
-            labels = [buttons.nth(i).inner_text() for i in range(buttons.count())]
-            plain = [i for i, text in enumerate(labels) if not text.startswith("resign")
-                     and text not in ("Undo", "Confirm")]
-            if plain:
-                buttons.nth(plain[0]).click()
-                return
-        page.wait_for_timeout(60)
-
-
-def play_out(pages: list, limit: int = 600) -> None:
-    """Every page answers its own questions until play is over."""
-    for _ in range(limit):
-        if over(pages[0]):
-            return
-        acted = False
-        for page in pages:
-            if page.locator("#question").inner_text().startswith("Your turn") and \
-                    page.locator("#controls button:not([disabled])").count():
-                take_turn(page)
-                acted = True
-        if not acted:
-            pages[0].wait_for_timeout(80)
-    raise AssertionError("play did not end")
 
 
 #: Counts the checkers the page slides (the bots' plays are animated).
@@ -195,3 +136,78 @@ def test_a_server_killed_mid_game_comes_back_and_the_page_reconnects(tmp_path, b
         page.close()
         server.kill()
         again.kill()
+
+
+#: Script in every shape a field might be written into a page.
+PAYLOADS = [
+    '<img src=x onerror="window.__xss=1;alert(1)">',
+    "<script>window.__xss=2;alert(2)</script>",
+    '<svg onload="window.__xss=3;alert(3)"></svg>',
+    '"><img src=x onerror=alert(4)>',
+    "</text><script>alert(5)</script>",
+    "javascript:alert(6)",
+]
+
+
+def test_script_sent_in_any_field_is_refused_or_shown_as_text(server, browser):
+    from gammon.table.dice import commitment, new_seed
+    from gammon.table.table import Seat, Table
+    from gammon.web.store import Store, address_hash
+
+    page = browser.new_page()
+    page.goto(server.url + "/")
+    # Every field a client can set: refused (the menu and the variants are allow-lists).
+    base = {"variant": "backgammon", "seats": ["human", "beginner"]}
+    for payload in PAYLOADS:
+        for body in [{**base, "variant": payload}, {**base, "seats": ["human", payload]},
+                     {**base, "kind": payload}, {**base, "options": {payload: 1}},
+                     {**base, "options": {"x": payload}}, {**base, "kind": "match",
+                                                            "length": payload},
+                     {**base, "kind": "money", "stake": payload}, {**base, payload: 1}]:
+            answer = page.request.post(server.url + "/api/tables", data=body)
+            assert answer.status == 400, (body, answer.text())
+    # Stored anyway (a row from elsewhere, names from a later version): shown as text.
+    store = Store(server.url_of_database)
+    seed = new_seed()
+    table = Table("backgammon", [Seat("human", PAYLOADS[0]), Seat("heuristic", PAYLOADS[2])],
+                  seed=seed, fair=True)
+    data = table.to_json()
+    del data["log"], data["finished"]
+    store.create("xss0000000", data, commitment(seed), address_hash("test"))
+    alerts: list[str] = []
+    problems: list[str] = []
+    page.on("dialog", lambda dialog: (alerts.append(dialog.message), dialog.dismiss()))
+    page.on("console", lambda message: problems.append(message.text)
+            if message.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.goto(server.url + "/")
+    page.wait_for_selector("#tables code")
+    assert PAYLOADS[0] in page.locator("#tables").inner_text()
+    seat = page.request.post(server.url + "/api/tables/xss0000000/seats", data={}).json()
+    page.goto(server.url + seat["url"])
+    wait_for(page, "document.querySelector('#question').textContent.length > 0")
+    page.screenshot(path=str(ARTIFACTS / "script-as-text.png"))
+    players = page.locator("#seats").inner_text()
+    assert PAYLOADS[0] in players and PAYLOADS[2] in players
+    assert page.evaluate("window.__xss") is None
+    assert not alerts and not problems, (alerts, problems)
+    page.close()
+
+
+def test_a_mistyped_seat_link_never_replaces_the_seat_this_browser_holds(server, browser):
+    context = browser.new_context()
+    page = context.new_page()
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.on("websocket", lambda socket: requested.append(socket.url))
+    create(page, server, "backgammon", ["human", "human"])
+    table = page.url.split("/t/")[1].split("#")[0]
+    wait_for(page, "document.querySelector('#seats .you') !== null")
+    key = f"gammon-token-{table}"
+    token = page.evaluate(f"localStorage.getItem('{key}')")
+    assert token and "#" not in page.url  # kept, and out of the address bar
+    page.goto(server.url + f"/t/{table}#token=typo")
+    wait_for(page, "document.querySelector('#seats .you') !== null")  # the held seat
+    assert page.evaluate(f"localStorage.getItem('{key}')") == token
+    assert not any(token in url for url in requested)  # never sent in an address
+    context.close()

@@ -152,6 +152,13 @@ class Room:
         log_ = self.table.log
         return (len(log_), len(log_[-1]) - 1) if log_ else (0, -1)
 
+    @property
+    def machine_due(self) -> bool:
+        """Whether the table waits for no person: for the dice, or for a bot."""
+        table = self.table
+        return self.status == OPEN and not table.over and (
+            table.question is None or table.bot_question is not None)
+
     def replay(self, rows: Sequence[tuple[int, int, dict[str, Any]]]) -> None:
         """Play log entries another process (or an earlier run) wrote."""
         for game, index, entry in rows:
@@ -320,8 +327,7 @@ class Lobby:
             except Unavailable:
                 damaged += 1
                 continue
-            if room.table.bot_question is not None:
-                self.wake(room)
+            self.wake(room)
         return damaged
 
     # --- new tables and seats -------------------------------------------------------------
@@ -408,7 +414,7 @@ class Lobby:
             raise IllegalPlayError("an act names the version of the table it answers "
                                    "(a whole number, as the last state said)")
 
-        def change(table: Table) -> None:
+        def change(table: Table) -> Step | None:
             if version != room.version:
                 raise IllegalPlayError("the table has moved on since you looked: here it is "
                                        "as it is now")
@@ -417,14 +423,14 @@ class Lobby:
                 raise IllegalPlayError("nothing is asked of anyone now")
             if question.seat != seat:
                 raise IllegalPlayError(f"it is {room.names[question.seat]}'s turn, not yours")
-            table.act(seat, choose(question))
+            return table.act(seat, choose(question))
 
         async with room.lock:
             await asyncio.to_thread(self._commit, room, change)
             room.publish()
         self.wake(room)
 
-    def _commit(self, room: Room, change: Callable[[Table], None] | None, *,
+    def _commit(self, room: Room, change: Callable[[Table], Step | None] | None, *,
                 runner: bool = False, close: str = "") -> None:
         """One change of ``room``'s table, in one transaction (module text): ``change``
         (None: only what needs no one, the dice), then the throws that follow; ``close``
@@ -444,8 +450,8 @@ class Lobby:
                 games, entries = len(table.log), len(table.log[-1]) if table.log else 0
                 caught_up = room.version
                 steps: list[Step] = []
-                if change is not None:
-                    change(table)
+                if change is not None and (made := change(table)) is not None:
+                    steps.append(made)
                 if close:
                     table.stop()
                 while table.question is None and not table.over:
@@ -520,8 +526,7 @@ class Lobby:
                 self._close_room(room, str(gone))
                 return
             room.publish()
-        if room.table.bot_question is not None:
-            self.wake(room)
+        self.wake(room)
 
     async def refresh_all(self) -> None:
         """Refresh every room (notices may have been missed)."""
@@ -539,8 +544,7 @@ class Lobby:
     def wake(self, room: Room) -> None:
         """Let the table's bots play on (in the background) while they are asked, if no
         other process is playing them."""
-        if room.status == OPEN and room.table.bot_question is not None and (
-                room.runner is None or room.runner.done()):
+        if room.machine_due and (room.runner is None or room.runner.done()):
             room.runner = asyncio.get_running_loop().create_task(self._play_bots(room))
 
     async def _play_bots(self, room: Room) -> None:
@@ -563,7 +567,7 @@ class Lobby:
                 return False
             await self._read_up(room)
             question = room.table.bot_question
-            if question is None:  # a person is asked now: say so and give the lease back
+            if question is None:  # the dice, or a person: say so, give the lease back
                 await asyncio.to_thread(self._commit, room, None, runner=True)
                 room.publish()
                 return room.table.bot_question is not None
@@ -580,10 +584,10 @@ class Lobby:
         finally:
             keep.cancel()
 
-        def change(table: Table) -> None:
+        def change(table: Table) -> Step | None:
             if room.version != version:
                 raise _Stale
-            table.act(seat, decision.action, decision.note)
+            return table.act(seat, decision.action, decision.note)
 
         async with room.lock:
             try:

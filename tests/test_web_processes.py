@@ -1,0 +1,111 @@
+"""Two server processes on one PostgreSQL database serve the same tables: two people,
+each in a browser connected to a different process, play a game to the end while a
+third client watches on one of them; every action is applied exactly once."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+from browser import ARTIFACTS, Server, chromium, create, play_out, wait_for
+from postgres import Postgres
+
+from gammon.table.table import Table
+from gammon.web.store import Store
+
+playwright = pytest.importorskip("playwright.sync_api")
+
+#: Counts what the page sends and what it is refused.
+COUNT_ACTS = """window.acts = 0; window.refusals = 0;
+const send = WebSocket.prototype.send;
+WebSocket.prototype.send = function (data) {
+  if (JSON.parse(data).type === "act") window.acts++;
+  return send.call(this, data);
+};
+const Native = window.WebSocket;
+window.WebSocket = function (...args) {
+  const socket = new Native(...args);
+  socket.addEventListener("message", (event) => {
+    if (JSON.parse(event.data).type === "error") window.refusals++;
+  });
+  return socket;
+};
+window.WebSocket.prototype = Native.prototype;
+window.WebSocket.OPEN = Native.OPEN;
+"""
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory):
+    cluster = Postgres().start()
+    database = cluster.database()
+    first, second = Server(database).start(), Server(database).start()
+    yield first, second, database
+    first.stop()
+    second.stop()
+    cluster.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+class Watcher(threading.Thread):
+    """A spectator on one process: every version it is shown, until play is over."""
+
+    def __init__(self, server: Server, table: str) -> None:
+        super().__init__(daemon=True)
+        self.url = server.url.replace("http", "ws") + f"/ws/{table}"
+        self.versions: list[int] = []
+        self.last: dict = {}
+
+    def run(self) -> None:
+        from websockets.sync.client import connect
+
+        with connect(self.url) as socket:
+            socket.send(json.dumps({"type": "hello"}))
+            while True:
+                message = json.loads(socket.recv(timeout=120))
+                if message["type"] == "state":
+                    self.last = message["table"]
+                    self.versions.append(self.last["version"])
+                    if self.last["over"]:
+                        return
+
+
+def test_two_processes_play_one_table_and_every_action_is_applied_once(servers, browser):
+    first_server, second_server, database = servers
+    first = browser.new_context().new_page()
+    first.add_init_script(COUNT_ACTS)
+    create(first, first_server, "hypergammon-1", ["human", "human"])
+    table = first.url.split("/t/")[1].split("#")[0]
+    watcher = Watcher(second_server, table)
+    watcher.start()
+    second = browser.new_context().new_page()
+    second.add_init_script(COUNT_ACTS)
+    second.goto(second_server.url + "/")  # the other process's lobby lists the table
+    second.locator("#tables button", has_text="take a seat").first.click()
+    second.wait_for_url(f"**/t/{table}*")
+    wait_for(first, "document.querySelector('#seats').textContent.includes('player 2') && "
+             "!document.querySelector('#seats').textContent.includes('free seat')")
+    play_out([first, second])
+    watcher.join(60)
+    for page, name in ((first, "first"), (second, "second")):
+        page.screenshot(path=str(ARTIFACTS / f"two-processes-{name}.png"))
+    acts = sum(page.evaluate("window.acts") for page in (first, second))
+    refused = sum(page.evaluate("window.refusals") for page in (first, second))
+    store = Store(database)
+    log = store.log(table)
+    actions = [entry for game in log for entry in game if "seat" in entry]
+    assert acts > 2 and len(actions) == acts - refused  # each accepted act once
+    saved = store.row(table)
+    assert saved.status == "over" and watcher.last["over"]
+    assert watcher.versions == sorted(watcher.versions)  # in order (a seat taken: again)
+    assert watcher.versions[-1] == saved.version
+    replayed = Table.from_json({**saved.settings, "log": log, "finished": saved.finished})
+    assert replayed.over
