@@ -846,7 +846,8 @@ def serve(
     uvicorn.run("gammon.web.app:app_from_environment", factory=True, host=host, port=port,
                 workers=workers, log_level="warning",
                 ws_max_size=settings.limits.message_chars * 4, ws_max_queue=8,
-                limit_concurrency=settings.limits.sockets + 100, timeout_keep_alive=5)
+                limit_concurrency=settings.limits.sockets + 100, timeout_keep_alive=5,
+                ws_per_message_deflate=settings.compress_websockets)
 
 
 @app.command()

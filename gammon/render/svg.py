@@ -14,6 +14,7 @@ The drawing depends on the state only, so it can be cached, tested and reused.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from html import escape
 from typing import Any
@@ -43,6 +44,9 @@ def _el(tag: str, body: str = "", **values: Any) -> str:
     return f"<{tag} {attrs}>{body}</{tag}>" if body else f"<{tag} {attrs}/>"
 
 
+# A board is drawn again after every step, mostly from the same pieces: the checkers,
+# dice and points at the places they stand are kept once written.
+@functools.lru_cache(maxsize=4096)
 def _checker(x: float, y: float, r: float, player: int, label: str = "") -> str:
     fill, edge, ink = COLOURS[player % len(COLOURS)]
     parts = [_el("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r=f"{r:.1f}", fill=fill, stroke=edge,
@@ -54,6 +58,7 @@ def _checker(x: float, y: float, r: float, player: int, label: str = "") -> str:
     return "".join(parts)
 
 
+@functools.lru_cache(maxsize=1024)
 def _die(x: float, y: float, size: float, value: int, used: bool = False) -> str:
     pips = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)],
             4: [(0, 0), (0, 2), (2, 0), (2, 2)], 5: [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)],
@@ -71,6 +76,16 @@ def _die(x: float, y: float, size: float, value: int, used: bool = False) -> str
                         font_size=f"{size / 2:.0f}", text_anchor="middle",
                         font_family="sans-serif", font_weight="bold"))
     return "".join(body)
+
+
+@functools.lru_cache(maxsize=1024)
+def _point(point: int, cx: float, cw: float, base: float, tip: float, label_y: float,
+           colour: int) -> tuple[str, str]:
+    """A point's number and its triangle."""
+    return (_el("text", str(point), x=f"{cx:.1f}", y=str(label_y), fill="#f3e6cc",
+                font_size="13", text_anchor="middle", font_family="sans-serif"),
+            _el("polygon", points=f"{cx - cw / 2:.1f},{base} {cx + cw / 2:.1f},{base} "
+                f"{cx:.1f},{tip}", fill=POINT[colour]))
 
 
 def _svg(width: int, height: int, body: Iterable[str], label: str) -> str:
@@ -118,12 +133,11 @@ def track_svg(state: GameState, viewer: int, *, moved: Sequence[str] = (),
             base = margin if row == 0 else height - margin
             tip = base + point_h if row == 0 else base - point_h
             spot = f"p{point}"
-            label_y = margin - 7 if row == 0 else height - 8
-            body.append(_el("text", str(point), x=f"{cx:.1f}", y=str(label_y), fill="#f3e6cc",
-                            font_size="13", text_anchor="middle", font_family="sans-serif"))
+            label, triangle = _point(point, cx, cw, base, tip,
+                                     margin - 7 if row == 0 else height - 8, (index + row) % 2)
+            body.append(label)
             # A point and its checkers are one group: a click anywhere on it picks it.
-            group = [_el("polygon", points=f"{cx - cw / 2:.1f},{base} {cx + cw / 2:.1f},"
-                         f"{base} {cx:.1f},{tip}", fill=POINT[(index + row) % 2])]
+            group = [triangle]
             for player in (viewer, other):
                 n = count_on(player, point)
                 if not n:

@@ -173,6 +173,7 @@ class Table:
             self.series = Session(self.variant, stake if kind == MONEY else 1, self.stakes)
         self.log: list[list[log.Entry]] = []
         self._agents: dict[int, Any] | None = None
+        self._asked: tuple[Any, bool, int, Question | None] = (None, False, -1, None)
         self.finished = False  # a person said enough, or a game was abandoned
 
     def _track(self, what: str) -> TrackVariant:
@@ -216,6 +217,15 @@ class Table:
     @property
     def question(self) -> Question | None:
         """What a seat must answer now; None while the dice or nothing are due."""
+        # Asked often between two steps (by every face drawing the table): worked out
+        # once per state (states are immutable; a step makes a new one).
+        state, finished, games, question = self._asked
+        if state is not self.state or finished != self.finished or games != len(self.log):
+            question = self._question()
+            self._asked = (self.state, self.finished, len(self.log), question)
+        return question
+
+    def _question(self) -> Question | None:
         if self.over:
             return None
         state = self.state

@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import gc
 import json
 import logging
 import os
@@ -41,8 +42,6 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from limits import RateLimitItemPerMinute
-from limits.strategies import MovingWindowRateLimiter
 from starlette.applications import Starlette
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
@@ -54,6 +53,7 @@ from starlette.websockets import WebSocket
 from gammon.core.errors import GammonError, InvalidOptionError
 from gammon.web.config import ServerConfig, load_config
 from gammon.web.live import POLICY, Live
+from gammon.web.rates import Rates
 from gammon.web.rooms import Lobby, Room, Unavailable, seat_names
 from gammon.web.store import OPEN, OVER, QUARANTINED, Store, address_hash
 
@@ -171,9 +171,8 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
     store = Store(database)
     lobby = Lobby(store, config)
     live = Live(lobby, config)
-    creations = MovingWindowRateLimiter(_memory())
-    per_minute = RateLimitItemPerMinute(config.rates.tables_per_minute_per_address)
-    sockets_per_minute = RateLimitItemPerMinute(config.rates.sockets_per_minute_per_address)
+    creations = Rates.per_minute(config.rates.tables_per_minute_per_address)
+    sockets_per_minute = Rates.per_minute(config.rates.sockets_per_minute_per_address)
     variants_json = json.dumps(_variants(config))
     listing: dict[str, Any] = {"at": 0.0, "json": "[]"}
     reviews: OrderedDict[str, str] = OrderedDict()
@@ -181,6 +180,11 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await asyncio.to_thread(lobby.warm)
+        # What is loaded now stays: the collector need not look at it again, and runs
+        # less often (its full passes over many tables pause every browser at once).
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(20_000, 20, 20)
         lobby.start()
         yield
         await lobby.stop()
@@ -212,7 +216,7 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
             if not same_origin(request):
                 raise Refused("tables are made from this site's own pages", 403)
             body = await read_json(request, config.limits.request_bytes)
-            if not creations.hit(per_minute, "create", address(request)):
+            if not creations.take("create " + address(request)):
                 raise Refused("you are making tables too fast: wait a minute", 429)
             settings = table_settings(body, config)
             room, seat, token = await lobby.create(creator=address_hash(address(request)),
@@ -228,7 +232,7 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
             if not same_origin(request):
                 raise Refused("seats are taken from this site's own pages", 403)
             body = await read_json(request, config.limits.request_bytes)
-            if not creations.hit(per_minute, "seat", address(request)):
+            if not creations.take("seat " + address(request)):
                 raise Refused("you are taking seats too fast: wait a minute", 429)
             unknown = set(body) - {"seat"}
             if unknown:
@@ -268,7 +272,7 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
             return room
         page = reviews.get(room.id)
         if page is None:
-            if not creations.hit(per_minute, "review", address(request)):
+            if not creations.take("review " + address(request)):
                 return _error("you are asking for reviews too fast: wait a minute", 429)
             try:
                 page = await asyncio.to_thread(_review, room)
@@ -282,7 +286,7 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
     async def websocket(socket: WebSocket) -> None:
         where = address(socket)
         why = None if same_origin(socket) else "not from this site's pages"
-        if why is None and not creations.hit(sockets_per_minute, "socket", where):
+        if why is None and not sockets_per_minute.take(where):
             why = "too many connections a minute"
         why = why or live.admit(where)
         if why is not None:
@@ -317,12 +321,6 @@ def app_from_environment() -> Starlette:
     config = load_config(Path(settings["config"]) if settings.get("config") else None,
                          bot_delay=settings["bot_delay"])
     return create_app(settings["database"], config=config)
-
-
-def _memory() -> Any:
-    from limits.storage import MemoryStorage
-
-    return MemoryStorage()
 
 
 def _seat_link(room: Room, seat: int, token: str) -> dict[str, Any]:

@@ -123,6 +123,10 @@ class ServerConfig:
     bot_delay: float = 0.5
     #: Replay every open table at start (a damaged one is set aside then, not later).
     check_at_start: bool = True
+    #: Compress websocket messages (permessage-deflate): a state is a fifth of its size,
+    #: but compressing it for every browser costs the server a fifth more CPU per
+    #: message (benchmarks/load_web.py).
+    compress_websockets: bool = False
 
     def menu(self, rules: Rules) -> dict[str, Level]:
         """The levels ``rules`` offers on this server, in the order the lobby shows."""
@@ -182,7 +186,7 @@ def load_config(path: Path | None, **overrides: Any) -> ServerConfig:
             raise InvalidOptionError(f"cannot read the server configuration {path}: "
                                      f"{error}") from None
     sections = {"limits": Limits, "rates": Rates, "pool": BotPool}
-    known = {*sections, "bots", "bot_delay", "check_at_start"}
+    known = {*sections, "bots", "bot_delay", "check_at_start", "compress_websockets"}
     unknown = set(data) - known
     if unknown:
         raise InvalidOptionError(f"{path}: unknown sections {sorted(unknown)}; known: "
@@ -191,7 +195,7 @@ def load_config(path: Path | None, **overrides: Any) -> ServerConfig:
     for name, kind in sections.items():
         values[name] = _section(kind, data.get(name, {}), f"{path}: [{name}]")
     values["bots"] = _bots(data.get("bots", {}), path)
-    for name in ("bot_delay", "check_at_start"):
+    for name in ("bot_delay", "check_at_start", "compress_websockets"):
         if name in data:
             values[name] = data[name]
     values.update(overrides)

@@ -1,9 +1,11 @@
 """How the server processes hear of each other's changes: PostgreSQL's LISTEN/NOTIFY.
 
 Every transaction that changes a table notifies the channel :data:`~gammon.web.store.
-CHANNEL` with ``ID:VERSION:WHAT`` (delivered when it commits, in commit order); every
-process listens on one connection of its own and brings the tables its clients watch up
-to date. No broker of our own: the database that orders the changes also announces them.
+CHANNEL` with a :class:`~gammon.web.store.Notice` (delivered when it commits, in commit
+order): the table, its version, and the log entries the change wrote. Every process
+listens on one connection of its own and brings the tables its clients watch up to date
+from the notices, reading the database only when one does not follow on from what it
+has. No broker of our own: the database that orders the changes also announces them.
 A process that loses its listening connection connects again and then refreshes every
 table it holds, since it may have missed notices meanwhile. SQLite serves one process,
 which needs no notices.
@@ -15,15 +17,15 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from gammon.web.store import CHANNEL, Store
+from gammon.web.store import CHANNEL, Notice, Store
 
 log = logging.getLogger("gammon.web")
 
 
-async def listen(store: Store, changed: Callable[[str, int, str], None],
+async def listen(store: Store, changed: Callable[[Notice], None],
                  missed: Callable[[], Awaitable[None]]) -> None:
-    """Call ``changed(id, version, what)`` for every notice, and ``missed()`` whenever
-    listening (re)starts; runs until cancelled."""
+    """Call ``changed(notice)`` for every notice, and ``missed()`` whenever listening
+    (re)starts; runs until cancelled."""
     import psycopg
 
     conninfo = store.engine.url.set(drivername="postgresql").render_as_string(
@@ -35,12 +37,12 @@ async def listen(store: Store, changed: Callable[[str, int, str], None],
                 await connection.execute(f"LISTEN {CHANNEL}")
                 await missed()
                 async for notice in connection.notifies():
-                    table_id, _, rest = notice.payload.partition(":")
-                    version, _, what = rest.partition(":")
                     try:
-                        changed(table_id, int(version), what)
-                    except ValueError:
+                        read = Notice.read(notice.payload)
+                    except (ValueError, TypeError):
                         log.warning("a notice that is not ours: %r", notice.payload[:80])
+                        continue
+                    changed(read)
         except (psycopg.Error, OSError) as error:
             log.warning("listening for other processes' changes failed (%s); again in 1 s",
                         error)

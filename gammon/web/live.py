@@ -3,7 +3,7 @@
 A browser connects to ``/ws/ID`` and says hello first, with its seat's token if it has
 one: ``{"type": "hello", "token": "..."}`` (a token is never in a URL, so it is never in
 a log). The server answers with ``{"type": "state", "table": ...}``
-(:func:`gammon.web.views.snapshot`), and again after every change; a refusal is a short
+(:func:`gammon.web.views.state_message`), and again after every change; a refusal is a short
 ``{"type": "error", "message": ..., "version": V}``, never the whole state again. A
 browser sends ``{"type": "act", "version": V, "index": I}`` (or ``"resign": LEVEL``),
 ``{"type": "preview", "index": I, "moves": [...]}`` and ``{"type": "ping"}``.
@@ -30,12 +30,11 @@ import logging
 from collections import deque
 from typing import Any
 
-from limits import RateLimitItemPerSecond
-from limits.strategies import MovingWindowRateLimiter
 from starlette.websockets import WebSocket, WebSocketState
 
 from gammon.core.errors import GammonError, IllegalPlayError
 from gammon.web.config import ServerConfig
+from gammon.web.rates import Bucket, Rates
 from gammon.web.rooms import Lobby, Room, Unavailable
 
 log = logging.getLogger("gammon.web")
@@ -112,10 +111,7 @@ class Live:
     def __init__(self, lobby: Lobby, config: ServerConfig) -> None:
         self.lobby = lobby
         self.config = config
-        self.limiter = MovingWindowRateLimiter(_storage())
-        rates = config.rates
-        self.per_connection = RateLimitItemPerSecond(rates.messages_per_second)
-        self.per_address = RateLimitItemPerSecond(rates.messages_per_second_per_address)
+        self.per_address = Rates(config.rates.messages_per_second_per_address)
         self.sockets: dict[str, int] = {}
 
     def admit(self, address: str) -> str | None:
@@ -207,12 +203,13 @@ class Live:
         dropped = 0
         warned = -1.0
         loop = asyncio.get_running_loop()
+        rate = self.config.rates.messages_per_second
+        mine = Bucket(rate, rate)
         while connection.closing is None:
             text = await self._text(socket, connection)
             if text is None:
                 return
-            if not (self.limiter.hit(self.per_connection, "connection", str(id(connection)))
-                    and self.limiter.hit(self.per_address, "address", address)):
+            if not (mine.take() and self.per_address.take(address)):
                 dropped += 1
                 if dropped >= self.config.rates.drops_to_close:
                     connection.close(POLICY, "too many messages")
@@ -280,8 +277,3 @@ def chosen(question: Any, message: dict[str, Any]) -> Any:
                                f"not {str(index)[:20]!r}")
     return question.actions[index]
 
-
-def _storage() -> Any:
-    from limits.storage import MemoryStorage
-
-    return MemoryStorage()

@@ -44,6 +44,7 @@ from gammon.web.store import (
     OVER,
     PERSON,
     QUARANTINED,
+    Notice,
     Saved,
     Store,
     token_hash,
@@ -101,6 +102,7 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     runner: asyncio.Task[None] | None = None
     refreshing: asyncio.Task[None] | None = None
+    notices: deque[Notice] = field(default_factory=deque)
     used: float = field(default_factory=time.monotonic)
     _views: dict[Any, Any] = field(default_factory=dict)
 
@@ -174,15 +176,14 @@ class Room:
     def view(self, seat: int | None) -> str:
         """The state message for ``seat`` as JSON text: made once per change and seat,
         since everyone in the room is sent it after every change."""
-        from gammon.web.views import snapshot
+        from gammon.web.views import state_message
 
         key = (self.version, len(self.tokens), self.status)
         if self._views.get("key") != key:
             self._views = {"key": key}
         message = self._views.get(seat)
         if message is None:
-            message = self._views[seat] = json.dumps(
-                {"type": "state", "table": snapshot(self, seat)}, separators=(",", ":"))
+            message = self._views[seat] = state_message(self, seat, self._views)
         return str(message)
 
     def publish(self) -> None:
@@ -441,7 +442,8 @@ class Lobby:
                 row = locked.row
                 if row is None:
                     raise Unavailable(f"no table {room.id!r}")
-                self._catch_up(room, locked.entries_after(*room.position), row)
+                self._catch_up(room, locked.entries_after(*room.position)
+                               if row.version != room.version else [], row)
                 if row.status != OPEN:
                     raise IllegalPlayError(
                         "this table is set aside: its record does not replay"
@@ -501,32 +503,60 @@ class Lobby:
 
     # --- other processes' changes -----------------------------------------------------------
 
-    def changed(self, table_id: str, version: int, what: str) -> None:
-        """A notice from the database: ``table_id`` changed (``what``: a step, a seat
-        taken, play closed) and is now at ``version``."""
-        room = self.rooms.get(table_id)
-        if room is None or (what == "step" and version <= room.version):
+    def changed(self, notice: Notice) -> None:
+        """A notice from the database: a table changed (a step, a seat taken, play
+        closed); the rooms that are behind catch up, in order."""
+        room = self.rooms.get(notice.table_id)
+        if room is None or (notice.what == "step" and notice.version <= room.version):
             return
+        room.notices.append(notice)
         if room.refreshing is None or room.refreshing.done():
             room.refreshing = self._spawn(self.refresh(room))
 
     async def refresh(self, room: Room) -> None:
-        """Read what other processes changed at ``room``'s table, and show it."""
+        """Bring ``room`` up to what other processes changed at its table (from their
+        notices, or from the database when a notice does not follow on), and show it."""
         def read() -> None:
-            saved = self.store.row(room.id)
-            if saved is None:
+            found = self.store.snapshot(room.id, *room.position)
+            if found is None:
                 return
-            room.tokens = self.store.tokens(room.id)
-            self._catch_up(room, self.store.entries(room.id, *room.position), saved)
+            saved, rows, room.tokens = found
+            self._catch_up(room, rows, saved)
 
-        async with room.lock:
-            try:
-                await asyncio.to_thread(read)
-            except Unavailable as gone:
-                self._close_room(room, str(gone))
-                return
-            room.publish()
+        if not room.notices:
+            room.notices.append(Notice(room.id, -1, "read"))
+        while room.notices:
+            async with room.lock:
+                try:
+                    while room.notices:
+                        notice = room.notices.popleft()
+                        if notice.what == "step" and notice.version <= room.version:
+                            continue
+                        if not self._follow(room, notice):
+                            room.notices.clear()  # the database has them all
+                            await asyncio.to_thread(read)
+                except Unavailable as gone:
+                    self._close_room(room, str(gone))
+                    return
+                if room.status == QUARANTINED:
+                    self._close_room(room, f"table {room.id} is set aside: its record does "
+                                           "not replay")
+                    return
+                room.publish()
         self.wake(room)
+
+    def _follow(self, room: Room, notice: Notice) -> bool:
+        """Play a step's notice that follows on from the room's log: whether it did."""
+        rows = notice.rows
+        if notice.what != "step" or rows is None:
+            return False
+        game, index = room.position
+        if rows and (rows[0][0], rows[0][1]) not in ((game, index + 1), (game + 1, 0)):
+            return False
+        saved = Saved(room.id, {}, room.commitment, 0.0, notice.status, notice.version,
+                      notice.finished, notice.reason)
+        self._catch_up(room, rows, saved)
+        return room.version == notice.version
 
     async def refresh_all(self) -> None:
         """Refresh every room (notices may have been missed)."""
@@ -599,11 +629,11 @@ class Lobby:
 
     async def _read_up(self, room: Room) -> None:
         def read() -> None:
-            saved = self.store.row(room.id)
-            if saved is None:
+            found = self.store.snapshot(room.id, *room.position)
+            if found is None:
                 raise Unavailable(f"no table {room.id!r}")
-            if saved.version != room.version:
-                self._catch_up(room, self.store.entries(room.id, *room.position), saved)
+            saved, rows, room.tokens = found
+            self._catch_up(room, rows, saved)
 
         await asyncio.to_thread(read)
 

@@ -64,6 +64,8 @@ CHANNEL = "gammon_tables"
 #: A table's status.
 OPEN, OVER, ARCHIVED, QUARANTINED = "open", "over", "archived", "quarantined"
 STATUSES = (OPEN, OVER, ARCHIVED, QUARANTINED)
+#: The most a notice carries (PostgreSQL's limit is 8,000 bytes).
+NOTICE_BYTES = 7500
 #: What an open table needs next.
 PERSON, MACHINE, NOTHING = "person", "machine", "none"
 
@@ -115,6 +117,44 @@ def address_hash(address: str) -> str:
     return hashlib.sha256(b"gammon-address:" + address.encode()).hexdigest()[:32]
 
 
+@dataclass(frozen=True)
+class Notice:
+    """What a change tells the other processes: the table, its new version and what
+    happened (``step``, a ``seat`` taken, play ``closed``); a step brings its log
+    entries and the table's standing, so that the processes need not read them back
+    (unless they do not fit in a notice: then ``rows`` is None)."""
+
+    table_id: str
+    version: int
+    what: str
+    rows: list[tuple[int, int, dict[str, Any]]] | None = None
+    finished: bool = False
+    status: str = OPEN
+    reason: str = ""
+
+    def payload(self) -> str:
+        data: dict[str, Any] = {"t": self.table_id, "v": self.version, "w": self.what}
+        if self.what == "step":
+            data.update(f=self.finished, s=self.status, r=self.reason, e=self.rows)
+            text = json.dumps(data, separators=(",", ":"))
+            if len(text.encode()) <= NOTICE_BYTES:
+                return text
+            data["e"] = None
+        return json.dumps(data, separators=(",", ":"))
+
+    @classmethod
+    def read(cls, payload: str) -> Notice:
+        """ValueError for a payload that is not a notice."""
+        data = json.loads(payload)
+        if not isinstance(data, dict) or not isinstance(data.get("t"), str) or \
+                not isinstance(data.get("v"), int):
+            raise ValueError("not a notice")
+        rows = data.get("e")
+        return cls(data["t"], data["v"], str(data.get("w")),
+                   None if rows is None else [(g, i, e) for g, i, e in rows],
+                   bool(data.get("f")), str(data.get("s", OPEN)), str(data.get("r", "")))
+
+
 @dataclass
 class Saved:
     """A table's row: its settings, and what the processes share about it."""
@@ -155,29 +195,45 @@ class Locked:
         runner ``release`` gives its lease back. Every listening process is told."""
         assert self.row is not None
         table_id = self.row.id
+        # As few round trips as can be, in the driver's own text (see Store.locked).
+        store = self.store
         if rows:
-            self.db.execute(insert(entries), [
-                {"table_id": table_id, "game": game, "idx": index,
-                 "entry": json.dumps(entry, separators=(",", ":"))}
-                for game, index, entry in rows])
-        values: dict[str, Any] = {"games": games, "finished": finished, "version": version,
-                                  "status": status, "needs": needs, "updated": time.time()}
+            values = []
+            for game, index, entry in rows:
+                values += [table_id, game, index, json.dumps(entry, separators=(",", ":"))]
+            self.db.exec_driver_sql(store.sql(
+                "INSERT INTO entries (table_id, game, idx, entry) VALUES "
+                + ", ".join(["(?, ?, ?, ?)"] * len(rows))), tuple(values))
+        sets = "games = ?, finished = ?, version = ?, status = ?, needs = ?, updated = ?"
+        values = [games, finished, version, status, needs, time.time()]
         if reason:
-            values["reason"] = reason
+            sets += ", reason = ?"
+            values.append(reason)
         if release is not None or status != OPEN:
-            values.update(runner=None, lease_until=0.0)
-        self.db.execute(update(tables).where(tables.c.id == table_id).values(**values))
-        self.store.notify(self.db, table_id, version, "step")
+            sets += ", runner = NULL, lease_until = 0"
+        statement = f"UPDATE tables SET {sets} WHERE id = ?"
+        values.append(table_id)
+        if store.postgres:  # the notice goes with the change
+            statement += " RETURNING pg_notify(?, ?)"
+            values += [CHANNEL, Notice(table_id, version, "step", rows, finished, status,
+                                       reason).payload()]
+        self.db.exec_driver_sql(store.sql(statement), tuple(values))
 
 
 class Store:
     """The database behind the web tables (module text)."""
 
     def __init__(self, url: str) -> None:
-        self.engine: Engine = create_engine(url, pool_pre_ping=True)
+        self.engine: Engine = create_engine(url)
         self.postgres = self.engine.dialect.name == "postgresql"
         #: Transactions that write: on SQLite they take the write lock at once.
         self.writer: Engine = self.engine.execution_options(writes=True)
+        self._lock_sql = self.sql(
+            "SELECT commitment, created, status, version, finished, reason, needs FROM tables"
+            " WHERE id = ?" + (" FOR UPDATE" if self.postgres else ""))
+        #: Transactions that read several things as of one moment.
+        self.reader: Engine = self.engine.execution_options(
+            isolation_level="REPEATABLE READ") if self.postgres else self.engine
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_connect)
             event.listen(self.engine, "begin", _sqlite_begin)
@@ -217,11 +273,11 @@ class Store:
                 Index("tables_by_creator", tables.c.creator, tables.c.status).create(
                     db, checkfirst=True)
 
-    def notify(self, db: Connection, table_id: str, version: int, what: str) -> None:
-        """Tell every listening process that ``table_id`` changed (at commit)."""
+    def notify(self, db: Connection, notice: Notice) -> None:
+        """Tell every listening process of a change (when the transaction commits)."""
         if self.postgres:
             db.execute(text("SELECT pg_notify(:channel, :payload)"),
-                       {"channel": CHANNEL, "payload": f"{table_id}:{version}:{what}"})
+                       {"channel": CHANNEL, "payload": notice.payload()})
 
     # --- one table ----------------------------------------------------------------------
 
@@ -239,24 +295,32 @@ class Store:
     def locked(self, table_id: str) -> Iterator[Locked]:
         """A transaction holding ``table_id``'s row (None in ``row`` when there is no such
         table): every change to a table is made in one."""
+        # Every move of every table goes through here and Locked.write: their statements
+        # are the driver's own text (SQLAlchemy's statement building took four times the
+        # CPU of the database round trips; benchmarks/load_web.py).
         with self.writer.begin() as db:
-            found = db.execute(select(tables).where(tables.c.id == table_id)
-                               .with_for_update()).one_or_none()
-            yield Locked(db, None if found is None else _saved(found), self)
+            found = db.exec_driver_sql(self._lock_sql, (table_id,)).one_or_none()
+            yield Locked(db, None if found is None else Saved(
+                table_id, {}, found.commitment, found.created, found.status, found.version,
+                bool(found.finished), found.reason, found.needs), self)
 
-    def snapshot(self, table_id: str) -> tuple[Saved, list[tuple[int, int, dict[str, Any]]],
-                                               dict[int, str]] | None:
-        """A table's row, log entries and seats as of one moment (one repeatable-read
-        transaction: nothing another process commits meanwhile is half in it)."""
-        reader = self.engine.execution_options(isolation_level="REPEATABLE READ") \
-            if self.postgres else self.engine
-        with reader.connect() as db:
+    def sql(self, statement: str) -> str:
+        """A statement written with ``?`` placeholders, in the driver's own style."""
+        return statement.replace("?", "%s") if self.postgres else statement
+
+    def snapshot(self, table_id: str, game: int = 0, index: int = -1
+                 ) -> tuple[Saved, list[tuple[int, int, dict[str, Any]]],
+                            dict[int, str]] | None:
+        """A table's row, its log entries after entry ``index`` of game ``game`` (all by
+        default) and its seats, as of one moment (one repeatable-read transaction:
+        nothing another process commits meanwhile is half in it)."""
+        with self.reader.connect() as db:
             found = db.execute(select(tables).where(tables.c.id == table_id)).one_or_none()
             if found is None:
                 return None
             taken = db.execute(select(seats.c.seat, seats.c.token_hash)
                                .where(seats.c.table_id == table_id)).all()
-            return (_saved(found), self._entries(db, table_id, 0, -1),
+            return (_saved(found), self._entries(db, table_id, game, index),
                     {seat: digest for seat, digest in taken})
 
     def row(self, table_id: str) -> Saved | None:
@@ -294,7 +358,7 @@ class Store:
             with self.writer.begin() as db:
                 db.execute(insert(seats).values(table_id=table_id, seat=seat,
                                                 token_hash=digest))
-                self.notify(db, table_id, -1, "seat")
+                self.notify(db, Notice(table_id, -1, "seat"))
         except IntegrityError:
             return False
         return True
@@ -311,7 +375,7 @@ class Store:
         with self.writer.begin() as db:
             db.execute(update(tables).where(tables.c.id == table_id).values(
                 status=QUARANTINED, reason=reason[:2000], needs=NOTHING, runner=None))
-            self.notify(db, table_id, -1, "closed")
+            self.notify(db, Notice(table_id, -1, "closed"))
 
     def reopen(self, table_id: str, finished: bool) -> None:
         """Put a table that replays again back into play (an operator's decision)."""

@@ -1,6 +1,6 @@
 """What a browser is sent: a table as one seat (or a spectator) sees it.
 
-:func:`snapshot` is a plain JSON object with everything the page draws: the board as SVG
+:func:`state_message` is a JSON object with everything the page draws: the board as SVG
 (from the seat's side; the last play marked), the seats, the question and, for the seat
 it is asked of, the actions to choose from (a play with its checker moves as board spots,
 so the page can let a person move checker by checker), the record of the game, the
@@ -14,6 +14,7 @@ server checks again whatever comes back.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from gammon.core.errors import GammonError
@@ -111,19 +112,59 @@ def _position_id(state: Any) -> str:
         return ""
 
 
-def snapshot(room: Room, seat: int | None) -> dict[str, Any]:
-    """The table as ``seat`` sees it (None: a spectator); see the module text."""
+def state_message(room: Room, seat: int | None, made: dict[Any, Any] | None = None) -> str:
+    """The state message, as JSON text, of the table as ``seat`` sees it (None: a
+    spectator, who sees it from the first seat's side); see the module text.
+
+    Everyone at a table is sent it after every step, so it is put together from parts
+    written once per step and kept in ``made``: what everybody is shown alike, the
+    board from each side, and only then what is the seat's own (its choices)."""
+    made = {} if made is None else made
+    if "shared" not in made:
+        made["shared"] = _json(_shared(room))[:-1]  # without its closing brace
+    table = room.table
+    state = table.state
+    parts = ['{"type":"state","table":', made["shared"], ',"you":', _json(seat)]
+    if state is not None:
+        viewer = seat if seat is not None else 0
+        if ("board", viewer) not in made:
+            steps = last_steps(table, viewer)
+            board = board_svg(state, viewer, names=room.names,
+                              moved=[s for step in steps["steps"] for s in step] if steps
+                              else [])
+            made["board", viewer] = f',"last_play":{_json(steps)},"board":{_json(board)}'
+        parts.append(made["board", viewer])
+        question = table.question
+        if question is not None and seat == question.seat:
+            game = _base(state)
+            parts.append(f',"actions":{_json(_actions(question, game))}')
+            if question.kind == PLAY and isinstance(game, GameState):
+                # The mover's checkers by spot: a move can only start where one stands.
+                position = game.position
+                mine = {_spot(s, position.slots): position.count(seat, s)
+                        for s in range(1, position.slots) if position.count(seat, s)}
+                parts.append(f',"mine":{_json(mine)}')
+    else:
+        parts.append(',"board":""')
+    parts.append("}}")
+    return "".join(parts)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _shared(room: Room) -> dict[str, Any]:
+    """What every seat and spectator is shown alike."""
     table = room.table
     state = table.state
     question = table.question
     names = room.names
-    viewer = seat if seat is not None else (question.seat if question is not None else 0)
     data: dict[str, Any] = {
         "id": room.id,
         "variant": table.variant.name,
         "kind": table.kind,
         "version": room.version,
-        "you": seat,
         "seats": [{"seat": p, "name": names[p], "kind": s.kind, "human": s.human,
                    "taken": p in room.tokens} for p, s in enumerate(table.seats)],
         "free": room.free,
@@ -134,15 +175,10 @@ def snapshot(room: Room, seat: int | None) -> dict[str, Any]:
         "fair": {"commitment": room.commitment,
                  "seed": str(table.seed) if table.over else None},
         "closed": room.reason or None,
+        "question": None,
     }
     if state is None:
-        data["board"] = ""
-        data["question"] = None
         return data
-    steps = last_steps(table, viewer)
-    data["last_play"] = steps
-    data["board"] = board_svg(state, viewer, names=names,
-                              moved=[s for step in steps["steps"] for s in step] if steps else [])
     game = _base(state)
     data["position_id"] = _position_id(state)
     if isinstance(game, GameState):
@@ -162,33 +198,27 @@ def snapshot(room: Room, seat: int | None) -> dict[str, Any]:
                                           enumerate(balances)))
     data["info"] = info
     data["result"] = _result(room) if state.is_terminal else None
-    if question is None:
-        data["question"] = None
-        return data
-    data["question"] = {"seat": question.seat, "kind": question.kind, "text": question.text,
-                        "name": names[question.seat]}
-    if seat == question.seat:
-        data["actions"] = _actions(question, game)
-        if question.kind == PLAY and isinstance(game, GameState):
-            # The mover's checkers by spot: a move can only start where one stands.
-            position = game.position
-            data["mine"] = {_spot(s, position.slots): position.count(seat, s)
-                            for s in range(1, position.slots) if position.count(seat, s)}
+    if question is not None:
+        data["question"] = {"seat": question.seat, "kind": question.kind,
+                            "text": question.text, "name": names[question.seat]}
     return data
 
 
 def _actions(question: Any, game: Any) -> list[dict[str, Any]]:
     actions = []
     variant = game.variant
+    writer = None
     for index, action in enumerate(question.actions):
-        item: dict[str, Any] = {"index": index, "text": str(action)}
         if question.kind == PLAY and isinstance(action, Play):
-            from gammon.notation.movetext import move_text_for
+            if writer is None:
+                from gammon.notation.movetext import move_text_for
 
-            item["text"] = move_text_for(variant).format_action(action) if action.moves \
-                else "no move"
-            item["steps"] = play_steps(action, variant)
-        actions.append(item)
+                writer = move_text_for(variant)
+            actions.append({"index": index, "steps": play_steps(action, variant),
+                            "text": writer.format_action(action) if action.moves
+                            else "no move"})
+        else:
+            actions.append({"index": index, "text": str(action)})
     state = question.state
     if question.kind == PLAY and isinstance(state, CubeState):
         for offer in state.resign_offers():
