@@ -10,8 +10,12 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SEATS ?=
 PORT ?= 8000
 DATABASE ?= sqlite:///gammon.db
+# Server processes of `make serve` (more than one needs DATABASE=postgresql+psycopg://...).
+WORKERS ?= 1
+# The server's configuration file (bot levels, limits, rates; docs/security.md).
+CONFIG ?=
 
-.PHONY: play serve test bench lint gnubg chromium postgresql networks strength fuzz soak clean
+.PHONY: play serve test bench lint gnubg chromium postgresql nginx networks strength fuzz soak clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,9 +27,11 @@ $(STAMP): pyproject.toml
 play: $(STAMP)
 	$(BIN)/gammon play backgammon $(if $(SEATS),--seats $(SEATS))
 
-# The web app: tables in a SQLite file here unless DATABASE says otherwise.
+# The web app: tables in a SQLite file here unless DATABASE says otherwise; WORKERS=N
+# processes on one PostgreSQL database (docs/deploy.md).
 serve: $(STAMP)
-	$(BIN)/gammon serve --port $(PORT) --database $(DATABASE)
+	$(BIN)/gammon serve --port $(PORT) --database $(DATABASE) --workers $(WORKERS) \
+		$(if $(CONFIG),--config $(CONFIG))
 
 # Debian's gnubg is the outside reference the tests compare against.
 gnubg:
@@ -43,10 +49,17 @@ postgresql:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq postgresql; }
 
+# Debian's nginx: the deployment test runs docs/deploy.md's configuration in front of the
+# server (nginx's own service is not used).
+nginx:
+	@test -x /usr/sbin/nginx || { $(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nginx-light 2>/dev/null || \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nginx; }
+
 # CI=true: a missing gnubg fails its tests instead of skipping them. One pytest worker a
 # core (pytest-xdist); a file's tests stay on one worker, so its fixtures (gnubg, the web
 # server, a Ray cluster) start once.
-test: $(STAMP) gnubg chromium postgresql
+test: $(STAMP) gnubg chromium postgresql nginx
 	$(BIN)/ruff check gammon tests benchmarks examples
 	$(BIN)/mypy
 	CI=$${CI:-true} $(BIN)/pytest -q -n auto --dist loadfile

@@ -225,3 +225,21 @@ def test_a_finished_table_offers_its_review(database):
             play_out(socket, my_turn(socket))
         page = http.get(f"/t/{made['id']}/review")
         assert page.status_code == 200 and "error rate" in page.text and "<svg" in page.text
+
+
+def test_two_servers_on_one_database_play_a_tables_bots_once(postgres_server):
+    """Two applications on one PostgreSQL database stand for two server processes: the
+    person plays on one, a spectator watches on the other, and each bot decision is made
+    by one of them only (the table's lease), once."""
+    database = str(postgres_server.database())
+    with client(database) as first, client(database) as second:
+        made = new_table(first, variant="hypergammon-1", seats=["human", "beginner"])
+        with connect(first, made["id"], made["token"]) as player, \
+                connect(second, made["id"]) as watcher:
+            table = play_out(player, my_turn(player))
+            seen = until(watcher, lambda t: t["over"])
+        assert seen["version"] == table["version"] and seen["result"] == table["result"]
+        log = first.app.state.store.log(made["id"])
+        bot_actions = sum(1 for game in log for entry in game if entry.get("seat") == 1)
+        decisions = sum(app.app.state.lobby.thinkers.decisions for app in (first, second))
+        assert bot_actions > 0 and decisions == bot_actions

@@ -471,3 +471,37 @@ def test_paths_and_names_from_a_client_never_reach_a_file_or_a_page(server):
     with urllib.request.urlopen(server.url + "/api/tables", timeout=10) as answer:
         assert XSS not in answer.read().decode()
 
+
+
+def test_a_browser_that_stops_reading_costs_one_state_and_is_dropped():
+    import asyncio
+
+    from starlette.websockets import WebSocketState
+
+    from gammon.web.live import OUTBOX, Connection
+
+    class Stalled:
+        """A websocket whose reader never reads: every send waits for ever."""
+
+        client_state = WebSocketState.CONNECTED
+        closed: tuple | None = None
+
+        async def send_text(self, text: str) -> None:
+            await asyncio.Event().wait()
+
+        async def close(self, code: int = 1000, reason: str = "") -> None:
+            self.closed = (code, reason)
+
+    async def flood() -> tuple[Connection, Stalled]:
+        socket = Stalled()
+        connection = Connection(socket, send_seconds=0.3)  # type: ignore[arg-type]
+        for step in range(10_000):
+            connection.push(f'{{"type":"state","version":{step}}}', state=True)
+            connection.push('{"type":"error","message":"x"}')
+        waiting = (connection.state, len(connection.small))
+        await asyncio.sleep(0.5)
+        assert waiting == ('{"type":"state","version":9999}', OUTBOX)  # the newest only
+        return connection, socket
+
+    connection, socket = asyncio.run(flood())
+    assert socket.closed == (1008, "not reading")

@@ -816,9 +816,14 @@ def serve(
                                                     "moves, so people can follow them "
                                                     "(0.5 unless the configuration says).")
                          ] = None,
+    proxy: Annotated[str, typer.Option(
+        help="Addresses of the reverse proxies whose X-Forwarded-For names the client "
+        "(comma-separated; * for any): the per-address limits count the client, not the "
+        "proxy.")] = "127.0.0.1",
 ) -> None:
     """The web app: a lobby of tables, every variant, people and bots, live."""
     import os
+    import resource
 
     import uvicorn
 
@@ -837,6 +842,12 @@ def serve(
         raise _fail("several server processes share their tables through PostgreSQL: "
                     "give --database postgresql+psycopg://..., or serve with --workers 1")
     store.engine.dispose()
+    # Each websocket is a file: let the process have what its limits promise, if it may.
+    wanted = settings.limits.sockets + 1000
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        limit = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, limit), hard))
     os.environ["GAMMON_SERVE"] = json.dumps({
         "database": database, "config": str(config) if config else None,
         "bot_delay": settings.bot_delay})
@@ -847,7 +858,8 @@ def serve(
                 workers=workers, log_level="warning",
                 ws_max_size=settings.limits.message_chars * 4, ws_max_queue=8,
                 limit_concurrency=settings.limits.sockets + 100, timeout_keep_alive=5,
-                ws_per_message_deflate=settings.compress_websockets)
+                ws_per_message_deflate=settings.compress_websockets,
+                proxy_headers=True, forwarded_allow_ips=proxy)
 
 
 @app.command()

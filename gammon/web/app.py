@@ -75,8 +75,10 @@ SECURITY_HEADERS = [
     (b"cross-origin-opener-policy", b"same-origin"),
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=(), payment=()"),
 ]
-#: Finished tables' reviews kept in memory (they never change).
+#: Finished tables' reviews kept in memory (they never change), and the seconds one may
+#: take to make.
 REVIEWS = 32
+REVIEW_SECONDS = 60.0
 
 
 class SecurityHeaders:
@@ -275,9 +277,12 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
             if not creations.take("review " + address(request)):
                 return _error("you are asking for reviews too fast: wait a minute", 429)
             try:
-                page = await asyncio.to_thread(_review, room)
+                page = await lobby.thinkers.run(review_page_of, room.table.to_json(),
+                                                room.names, room.id, budget=REVIEW_SECONDS)
             except GammonError as error:
                 return _error(str(error), 409)
+            except TimeoutError:
+                return _error("the review took too long; it is not made for this table", 503)
             reviews[room.id] = page
             while len(reviews) > REVIEWS:
                 reviews.popitem(last=False)
@@ -342,14 +347,17 @@ def _row(saved: Any, taken: set[int]) -> dict[str, Any]:
             "over": saved.status == OVER}
 
 
-def _review(room: Room) -> str:
-    """The review page of a finished table (every decision rated at 1 ply)."""
+def review_page_of(record: dict[str, Any], names: list[str], table_id: str) -> str:
+    """The review page of a finished table (every decision rated at 1 ply): in a bots'
+    worker process, since it evaluates every decision of the game."""
     from gammon.analysis.cli import evaluator_for
     from gammon.analysis.review import html, review
+    from gammon.table.table import Table
 
-    evaluator = evaluator_for(room.table.variant, None)
-    reviewed = review(room.table.series.games, evaluator, room.names, plies=1)
-    return html(reviewed, f"Review of table {room.id} ({room.table.variant.name})")
+    table = Table.from_json(record)
+    evaluator = evaluator_for(table.variant, None)
+    reviewed = review(table.series.games, evaluator, names, plies=1)
+    return html(reviewed, f"Review of table {table_id} ({table.variant.name})")
 
 
 def table_settings(body: dict[str, Any], config: ServerConfig) -> dict[str, Any]:

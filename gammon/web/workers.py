@@ -60,7 +60,8 @@ class Thinkers:
         self.fallback = fallback
         self.memory_bytes = memory_bytes
         self.pool = self._new_pool()
-        self.overruns = 0
+        #: Decisions asked for, and those the fallback played.
+        self.decisions = self.overruns = 0
 
     def _new_pool(self) -> ProcessPool:
         context = multiprocessing.get_context("forkserver")
@@ -77,6 +78,7 @@ class Thinkers:
     async def decide(self, spec: str, state: Any, seed: str | None, budget: float,
                      name: str) -> Decision:
         """The action of the bot ``spec`` (shown as ``name``) at ``state``."""
+        self.decisions += 1
         try:
             future = self.pool.schedule(think, args=(spec, state, seed), timeout=budget)
         except RuntimeError:  # every worker died at once: pebble gives the pool up
@@ -99,6 +101,12 @@ class Thinkers:
         log.warning("%s; %s plays for it", why, self.fallback)
         action = await asyncio.to_thread(think, self.fallback, state, seed)
         return Decision(action, f"{why}: the {self.fallback} bot played for it")
+
+    async def run(self, function: Any, *args: Any, budget: float) -> Any:
+        """``function(*args)`` in a worker (other long work: a game's review); a
+        TimeoutError when it takes more than ``budget`` seconds."""
+        future = self.pool.schedule(function, args=args, timeout=budget)
+        return await asyncio.wrap_future(future)
 
     def close(self) -> None:
         self.pool.stop()
