@@ -181,7 +181,9 @@ def test_script_sent_in_any_field_is_refused_or_shown_as_text(server, browser):
             if message.type == "error" else None)
     page.on("pageerror", lambda error: problems.append(str(error)))
     page.goto(server.url + "/")
-    page.wait_for_selector("#tables code")
+    # The lobby's list is made at most once a second, and asked for every five.
+    wait_for(page, "document.querySelector('#tables').textContent.includes('__xss=1')",
+             timeout=15_000)
     assert PAYLOADS[0] in page.locator("#tables").inner_text()
     seat = page.request.post(server.url + "/api/tables/xss0000000/seats", data={}).json()
     page.goto(server.url + seat["url"])

@@ -173,6 +173,7 @@ class Table:
             self.series = Session(self.variant, stake if kind == MONEY else 1, self.stakes)
         self.log: list[list[log.Entry]] = []
         self._agents: dict[int, Any] | None = None
+        self._seated = (0, 0)  # the game, and its entries, when the bots sat down
         self._asked: tuple[Any, bool, int, Question | None] = (None, False, -1, None)
         self.finished = False  # a person said enough, or a game was abandoned
 
@@ -264,7 +265,7 @@ class Table:
         if self._agents is None:
             from gammon.agents.registry import make_agent
 
-            game, entries = len(self.log), len(self.log[-1]) if self.log else 0
+            game, entries = self._seated
             self._agents = {
                 p: make_agent(seat.kind, self.variant,
                               None if self.seed is None else f"{self.seed}:{game}:{p}:{entries}")
@@ -344,7 +345,7 @@ class Table:
         state = self.series.new_game()
         self.log.append([])
         game = len(self.log)
-        self._agents = None
+        self._agents, self._seated = None, (game, 0)
         return Step(NEW_GAME, game, None, None, None, state)
 
     def _throw(self, roll: Roll) -> Step:
@@ -424,6 +425,7 @@ class Table:
                 table._next_game(number)
             for index, entry in enumerate(entries):
                 table.replay(number, index, entry)
+            table._agents, table._seated = None, (number, len(entries))
         table.finished = bool(data.get("finished"))
         return table
 
