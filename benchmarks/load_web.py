@@ -88,13 +88,16 @@ class Load:
     def __init__(self, clients_per_table: int) -> None:
         self.clients_per_table = clients_per_table
         self.latencies: list[float] = []
+        self.sent_at: list[float] = []  # when each timed action was sent
+        self.killed_at: float | None = None
+        self.reconnected_at = 0.0  # the last reconnection after the kill
         self.refused = 0
         self.reconnects = 0
         self.acting = True
         self.resting = asyncio.Event()  # set when nobody acts any more
         self.stop = False
         self.cpu: list[float] = []  # seconds of each server process in the measured time
-        self.cpu_postgres = self.cpu_load = 0.0
+        self.cpu_load = 0.0
         self.timed = 0
 
     def showed(self, table: Table_, seen: int, version: int, now: float) -> None:
@@ -106,6 +109,7 @@ class Load:
                 arrivals.append(now - when)
                 if len(arrivals) == self.clients_per_table:
                     self.latencies.append(max(arrivals))
+                    self.sent_at.append(when)
                     if os.environ.get("LOAD_TRACE"):
                         print(f"{now:.2f} {max(arrivals) * 1000:.0f}", file=sys.stderr)
                     del table.when[before]
@@ -126,6 +130,7 @@ async def client(load: Load, urls: list[str], table: Table_, token: str | None,
                 return
             at += 1
             load.reconnects += 1
+            load.reconnected_at = time.perf_counter()
             await asyncio.sleep(0.2)
 
 
@@ -177,17 +182,11 @@ def cpu_seconds(pid: int) -> float:
     return sum(int(x) for x in fields[11:13]) / os.sysconf("SC_CLK_TCK")
 
 
-def postgres_seconds() -> float:
-    """CPU of every PostgreSQL process on the machine (the load's cluster alone runs)."""
-    total = 0.0
-    for folder in Path("/proc").iterdir():
-        if folder.name.isdigit():
-            try:
-                if (folder / "comm").read_text().strip() == "postgres":
-                    total += cpu_seconds(int(folder.name))
-            except OSError:
-                continue
-    return total
+def percentiles(values: list[float]) -> tuple[float, float]:
+    """The median and the 99th percentile of sorted ``values``, in milliseconds."""
+    if not values:
+        return float("nan"), float("nan")
+    return statistics.median(values) * 1000, values[int(0.99 * (len(values) - 1))] * 1000
 
 
 def post(url: str, path: str, body: dict) -> dict:
@@ -221,18 +220,18 @@ async def run(servers: list[Server], tables: int, seconds: float, think: float,
             tasks.append(asyncio.create_task(client(
                 load, where, table, token, seat, think, random.Random(rng.random()))))
     pids = [s.process.pid for s in servers if s.process is not None]
-    before = [cpu_seconds(pid) for pid in pids], postgres_seconds(), time.process_time()
+    before = [cpu_seconds(pid) for pid in pids], time.process_time()
     if chaos:
         await asyncio.sleep(seconds / 2)
         load.cpu = [cpu_seconds(pid) - b for pid, b in zip(pids, before[0], strict=True)]
         servers[0].kill()
+        load.killed_at = time.perf_counter()
         await asyncio.sleep(seconds / 2)
     else:
         await asyncio.sleep(seconds)
     after = [cpu_seconds(pid) - b for pid, b in zip(pids, before[0], strict=True)]
     load.cpu = [max(a, b) for a, b in zip(after, load.cpu or after, strict=True)]
-    load.cpu_postgres = postgres_seconds() - before[1]
-    load.cpu_load = time.process_time() - before[2]
+    load.cpu_load = time.process_time() - before[1]
     load.timed = len(load.latencies)
     load.acting = False
     load.resting.set()
@@ -301,8 +300,13 @@ def main(argv: list[str] | None = None) -> int:
             server.kill()
         cluster.stop()
     latencies = sorted(load.latencies)
-    p50 = statistics.median(latencies) * 1000 if latencies else float("nan")
-    p99 = latencies[int(0.99 * (len(latencies) - 1))] * 1000 if latencies else float("nan")
+    p50, p99 = percentiles(latencies)
+    if load.killed_at is not None:  # the actions made on one process, once all moved
+        settled = load.reconnected_at + 1.0
+        alone = sorted(latency for latency, sent in zip(load.latencies, load.sent_at,
+                                                         strict=True) if sent > settled)
+        alone_p50, alone_p99 = percentiles(alone)
+        moved = load.reconnected_at - load.killed_at
     figures = {"tables": args.tables, "clients": 4 * args.tables,
                "processes": args.processes, "seconds": args.seconds, "think": args.think,
                "chaos": args.chaos, "elapsed": round(elapsed, 1),
@@ -311,8 +315,11 @@ def main(argv: list[str] | None = None) -> int:
                if latencies else None, "refused": load.refused,
                "reconnects": load.reconnects,
                "cpu_servers_s": [round(c, 1) for c in load.cpu],
-               "cpu_postgres_s": round(load.cpu_postgres, 1),
                "cpu_load_s": round(load.cpu_load, 1), **log}
+    if load.killed_at is not None:
+        figures.update(reconnected_s=round(moved, 1), one_process_actions=len(alone),
+                       one_process_p50_ms=round(alone_p50, 1),
+                       one_process_p99_ms=round(alone_p99, 1))
     if args.json:
         print(json.dumps(figures))
     else:
@@ -328,9 +335,12 @@ def main(argv: list[str] | None = None) -> int:
               f"refusals, {load.reconnects} reconnections")
         per = 1000 / max(load.timed, 1)
         print(f"  CPU while acting: servers {', '.join(f'{c:.1f}' for c in load.cpu)} s "
-              f"({sum(load.cpu) * per:.1f} ms an action), PostgreSQL {load.cpu_postgres:.1f} "
-              f"s ({load.cpu_postgres * per:.1f} ms), the clients {load.cpu_load:.1f} s "
+              f"({sum(load.cpu) * per:.1f} ms an action), the clients {load.cpu_load:.1f} s "
               f"({load.cpu_load * per:.1f} ms)")
+        if load.killed_at is not None:
+            print(f"  after the kill: every client of the killed process reconnected within "
+                  f"{moved:.1f} s; then on one process, {len(alone)} actions: p50 "
+                  f"{alone_p50:.1f} ms, p99 {alone_p99:.1f} ms")
     bad = log["lost"] or log["applied_unsent"] or log["logs_not_replaying"]
     return 1 if bad else 0
 

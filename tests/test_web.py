@@ -243,3 +243,15 @@ def test_two_servers_on_one_database_play_a_tables_bots_once(postgres_server):
         bot_actions = sum(1 for game in log for entry in game if entry.get("seat") == 1)
         decisions = sum(app.app.state.lobby.thinkers.decisions for app in (first, second))
         assert bot_actions > 0 and decisions == bot_actions
+
+
+def test_several_processes_need_postgresql(tmp_path):
+    from typer.testing import CliRunner
+
+    from gammon.cli.main import app
+
+    result = CliRunner().invoke(app, ["serve", "--workers", "2", "--database",
+                                      f"sqlite:///{tmp_path / 'tables.db'}"])
+    assert result.exit_code == 2 and "PostgreSQL" in result.output
+    result = CliRunner().invoke(app, ["serve", "--config", str(tmp_path / "none.toml")])
+    assert result.exit_code == 2 and "cannot read the server configuration" in result.output

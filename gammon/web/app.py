@@ -227,6 +227,7 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
             return _error(str(refused), refused.status)
         except (GammonError, TypeError, ValueError) as error:
             return _error(str(error))
+        listing["at"] = 0.0  # the next lobby shows it
         return JSONResponse(_seat_link(room, seat, token), status_code=201)
 
     async def take_seat(request: Request) -> Response:
@@ -249,6 +250,7 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
             return _error(str(refused), refused.status)
         except GammonError as error:
             return _error(str(error))
+        listing["at"] = 0.0
         return JSONResponse(_seat_link(room, seat, token), status_code=201)
 
     async def finished(request: Request) -> Room | Response:
