@@ -8,6 +8,7 @@ Without Chromium a browser test is skipped on a developer's machine and fails in
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -16,7 +17,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,6 +35,19 @@ def chromium() -> str:
             pytest.fail(why)
         pytest.skip(why)
     return path
+
+
+@contextlib.contextmanager
+def launch() -> Iterator[Any]:
+    """Debian's Chromium, driven by Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
+        try:
+            yield launched
+        finally:
+            launched.close()
 
 
 def wait_for(page, expression: str, timeout: float = 30_000) -> None:

@@ -8,7 +8,7 @@ import json
 import threading
 
 import pytest
-from browser import ARTIFACTS, Server, chromium, create, play_out, wait_for
+from browser import ARTIFACTS, Server, create, launch, play_out, wait_for
 from postgres import Postgres
 
 from gammon.table.table import Table
@@ -49,10 +49,8 @@ def servers(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    with playwright.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
+    with launch() as launched:
         yield launched
-        launched.close()
 
 
 class Watcher(threading.Thread):

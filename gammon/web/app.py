@@ -54,7 +54,7 @@ from gammon.core.errors import GammonError, InvalidOptionError
 from gammon.web.config import ServerConfig, load_config
 from gammon.web.live import POLICY, Live
 from gammon.web.rates import Rates
-from gammon.web.rooms import Lobby, Room, Unavailable, seat_names
+from gammon.web.rooms import TABLE_ID, Lobby, Room, Unavailable, seat_names
 from gammon.web.store import OPEN, OVER, QUARANTINED, Store, address_hash
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -195,7 +195,9 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
         return FileResponse(STATIC / "lobby.html")
 
     async def table_page(request: Request) -> Response:
-        saved = await asyncio.to_thread(store.row, request.path_params["id"][:32])
+        table_id = request.path_params["id"]
+        saved = await asyncio.to_thread(store.row, table_id) \
+            if TABLE_ID.fullmatch(table_id) else None
         if saved is None:
             return _error("no such table", 404)
         if saved.status == QUARANTINED:

@@ -23,6 +23,7 @@ import contextlib
 import hmac
 import json
 import logging
+import re
 import secrets
 import time
 from collections import deque
@@ -65,6 +66,8 @@ HEAD_START = 2.0
 SWEEP, SLOW_SWEEP = 1.0, 30.0
 #: Seconds a room nobody watches stays in memory.
 KEEP = 120.0
+#: A table's ID, as :meth:`Lobby.create` makes them.
+TABLE_ID = re.compile(r"[0-9a-f]{12}")
 
 
 class Unavailable(GammonError):
@@ -289,13 +292,17 @@ class Lobby:
         :class:`Unavailable` when there is none or it is set aside."""
         room = self.rooms.get(table_id)
         if room is None:
+            if not TABLE_ID.fullmatch(table_id):  # not one this server makes: no query
+                raise Unavailable(f"no table {table_id[:20]!r}")
             lock = self._loading.setdefault(table_id, asyncio.Lock())
-            async with lock:
-                room = self.rooms.get(table_id)
-                if room is None:
-                    room = await asyncio.to_thread(self._load, table_id)
-                    self.rooms[table_id] = room
-            self._loading.pop(table_id, None)
+            try:
+                async with lock:
+                    room = self.rooms.get(table_id)
+                    if room is None:
+                        room = await asyncio.to_thread(self._load, table_id)
+                        self.rooms[table_id] = room
+            finally:
+                self._loading.pop(table_id, None)
         if room.status == QUARANTINED:
             raise Unavailable(f"table {table_id} is set aside: its record does not replay",
                               410)
@@ -516,13 +523,6 @@ class Lobby:
     async def refresh(self, room: Room) -> None:
         """Bring ``room`` up to what other processes changed at its table (from their
         notices, or from the database when a notice does not follow on), and show it."""
-        def read() -> None:
-            found = self.store.snapshot(room.id, *room.position)
-            if found is None:
-                return
-            saved, rows, room.tokens = found
-            self._catch_up(room, rows, saved)
-
         if not room.notices:
             room.notices.append(Notice(room.id, -1, "read"))
         while room.notices:
@@ -534,7 +534,7 @@ class Lobby:
                             continue
                         if not self._follow(room, notice):
                             room.notices.clear()  # the database has them all
-                            await asyncio.to_thread(read)
+                            await asyncio.to_thread(self._read, room)
                 except Unavailable as gone:
                     self._close_room(room, str(gone))
                     return
@@ -544,6 +544,14 @@ class Lobby:
                     return
                 room.publish()
         self.wake(room)
+
+    def _read(self, room: Room) -> None:
+        """Bring ``room`` up to the database (in a thread, under the room's lock)."""
+        found = self.store.snapshot(room.id, *room.position)
+        if found is None:
+            raise Unavailable(f"no table {room.id!r}")
+        saved, rows, room.tokens = found
+        self._catch_up(room, rows, saved)
 
     def _follow(self, room: Room, notice: Notice) -> bool:
         """Play a step's notice that follows on from the room's log: whether it did."""
@@ -595,7 +603,7 @@ class Lobby:
         async with room.lock:
             if not await asyncio.to_thread(self.store.lease, room.id, self.runner_id, LEASE):
                 return False
-            await self._read_up(room)
+            await asyncio.to_thread(self._read, room)
             question = room.table.bot_question
             if question is None:  # the dice, or a person: say so, give the lease back
                 await asyncio.to_thread(self._commit, room, None, runner=True)
@@ -626,16 +634,6 @@ class Lobby:
                 return True
             room.publish()
         return room.table.bot_question is not None
-
-    async def _read_up(self, room: Room) -> None:
-        def read() -> None:
-            found = self.store.snapshot(room.id, *room.position)
-            if found is None:
-                raise Unavailable(f"no table {room.id!r}")
-            saved, rows, room.tokens = found
-            self._catch_up(room, rows, saved)
-
-        await asyncio.to_thread(read)
 
     async def _keep_lease(self, table_id: str) -> None:
         while True:
