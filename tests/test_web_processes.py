@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import threading
+import time
+import urllib.request
 
 import pytest
 from browser import ARTIFACTS, Server, create, launch, play_out, wait_for
@@ -107,3 +109,56 @@ def test_two_processes_play_one_table_and_every_action_is_applied_once(servers, 
     assert watcher.versions[-1] == saved.version
     replayed = Table.from_json({**saved.settings, "log": log, "finished": saved.finished})
     assert replayed.over
+
+
+THINKING = """
+[bots]
+ponder = { spec = "mcts:100000000", budget = 4 }
+"""
+
+
+def test_a_table_whose_bot_process_dies_is_taken_on_by_another(servers):
+    """The process playing a table's bot is killed while the bot thinks: once its lease
+    runs out, the other process plays the bot's turn, once."""
+    from websockets.sync.client import connect
+
+    _, _, database = servers
+    doomed, survivor = (Server(database, config=THINKING).start(),
+                        Server(database, config=THINKING).start())
+    try:
+        made = json.loads(urllib.request.urlopen(urllib.request.Request(
+            doomed.url + "/api/tables", headers={"content-type": "application/json"},
+            data=json.dumps({"variant": "backgammon",
+                             "seats": ["human", "ponder"]}).encode()), timeout=20).read())
+        store = Store(database)
+        with connect(doomed.url.replace("http", "ws") + f"/ws/{made['id']}") as player:
+            player.send(json.dumps({"type": "hello", "token": made["token"]}))
+            while not _thinking(store, made["id"]):  # the person plays until the bot thinks
+                try:
+                    message = json.loads(player.recv(timeout=0.05))
+                except TimeoutError:
+                    continue
+                if message["type"] == "state" and message["table"].get("actions"):
+                    player.send(json.dumps({"type": "act", "index": 0,
+                                            "version": message["table"]["version"]}))
+        asked_at = store.row(made["id"]).version
+        doomed.kill()  # mid-thought
+        killed = time.monotonic()
+        while store.row(made["id"]).version == asked_at:
+            assert time.monotonic() - killed < 30, "nobody took the bot's turn on"
+            time.sleep(0.2)
+        bot = [entry for game in store.log(made["id"]) for entry in game
+               if entry.get("seat") == 1]
+        assert len(bot) == 1 and "took longer than its 4 s" in bot[0]["note"]
+        assert time.monotonic() - killed > 4  # the lease ran out first
+    finally:
+        doomed.kill()
+        survivor.stop()
+
+
+def _thinking(store: Store, table: str) -> bool:
+    """Whether a process holds the table's bots, which are asked."""
+    with store.engine.connect() as db:
+        runner, needs = db.exec_driver_sql("SELECT runner, needs FROM tables WHERE id = %s",
+                                           (table,)).one()
+    return runner is not None and needs == "machine"

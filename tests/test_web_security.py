@@ -95,28 +95,35 @@ def test_a_bad_configuration_is_refused_with_what_is_wrong(tmp_path):
             load_config(path)
 
 
-def test_a_stored_bot_the_menu_does_not_offer_sets_its_table_aside(database):
+def test_a_stored_bot_the_menu_does_not_offer_never_plays(database):
+    from gammon.table.dice import commitment, new_seed
+    from gammon.table.table import Table
+
+    store = Store(database)
+    seed = new_seed()
+    data = Table("backgammon", ["human", "mcts:100000000"], seed=seed, fair=True).to_json()
+    del data["log"], data["finished"]
+    # A row written by a server that offered more, or tampered with.
+    store.create("00000000beef", data, commitment(seed), "someone")
     with client(database) as http:
-        made = new_table(http, seats=["human", "human"])
-        kept = new_table(http, seats=["human", "beginner"])
-        store: Store = http.app.state.store
-        settings = store.row(made["id"]).settings
-        settings["seats"][1] = {"kind": "mcts:100000000", "name": ""}
-        with store.writer.begin() as db:  # a row written by a server that offered more
-            db.execute(store_tables().update().where(store_tables().c.id == made["id"])
-                       .values(settings=json.dumps(settings)))
-    with client(database) as http:  # the next start checks every open table
-        wait(lambda: http.app.state.store.row(made["id"]).status == QUARANTINED)
-        assert "not on this server's menu" in http.app.state.store.row(made["id"]).reason
-        assert http.get(f"/t/{made['id']}").status_code == 410
-        with connect(http, kept["id"], kept["token"]) as socket:
-            assert my_turn(socket)["you"] == 0  # the others play on
+        seat = http.post("/api/tables/00000000beef/seats", json={}).json()
+        with connect(http, "00000000beef", seat["token"]) as socket:
+            table = until(socket, lambda t: t["question"] and t["question"]["seat"] == 1
+                          or t.get("actions"))
+            while table.get("actions"):  # the person plays until the bot is asked
+                socket.send_json({"type": "act", "version": table["version"], "index": 0})
+                table = until(socket, lambda t: t["question"] and t["question"]["seat"] == 1
+                              or t.get("actions"))
+            time.sleep(2.5)  # two sweeps: nobody plays it
+        assert store.row("00000000beef").version == table["version"]
+        assert http.app.state.lobby.thinkers.decisions == 0
+    from gammon.cli.main import app
 
-
-def store_tables():
-    from gammon.web.store import tables
-
-    return tables
+    runner = CliRunner()
+    listed = runner.invoke(app, ["verify", "--database", database], env={"COLUMNS": "200"})
+    assert listed.exit_code == 1 and "not on this server's menu" in listed.output
+    runner.invoke(app, ["verify", "--database", database, "--set-aside"])
+    assert store.row("00000000beef").status == QUARANTINED
 
 
 def wait(condition, seconds: float = 20) -> None:
@@ -306,7 +313,7 @@ def test_a_damaged_table_is_set_aside_and_the_others_are_served(database):
     assert listed.exit_code == 0 and bad in listed.output and truncated in listed.output
     assert "throws" in listed.output
     checked = runner.invoke(app, ["verify", "--database", database], terminal_width=200)
-    assert checked.exit_code == 1 and "2 of 3 tables do not replay" in checked.output
+    assert checked.exit_code == 1 and "2 of 3 tables cannot be played" in checked.output
     repaired = runner.invoke(app, ["admin", "release", bad, "--database", database])
     assert repaired.exit_code == 2 and "throws" in repaired.output  # still damaged
 

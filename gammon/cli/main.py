@@ -869,7 +869,7 @@ def verify(
                       ] = None,
     database: Annotated[str | None, typer.Option(
         help="Instead of a record: replay every table of a server's database and list "
-        "those that do not replay.")] = None,
+        "those that do not replay or whose bots it does not offer.")] = None,
     config: Annotated[Path | None, typer.Option(
         help="The server's configuration (its bot menu), with --database.")] = None,
     set_aside: Annotated[bool, typer.Option(
@@ -925,10 +925,10 @@ def _verify_database(database: str, config: Path | None, set_aside: bool) -> Non
     store, settings = _server_store(database, config)
     checked, damaged = admin.verify(store, settings, set_aside)
     if not damaged:
-        console.print(f"All {checked} tables replay.")
+        console.print(f"All {checked} tables replay, and their bots are offered.")
         return
-    grid = Table("table", "status", "why it does not replay", title=f"{len(damaged)} of "
-                 f"{checked} tables do not replay")
+    grid = Table("table", "status", "why", title=f"{len(damaged)} of "
+                 f"{checked} tables cannot be played here")
     for damage in damaged:
         grid.add_row(damage.id, damage.status, Text(damage.reason))
     console.print(grid)

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from gammon.core.errors import GammonError, InvalidOptionError
 from gammon.web.config import ServerConfig
-from gammon.web.rooms import Room, restore
-from gammon.web.store import ARCHIVED, QUARANTINED, Store
+from gammon.web.rooms import Room, restore, unoffered
+from gammon.web.store import ARCHIVED, OPEN, QUARANTINED, Store
 
 
 @dataclass(frozen=True)
@@ -22,9 +22,10 @@ class Damage:
 
 
 def verify(store: Store, config: ServerConfig, set_aside: bool = False) -> tuple[int, list[Damage]]:
-    """Replay every stored table but the archived ones: how many were checked, and the
-    damaged ones (those already set aside with the reason stored). With ``set_aside``
-    the damaged open ones are quarantined."""
+    """Replay every stored table but the archived ones: how many were checked, and those
+    that do not replay, or (still in play) have a bot this configuration does not offer
+    (those already set aside with the reason stored). With ``set_aside`` the ones in
+    play are quarantined."""
     checked, damaged = 0, []
     for saved in store.rows():
         if saved.status == ARCHIVED:
@@ -34,10 +35,13 @@ def verify(store: Store, config: ServerConfig, set_aside: bool = False) -> tuple
             damaged.append(Damage(saved.id, saved.status, saved.reason))
             continue
         try:
-            restore(store, saved.id, config)
+            room = restore(store, saved.id)
+            why = unoffered(room, config) if saved.status == OPEN else None
+            if why is not None:
+                raise InvalidOptionError(why)
         except GammonError as error:
             damaged.append(Damage(saved.id, saved.status, str(error)))
-            if set_aside:
+            if set_aside and saved.status == OPEN:
                 store.set_aside(saved.id, str(error))
     return checked, damaged
 
@@ -52,7 +56,10 @@ def release(store: Store, table_id: str, config: ServerConfig) -> Room:
         raise InvalidOptionError(f"table {table_id} is {saved.status}, not set aside")
     store.reopen(table_id, False)
     try:
-        room = restore(store, table_id, config)
+        room = restore(store, table_id)
+        why = unoffered(room, config)
+        if why is not None and not room.table.over:
+            raise InvalidOptionError(why)
     except GammonError as error:
         store.set_aside(table_id, str(error))
         raise

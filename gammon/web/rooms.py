@@ -196,12 +196,11 @@ class Room:
             client.push(self.view(seat), state=True)
 
 
-def restore(store: Store, table_id: str, config: ServerConfig) -> Room:
+def restore(store: Store, table_id: str) -> Room:
     """The stored table ``table_id`` replayed from its log; :class:`Unavailable` when
     there is none, a GammonError saying what is wrong when it does not replay: a log
-    entry that cannot happen, entries missing (the table's version counts more steps
-    than its log has), or (at a table still in play) a bot seat this server does not
-    offer, since a stored bot is never trusted more than a client's."""
+    entry that cannot happen, or entries missing (the table's version counts more steps
+    than its log has)."""
     found = store.snapshot(table_id)
     if found is None:
         raise Unavailable(f"no table {table_id!r}")
@@ -217,13 +216,18 @@ def restore(store: Store, table_id: str, config: ServerConfig) -> Room:
     if room.version != saved.version:
         raise InvalidOptionError(f"the log has {room.version} steps where the table counts "
                                  f"{saved.version}: entries are missing or added")
-    if saved.status == OPEN:
-        rules = room.table.variant
-        for p, seat in enumerate(room.table.seats):
-            if not seat.human and config.budget(rules, seat.kind) is None:
-                raise InvalidOptionError(f"seat {p + 1}'s bot {seat.kind[:60]!r} is not on "
-                                         f"this server's menu for {rules.name}")
     return room
+
+
+def unoffered(room: Room, config: ServerConfig) -> str | None:
+    """Why this server will not play ``room``'s bots (one is not on its menu: a stored bot
+    is never trusted more than a client's), or None."""
+    rules = room.table.variant
+    for p, seat in enumerate(room.table.seats):
+        if not seat.human and config.budget(rules, seat.kind) is None:
+            return (f"seat {p + 1}'s bot {seat.kind[:60]!r} is not on this server's menu "
+                    f"for {rules.name}")
+    return None
 
 
 def seat_names(seats: Sequence[Seat]) -> list[str]:
@@ -311,7 +315,7 @@ class Lobby:
 
     def _load(self, table_id: str) -> Room:
         try:
-            room = restore(self.store, table_id, self.config)
+            room = restore(self.store, table_id)
         except Unavailable:
             raise
         except GammonError as error:
@@ -601,6 +605,10 @@ class Lobby:
         """One bot decision, if the lease is this process's and a bot is asked: whether
         to go on."""
         async with room.lock:
+            why = unoffered(room, self.config) if room.table.bot_question else None
+            if why is not None:  # another process may offer it; else the table idles out
+                log.warning("table %s: its bots are not played here: %s", room.id, why)
+                return False
             if not await asyncio.to_thread(self.store.lease, room.id, self.runner_id, LEASE):
                 return False
             await asyncio.to_thread(self._read, room)
@@ -685,4 +693,4 @@ class Lobby:
                 del self.rooms[table_id]
 
 
-__all__ = ["Client", "Lobby", "Room", "Unavailable", "restore", "seat_names"]
+__all__ = ["Client", "Lobby", "Room", "Unavailable", "restore", "seat_names", "unoffered"]
