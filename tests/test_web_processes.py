@@ -102,7 +102,7 @@ def test_two_processes_play_one_table_and_every_action_is_applied_once(servers, 
     store = Store(database)
     log = store.log(table)
     actions = [entry for game in log for entry in game if "seat" in entry]
-    assert acts > 2 and len(actions) == acts - refused  # each accepted act once
+    assert acts >= 2 and len(actions) == acts - refused  # each accepted act once
     saved = store.row(table)
     assert saved.status == "over" and watcher.last["over"]
     assert watcher.versions == sorted(watcher.versions)  # in order (a seat taken: again)

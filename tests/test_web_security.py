@@ -120,8 +120,12 @@ def test_a_stored_bot_the_menu_does_not_offer_never_plays(database):
     from gammon.cli.main import app
 
     runner = CliRunner()
-    listed = runner.invoke(app, ["verify", "--database", database], env={"COLUMNS": "200"})
-    assert listed.exit_code == 1 and "not on this server's menu" in listed.output
+    listed = runner.invoke(app, ["verify", "--database", database])
+    assert listed.exit_code == 1 and "1 of 1 tables cannot be played here" in listed.output
+    from gammon.web.admin import verify
+
+    _, listed_again = verify(store, ServerConfig())
+    assert "'mcts:100000000' is not on this server's menu" in listed_again[0].reason
     runner.invoke(app, ["verify", "--database", database, "--set-aside"])
     assert store.row("00000000beef").status == QUARANTINED
 
