@@ -173,6 +173,27 @@ def test_limits_on_what_a_client_can_create(database):
         assert full.status_code == 503 and "open tables" in full.json()["error"]
 
 
+def test_an_address_may_hold_so_many_websockets_and_open_so_many_a_minute(database):
+    config = dataclasses.replace(
+        FAST, limits=dataclasses.replace(FAST.limits, sockets_per_address=2),
+        rates=dataclasses.replace(FAST.rates, sockets_per_minute_per_address=4))
+    with client(database, config) as http:
+        made = new_table(http, seats=["human", "human"])
+        with connect(http, made["id"]) as one, connect(http, made["id"]) as two:
+            until(one, lambda t: True)
+            until(two, lambda t: True)
+            with pytest.raises(WebSocketDisconnect) as refused, \
+                    http.websocket_connect(f"/ws/{made['id']}"):
+                pass
+            assert refused.value.code == 1008  # a third at once
+        with connect(http, made["id"]) as three:
+            until(three, lambda t: True)  # the first two have closed
+        with pytest.raises(WebSocketDisconnect) as refused, \
+                http.websocket_connect(f"/ws/{made['id']}"):
+            pass
+        assert refused.value.code == 1008  # a fifth in a minute
+
+
 def test_requests_are_json_from_this_site(database):
     with client(database) as http:
         body = json.dumps({"variant": "backgammon", "seats": ["human", "human"]})

@@ -112,12 +112,13 @@ class Live:
         self.lobby = lobby
         self.config = config
         self.per_address = Rates(config.rates.messages_per_second_per_address)
-        self.sockets: dict[str, int] = {}
+        self.sockets: dict[str, int] = {}  # by address
+        self.open = 0
 
     def admit(self, address: str) -> str | None:
         """Why a new websocket from ``address`` is refused, or None."""
         limits = self.config.limits
-        if sum(self.sockets.values()) >= limits.sockets:
+        if self.open >= limits.sockets:
             return "this server is full"
         if self.sockets.get(address, 0) >= limits.sockets_per_address:
             return "too many connections from your address"
@@ -125,6 +126,7 @@ class Live:
 
     async def serve(self, socket: WebSocket, address: str, table_id: str) -> None:
         self.sockets[address] = self.sockets.get(address, 0) + 1
+        self.open += 1
         connection = Connection(socket, self.config.limits.send_seconds)
         room: Room | None = None
         try:
@@ -148,11 +150,12 @@ class Live:
         finally:
             if room is not None:
                 self.lobby.leave(room, connection)
+            self.open -= 1
             self.sockets[address] -= 1
             if not self.sockets[address]:
                 del self.sockets[address]
             if connection.closing is not None:
-                with contextlib.suppress(asyncio.TimeoutError):
+                with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(asyncio.shield(connection.sender), 2.0)
             await connection.finish()
 
