@@ -1,15 +1,21 @@
-"""Our cube decisions against GNU Backgammon's, on positions from gnubg's self-play.
+"""Our cube decisions against GNU Backgammon's, on positions from gnubg's self-play, in
+money play and at match scores.
 
-    .venv/bin/python benchmarks/cube_gnubg.py --positions 500 --seed 1 [--json FILE]
+    .venv/bin/python benchmarks/cube_gnubg.py --positions 500 --seed 1 [--match] [--json FILE]
 
 Positions are taken from money games that gnubg (0-ply) plays against itself: the
 position before every third roll, after the opening. For each, gnubg's cube decision at
-2 plies (``cfevaluate``: cube in the middle, no Jacoby rule) is compared with ours: the
-shipped network's cubeless chances at 0 ply (:class:`gammon.nn.evaluator.
-NeuralEvaluator`) turned into cubeful equities by Janowski's model
-(:func:`gammon.agents.cube.money_view`). A decision agrees when both say the same on
-double or not, and on take or pass. Printed: the agreement overall and by gnubg's
-decision, and the positions where they differ.
+2 plies (``cfevaluate``) is compared with ours: the shipped network's cubeless chances
+(0 ply, or one roll ahead with ``--ours 1``, the default, as the bots decide) turned into
+cubeful equities (:mod:`gammon.agents.cube`: Janowski's model in money play, and in
+match-winning chances at a match score). Money: the cube in the middle, no Jacoby rule.
+``--match``: each position at a match score drawn from the seed: a match to 3, 5, 7 or
+9, any score (Crawford and post-Crawford games included), the cube in the middle or
+owned at 2 by the player on roll. A decision agrees when both say the same on double or
+not, and on take or pass. Printed: the agreement overall and by gnubg's decision, the
+mean error of our decisions in gnubg's equities (its cubeful figures at 2 plies,
+thousandths of a point, normalised for matches as gnubg does), and the positions where
+they differ.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import random
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -27,7 +34,7 @@ import numpy as np  # noqa: E402
 
 import gammon  # noqa: E402
 from gammon.agents import make_agent  # noqa: E402
-from gammon.agents.cube import CENTRE, Chances, money_view  # noqa: E402
+from gammon.agents.cube import CENTRE, ME, Chances, CubeView, match_view, money_view  # noqa: E402
 from gammon.agents.gnubg import bridge, to_gnubg  # noqa: E402
 from gammon.agents.search import BoardSearch  # noqa: E402
 from gammon.nn import load_network  # noqa: E402
@@ -59,27 +66,72 @@ def gnubg_positions(count: int, seed: int) -> list[gammon.Position]:
     return positions
 
 
-def ours(evaluator: NeuralEvaluator, search: BoardSearch | None,
-         position: gammon.Position) -> tuple[bool, bool]:
-    """(double, take) by our cube model for the side to roll: the network's chances at
-    0 ply, or one roll ahead with ``search``."""
+def match_setting(rng: random.Random) -> dict[str, Any]:
+    """A match score for the player on roll and the other, and the cube."""
+    length = rng.choice((3, 5, 7, 9))
+    mine, theirs = rng.randrange(length), rng.randrange(length)
+    one_away = (mine == length - 1) + (theirs == length - 1)
+    crawford = one_away == 1 and rng.random() < 0.5
+    cube, owner = 1, -1
+    if not crawford and rng.random() < 0.4:
+        cube, owner = 2, 0  # the player on roll owns it: a redouble
+    return {"length": length, "score": [mine, theirs], "crawford": crawford,
+            "cube": cube, "owner": owner}
+
+
+def ours(evaluator: NeuralEvaluator, search: BoardSearch | None, position: gammon.Position,
+         setting: dict[str, Any] | None) -> CubeView:
+    """Our view of the cube decision of the side to roll: the network's chances at 0 ply,
+    or one roll ahead with ``search``."""
     if search is not None:
         win0, g0, g1 = search.rolled_chances(position.board, position.turn)
     else:
         board = np.frombuffer(position.board, np.int8)[None, :]
         win0, g0, g1 = (float(x[0]) for x in evaluator.chances(board, position.turn))
     chances = Chances(win0, g0, g1) if position.turn == 0 else Chances(win0, g0, g1).flipped()
-    view = money_view(chances, CENTRE)
-    return view.double, view.taker_takes
+    if setting is None:
+        return money_view(chances, CENTRE)
+    length = setting["length"]
+    mine, theirs = setting["score"]
+    need, other = length - mine, length - theirs
+    post = (need == 1 or other == 1) and not setting["crawford"]
+    return match_view(chances, need, other, setting["cube"], post,
+                      ME if setting["owner"] == 0 else CENTRE, setting["crawford"])
 
 
-def theirs(position: gammon.Position, plies: int) -> tuple[bool, bool, str]:
-    answer = bridge().ask({"op": "cube", "board": to_gnubg(position), "plies": plies})
+def theirs(position: gammon.Position, plies: int, setting: dict[str, Any] | None
+           ) -> tuple[bool, bool, str, list[float]]:
+    request: dict[str, Any] = {"op": "cube", "board": to_gnubg(position), "plies": plies}
+    if setting is not None:
+        request["match"] = setting
+    answer = bridge().ask(request)
     text = answer["decision"]
     lower = text.lower()
     double = lower.startswith(("double", "redouble"))
     take = "take" in lower or "beaver" in lower
-    return double, take, text
+    return double, take, text, answer["equities"]
+
+
+def agrees(mine: tuple[bool, bool], text: str) -> bool:
+    """Whether our (double, take) is gnubg's decision ``text``: both parts, where an
+    "optional" double may be made or not, and the take of a double gnubg would never make
+    (a dead cube, the Crawford game) is not asked."""
+    lower = text.lower()
+    double = lower.startswith(("double", "redouble"))
+    take = "take" in lower or "beaver" in lower
+    same_double = mine[0] == double or lower.startswith("optional")
+    same_take = mine[1] == take or "dead cube" in lower
+    return same_double and same_take
+
+
+def errors(double: bool, take: bool, equities: list[float]) -> tuple[float, float]:
+    """The doubler's and the taker's equity lost by ``double`` and ``take``, by gnubg's
+    figures (no double, double/take, double/pass; the doubler's)."""
+    no_double, double_take, double_pass = equities
+    answered = min(double_take, double_pass)
+    doubler = max(no_double, answered) - (answered if double else no_double)
+    taker = (double_take if take else double_pass) - answered
+    return doubler, taker
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -87,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=500)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--plies", type=int, default=2, help="gnubg's plies")
+    parser.add_argument("--match", action="store_true", help="at match scores")
     parser.add_argument("--json", type=Path, help="write the figures here")
     parser.add_argument("--net", type=Path, help="our network (default: the shipped one)")
     parser.add_argument("--ours", type=int, default=1, choices=(0, 1),
@@ -96,35 +149,51 @@ def main(argv: list[str] | None = None) -> int:
     evaluator = NeuralEvaluator(rules, load_network(rules, args.net))
     search = BoardSearch(rules, evaluator) if args.ours else None
     positions = gnubg_positions(args.positions, args.seed)
-    agree = 0
+    settings = random.Random(args.seed + 7)
+    agree = doubled = 0
+    lost = [0.0, 0.0]
     by_decision: Counter[str] = Counter()
     agreed: Counter[str] = Counter()
     differ = []
     for position in positions:
-        double, take, text = theirs(position, args.plies)
-        mine = ours(evaluator, search, position)
+        setting = match_setting(settings) if args.match else None
+        double, take, text, equities = theirs(position, args.plies, setting)
+        view = ours(evaluator, search, position, setting)
+        mine = (view.double, view.taker_takes)
         by_decision[text] += 1
-        same = mine == (double, take)
-        if same:
+        doubler, taker = errors(*mine, equities)
+        if "dead cube" not in text.lower():  # else there is no double to make
+            lost[0] += doubler
+        if double:  # the taker's answer, where gnubg doubles
+            doubled += 1
+            lost[1] += taker
+        if agrees(mine, text):
             agree += 1
             agreed[text] += 1
         else:
             differ.append({"position": position_id(position), "gnubg": text,
+                           "setting": setting,
                            "ours": ("double" if mine[0] else "no double") + ", "
                            + ("take" if mine[1] else "pass")})
     share = agree / len(positions)
-    print(f"{len(positions)} positions from gnubg 0-ply self-play (seed {args.seed}): our "
-          f"{args.ours}-ply cube decision agrees with gnubg {args.plies}-ply on {agree} "
-          f"({share:.1%})")
+    where = "at match scores" if args.match else "in money play"
+    print(f"{len(positions)} positions from gnubg 0-ply self-play (seed {args.seed}) {where}: "
+          f"our {args.ours}-ply cube decision agrees with gnubg {args.plies}-ply on {agree} "
+          f"({share:.1%}); mean error by gnubg's figures: doubler "
+          f"{1000 * lost[0] / len(positions):.1f} thousandths a decision, taker "
+          f"{1000 * lost[1] / max(doubled, 1):.1f} a double ({doubled} doubles)")
     for text, n in by_decision.most_common():
         print(f"  gnubg says {text!r}: {n} positions, we agree on {agreed[text]}")
     for row in differ[:20]:
-        print(f"  {row['position']}: gnubg {row['gnubg']}, ours {row['ours']}")
+        print(f"  {row['position']} {row['setting'] or ''}: gnubg {row['gnubg']}, "
+              f"ours {row['ours']}")
     if args.json:
         args.json.write_text(json.dumps({
             "positions": len(positions), "seed": args.seed, "gnubg_plies": args.plies,
-            "our_plies": args.ours,
-            "agree": agree, "share": share, "by_decision": dict(by_decision),
+            "our_plies": args.ours, "match": args.match,
+            "agree": agree, "share": share, "doubler_error": lost[0] / len(positions),
+            "taker_error": lost[1] / max(doubled, 1), "doubles": doubled,
+            "by_decision": dict(by_decision),
             "agreed": dict(agreed), "differ": differ}, indent=2))
     return 0
 

@@ -14,10 +14,13 @@ from gammon.agents.cube import (
     THEM,
     Chances,
     CubeView,
+    Score,
     action_kind,
     cube_choice,
     cubeful_equity,
+    dead_match_equity,
     live_equity,
+    live_match_equity,
     match_equity,
     match_view,
     money_view,
@@ -80,8 +83,12 @@ def test_the_kazaross_table():
 def test_match_cube_decisions():
     even = match_view(Chances(0.5), 5, 5, 1)
     assert not even.double and even.taker_takes
-    strong = match_view(Chances(0.8), 5, 5, 1)
+    strong = match_view(Chances(0.85), 5, 5, 1)
     assert strong.double and not strong.taker_takes
+    # At 80%, 5-away 5-away, the taker's cube (a redouble at 4) is worth enough to take:
+    # with the cube dead after the double it was a pass.
+    assert match_view(Chances(0.8), 5, 5, 1).taker_takes
+    assert dead_match_equity(Chances(0.2), 5, 5, 2, False) < match_equity(5, 4)
     # Post-Crawford the trailer doubles at once: the cube costs nothing there.
     assert match_view(Chances(0.5), 4, 1, 1, post_crawford=True).double
     # 2-away 2-away: the doubled game decides the match, and a drop leaves the Crawford
@@ -138,3 +145,44 @@ def test_bots_play_a_match():
     match = Match(rules, 3)
     winner = match.play(lambda s: agents[s.current_player].choose(s), random.Random(2))
     assert match.is_over and match.score.score[winner] >= 3
+
+
+def test_a_live_cube_is_worth_something_at_a_match_score():
+    """Owning the cube is worth more than the cube in the middle, which is worth more
+    than the opponent owning it; in the Crawford game the cube is dead."""
+    c = Chances(0.6, 0.2, 0.1)
+    score = Score(5, 5)
+    mine, middle, theirs = (live_match_equity(c, score, 1, owner) for owner in (ME, CENTRE,
+                                                                                   THEM))
+    dead = dead_match_equity(c, 5, 5, 1, False)
+    assert mine > middle > theirs and mine > dead > theirs
+    crawford = match_view(Chances(0.9), 1, 4, 1, crawford=True)
+    assert not crawford.double and crawford.no_double == dead_match_equity(
+        Chances(0.9), 1, 4, 1, False)
+    # Post-Crawford the leader's cube is dead: it never doubles.
+    assert not match_view(Chances(0.7), 1, 4, 1, post_crawford=True).double
+
+
+def test_the_three_point_match_double_of_issue_28_is_no_double():
+    """4HPhASjQc+QBMA in a 3-point match at 0-0: gnubg 2-ply says "No double, take"
+    (55.1% to win, 16.8% gammons, 12.1% gammons against); with the cube dead after the
+    double our bots doubled it."""
+    win, gammon_win, gammon_loss = 0.55089, 0.16823, 0.12084
+    c = Chances(win, gammon_win / win, gammon_loss / (1 - win))
+    view = match_view(c, 3, 3, 1)
+    assert not view.double and view.taker_takes
+    dead = dead_match_equity(c, 3, 3, 1, False)
+    assert dead_match_equity(c, 3, 3, 2, False) > dead  # why the dead cube doubled
+
+
+@pytest.mark.parametrize("spec", ["neural", "neural:0", "expectimax"])
+def test_the_bots_hold_the_cube_in_the_three_point_match_of_issue_28(spec):
+    from gammon.notation import situation_from_text
+    from gammon.stakes.cube import CubeState
+    from gammon.stakes.score import MatchScore
+
+    rules = gammon.variant("backgammon")
+    position = situation_from_text("4HPhASjQc+QBMA").position
+    state = CubeState.midgame(rules, position, score=MatchScore.match(3, (0, 0)))
+    assert state.preroll and CubeAction.DOUBLE in list(state.legal_actions())
+    assert make_agent(spec, rules, 1).choose(state) is CubeAction.ROLL

@@ -22,12 +22,19 @@ twice the value, ``2 E_mine``, is worth at least -1, and beavers when it is wort
 than nothing. Under the Jacoby rule (money, cube in the middle) and where the variant
 counts every win single with the cube in play, gammons count single where they do.
 
-**Match play** reads the Kazaross-XG2 match equity table (:func:`match_equity`; gnubg's
-default, figures by Neil Kazaross, see ``gammon/stakes/data/kazaross-xg2.json``): each
-decision compares the match-winning chances of no double, double/take and double/pass
-with the cube dead after the double (no recube counted), gammons counted by the
-match's needs. No doubling in the Crawford game; a cube that already wins the match is
-not turned.
+**Match play** is the same model in match-winning chances (gnubg's way), from the
+Kazaross-XG2 match equity table (:func:`match_equity`; gnubg's default, figures by Neil
+Kazaross, see ``gammon/stakes/data/kazaross-xg2.json``). The dead cube's chance to win
+the match is linear in ``p`` between losing and winning this game at the cube's value,
+gammons counted by the match's needs. With a perfectly live cube it is linear between
+the points where the cube changes hands, as in money play, but each point comes from the
+table: a player's take point at a cube of ``2v`` is where owning that cube (with the
+right to redouble at their own cash point, the opponent's take point at ``4v``) is worth
+what a drop at ``v`` leaves; the recursion ends where a cube can no longer change who
+wins the match (:func:`live_match_equity`). The cubeful chance mixes the two by the cube
+efficiency, and each decision compares no double (the cube where it is, still alive),
+double/take (the opponent owning it at twice the value) and double/pass. No doubling in
+the Crawford game; post-Crawford the leader's cube is dead.
 """
 
 from __future__ import annotations
@@ -114,16 +121,20 @@ class CubeView:
     no_double: float
     take: float
     drop: float
+    #: Whether a double can change anything (not in the Crawford game, not with a cube
+    #: that a single win already cashes): when not, the doubler never doubles, and a
+    #: take is what the taker would say.
+    live: bool = True
 
     @property
     def double(self) -> bool:
         """Whether the doubler should double."""
-        return min(self.take, self.drop) > self.no_double
+        return self.live and min(self.take, self.drop) > self.no_double
 
     @property
     def taker_takes(self) -> bool:
         """Whether the taker should take (the doubler's take worth no more than a drop)."""
-        return self.take <= self.drop
+        return not self.live or self.take <= self.drop
 
 
 def money_view(c: Chances, owner: str, jacoby: bool = False,
@@ -162,31 +173,118 @@ def match_equity(need: int, other: int, post_crawford: bool = False) -> float:
     return pre[min(need, size) - 1][min(other, size) - 1]
 
 
+@dataclass(frozen=True)
+class Score:
+    """A match seen from one player: the points they ``need``, the points the ``other``
+    needs, and whether the Crawford game has been played (``post``: the table's
+    post-Crawford row for the trailer against a leader needing one)."""
+
+    need: int
+    other: int
+    post: bool = False
+
+    def equity(self, need: int, other: int) -> float:
+        """The chance to win the match from ``need`` against ``other``."""
+        return match_equity(need, other, self.post and (need == 1 or other == 1))
+
+    def swapped(self) -> Score:
+        return Score(self.other, self.need, self.post)
+
+    def win(self, c: Chances, cube: int) -> float:
+        """The chance to win the match after winning this game at ``cube``."""
+        return ((1.0 - c.gammons) * self.equity(self.need - cube, self.other)
+                + c.gammons * self.equity(self.need - 2 * cube, self.other))
+
+    def lose(self, c: Chances, cube: int) -> float:
+        """... after losing it."""
+        return ((1.0 - c.gammons_against) * self.equity(self.need, self.other - cube)
+                + c.gammons_against * self.equity(self.need, self.other - 2 * cube))
+
+    def may_double(self, cube: int, crawford: bool) -> bool:
+        """Whether this player's double of ``cube`` can change the match: not in the
+        Crawford game, nor when a single win at ``cube`` already wins it."""
+        return not crawford and self.need > cube and self.other > 0
+
+
 def dead_match_equity(c: Chances, need: int, other: int, cube: int,
                       post_crawford: bool) -> float:
     """The chance to win the match playing this game out at ``cube``, no one doubling
     again: wins and losses, single and gammon, weighted by the chances. A player who
     reaches one point away plays the Crawford game next (the table's pre-Crawford row
     for one away is that game's value)."""
-    def me(a: int, b: int) -> float:
-        return match_equity(a, b, post_crawford and (a == 1 or b == 1))
+    score = Score(need, other, post_crawford)
+    return c.win * score.win(c, cube) + (1.0 - c.win) * score.lose(c, cube)
 
-    win = ((1.0 - c.gammons) * me(need - cube, other)
-           + c.gammons * me(need - 2 * cube, other))
-    lose = ((1.0 - c.gammons_against) * me(need, other - cube)
-            + c.gammons_against * me(need, other - 2 * cube))
-    return c.win * win + (1.0 - c.win) * lose
+
+@functools.lru_cache(maxsize=4096)
+def _take_point(c: Chances, score: Score, cube: int, crawford: bool) -> float:
+    """The taker's (``score``'s player, chances ``c``) take point, as their chance to win
+    this game, when doubled to ``cube`` (they then own it): where their live chance of
+    the match owning it equals what dropping at ``cube // 2`` leaves (0 when a drop is
+    worth no more than losing the game, 1 when it is worth more than winning it)."""
+    drop = score.equity(score.need, score.other - cube // 2)
+    low, high = _live_line(c, score, cube, ME, crawford)
+    (p0, v0), (p1, v1) = low, high
+    if drop <= v0:
+        return p0
+    if drop >= v1:
+        return p1
+    return p0 + (p1 - p0) * (drop - v0) / (v1 - v0)
+
+
+def _live_line(c: Chances, score: Score, cube: int, owner: str,
+               crawford: bool) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The two points ``(p, match chance)`` between which the live cube's chance to win
+    the match is linear, for ``score``'s player with chances ``c`` (its win chance
+    ``p``), the cube at ``cube`` owned by ``owner``; flat outside them (one side cashes).
+    """
+    low = (0.0, score.lose(c, cube))
+    high = (1.0, score.win(c, cube))
+    them = score.swapped()
+    if owner in (ME, CENTRE) and score.may_double(cube, crawford):
+        their_take = _take_point(c.flipped(), them, 2 * cube, crawford)
+        high = (1.0 - their_take, score.equity(score.need - cube, score.other))
+    if owner in (THEM, CENTRE) and them.may_double(cube, crawford):
+        low = (_take_point(c, score, 2 * cube, crawford),
+               score.equity(score.need, score.other - cube))
+    if high[0] <= low[0]:  # each would double the other out: no position is played on
+        middle = (low[0] + high[0]) / 2
+        return (middle, low[1]), (middle, high[1])
+    return low, high
+
+
+def live_match_equity(c: Chances, score: Score, cube: int, owner: str,
+                      crawford: bool = False) -> float:
+    """The chance to win the match with a perfectly live cube (module text)."""
+    (p0, v0), (p1, v1) = _live_line(c, score, cube, owner, crawford)
+    p = c.win
+    if p <= p0:
+        return v0
+    if p >= p1:
+        return v1
+    return v0 + (v1 - v0) * (p - p0) / (p1 - p0)
+
+
+def cubeful_match_equity(c: Chances, score: Score, cube: int, owner: str,
+                         crawford: bool = False, efficiency: float = EFFICIENCY) -> float:
+    """Janowski's interpolation in match-winning chances: the dead cube's and the live
+    cube's mixed by ``efficiency``."""
+    dead = dead_match_equity(c, score.need, score.other, cube, score.post)
+    if crawford:
+        return dead
+    live = live_match_equity(c, score, cube, owner, crawford)
+    return (1.0 - efficiency) * dead + efficiency * live
 
 
 def match_view(c: Chances, need: int, other: int, cube: int,
-               post_crawford: bool = False) -> CubeView:
-    """The doubler's view of a match cube decision (chances of winning the match)."""
-    def me(a: int, b: int) -> float:
-        return match_equity(a, b, post_crawford and (a == 1 or b == 1))
-
-    return CubeView(dead_match_equity(c, need, other, cube, post_crawford),
-                    dead_match_equity(c, need, other, 2 * cube, post_crawford),
-                    me(need - cube, other))
+               post_crawford: bool = False, owner: str = CENTRE, crawford: bool = False,
+               efficiency: float = EFFICIENCY) -> CubeView:
+    """The doubler's view of a match cube decision (chances of winning the match), the
+    cube at ``cube`` owned by ``owner`` (``CENTRE`` or ``ME``) before the double."""
+    score = Score(need, other, post_crawford)
+    return CubeView(cubeful_match_equity(c, score, cube, owner, crawford, efficiency),
+                    cubeful_match_equity(c, score, 2 * cube, THEM, crawford, efficiency),
+                    score.equity(need - cube, other), score.may_double(cube, crawford))
 
 
 # --- the bot's choice --------------------------------------------------------------------

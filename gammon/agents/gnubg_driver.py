@@ -18,7 +18,10 @@ each from their owner's side, index 24 the bar):
 - ``{"op": "cube", "board": ..., "plies": n}``: gnubg's money cube decision for the
   side on roll (cube in the middle, no Jacoby rule, no beavers): ``{"decision": "No
   double, take", "equities": [no double, double/take, double/pass]}`` (cubeful,
-  per cube value) and ``"probs"`` as ``evaluate``.
+  per cube value) and ``"probs"`` as ``evaluate``. With ``"match": {"length": n,
+  "score": [on roll, other], "crawford": bool, "cube": v, "owner": -1|0|1}`` (owner 0
+  the side on roll, -1 the middle) the decision at that match score, its equities in
+  gnubg's normalised match equity.
 - ``{"op": "variation", "name": "standard"}``: switch gnubg's variation.
 - ``{"op": "quit"}``.
 
@@ -82,7 +85,11 @@ def serve(gnubg, requests, answers):
                 board = _board(request)
                 plies = request.get("plies", 0)
                 cubeful = dict(_context(plies, 0.0), cubeful=1)
-                result = gnubg.cfevaluate(board, gnubg.cubeinfo(), cubeful)
+                match = request.get("match")
+                info = gnubg.cubeinfo() if match is None else gnubg.cubeinfo(
+                    int(match["cube"]), int(match["owner"]), 0, int(match["length"]),
+                    tuple(int(x) for x in match["score"]), int(bool(match["crawford"])))
+                result = gnubg.cfevaluate(board, info, cubeful)
                 probs = gnubg.evaluate(board, gnubg.cubeinfo(), _context(plies, 0.0))
                 answer = {"decision": str(result[5]),
                           "equities": [float(x) for x in result[1:4]],

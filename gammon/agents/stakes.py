@@ -67,10 +67,10 @@ def view_of(state: CubeState, c: Chances, doubler: int) -> CubeView:
     chances): Janowski's money equities, or the match table's chances."""
     score = state.score
     cube = state.cube_value if state.offer is None else state.offer.stake
+    owner = CENTRE if state.cube_owner is None else ME
     if score.length:
         return match_view(c, score.away(doubler), score.away(1 - doubler), cube,
-                          score.post_crawford)
-    owner = CENTRE if state.cube_owner is None else ME
+                          score.post_crawford, owner, score.crawford)
     return money_view(c, owner, jacoby=state.stakes.jacoby)
 
 
