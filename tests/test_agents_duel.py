@@ -131,3 +131,40 @@ def test_duel_command_journal(tmp_path):
     assert len(journal.read_text().splitlines()) == 1 + 6
     other = runner.invoke(app, [*command, "--games", "6", "--players", "random"])
     assert other.exit_code == 2 and "journal of another duel" in other.output
+
+
+def test_matches_with_the_cube_count_a_match_won_as_one():
+    result = duel("backgammon", ["expectimax:1", "heuristic"], 4, seed=3, contest="match",
+                  length=3)
+    assert result.contest == "match" and result.length == 3
+    for game in result.results:
+        assert sorted(game.returns) == [0.0, 1.0] and game.finished
+    shares = [a.points.mean for a in result.agents]
+    assert sum(shares) == pytest.approx(1.0)  # every match has one winner
+    assert _key(result) == _key(duel("backgammon", ["expectimax:1", "heuristic"], 4, seed=3,
+                                     contest="match", length=3))
+
+
+def test_money_games_with_the_cube_count_the_cube():
+    result = duel("backgammon", ["heuristic", "random"], 16, seed=4, contest="money")
+    values = {abs(r) for game in result.results for r in game.returns}
+    cubes = {2 ** k for k in range(7)}  # the cube's values, times one, two or three
+    assert all(any(v == cube * level for cube in cubes for level in (1, 2, 3))
+               for v in values)
+    assert max(values) > 3.0  # the cube turned somewhere in sixteen games
+    assert all(sum(game.returns) == 0 for game in result.results)
+
+
+def test_contests_are_checked():
+    with pytest.raises(InvalidOptionError, match="two-player games with a cube"):
+        duel("multi-gam", ["heuristic"], 4, contest="money")
+    with pytest.raises(InvalidOptionError, match="1 to 25 points"):
+        duel("backgammon", ["heuristic", "random"], 2, contest="match", length=0)
+    runner = CliRunner()
+    both = runner.invoke(app, ["duel", "--players", "heuristic,random", "--match", "3",
+                               "--money"])
+    assert both.exit_code == 2 and "not both" in both.output
+    table = runner.invoke(app, ["duel", "hypergammon-1", "--players", "heuristic,random",
+                                "--games", "2", "--match", "1"])
+    assert table.exit_code == 0 and "1-point matches with the cube" in table.output
+    assert "matches won" in table.output

@@ -62,3 +62,31 @@ def test_gnubg_games_in_parallel_processes():
     result = duel(BG, ["gnubg:0", "random"], 2, seed=3, jobs=2)
     assert result.unfinished == 0
     assert result.agents[0].points.mean > 0
+
+
+def test_gnubg_plays_the_cube_by_its_own_cubeful_decisions():
+    """gnubg doubles a race it is far ahead in, holds the cube in an even position, and
+    answers doubles by its own take points, at money and at a match score."""
+    from gammon.core.position import Position
+    from gammon.notation import situation_from_text
+    from gammon.stakes.cube import CubeAction, CubeState
+    from gammon.stakes.score import MatchScore
+
+    agent = make_agent("gnubg:0", BG, 1)
+
+    def race(mine: dict[int, int], theirs: dict[int, int]) -> Position:
+        rows = [[0] * 26, [0] * 26]
+        for row, points in zip(rows, (mine, theirs), strict=True):
+            for point, count in points.items():
+                row[point] = count
+        return Position.from_checkers(rows, 0)
+
+    ahead = CubeState.midgame(BG, race({1: 5, 2: 5, 3: 5}, {6: 5, 5: 5, 4: 5}))
+    assert agent.choose(ahead) is CubeAction.DOUBLE
+    assert agent.choose(ahead.apply(CubeAction.DOUBLE)) is CubeAction.DROP
+    close = CubeState.midgame(BG, race({4: 5, 5: 5, 6: 5}, {6: 3, 5: 4, 4: 3, 3: 5}))
+    assert agent.choose(close) is CubeAction.ROLL
+    assert agent.choose(close.apply(CubeAction.DOUBLE)) is CubeAction.TAKE
+    opening = situation_from_text("4HPhASjQc+QBMA").position
+    three = CubeState.midgame(BG, opening, score=MatchScore.match(3, (0, 0)))
+    assert agent.choose(three) is CubeAction.ROLL  # gnubg: no double, take

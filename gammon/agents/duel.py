@@ -40,6 +40,12 @@ MAX_ACTIONS = 50_000
 #: z value of a two-sided 95% interval.
 Z95 = 1.959963984540054
 
+#: What a duel's games are: cubeless single games; money games with the cube (each
+#: game's points, the cube's value included); whole matches with the cube (a match won
+#: counts 1, lost 0, so an agent's points are its chance to win the match).
+GAME, MONEY, MATCH = "game", "money", "match"
+CONTESTS = (GAME, MONEY, MATCH)
+
 
 @dataclass(frozen=True)
 class GameResult:
@@ -127,6 +133,8 @@ class DuelResult:
     unfinished: int
     results: list[GameResult] = field(default_factory=list, repr=False)
     backend: str = "this process"
+    contest: str = GAME
+    length: int = 0
 
     @property
     def games_per_second(self) -> float:
@@ -135,6 +143,7 @@ class DuelResult:
     def as_dict(self) -> dict[str, Any]:
         return {
             "variant": self.variant, "options": self.options, "players": self.players,
+            "contest": self.contest, "length": self.length,
             "games": self.games, "seed": self.seed, "jobs": self.jobs,
             "backend": self.backend,
             "seconds": self.seconds, "games_per_second": self.games_per_second,
@@ -183,56 +192,96 @@ def _rules(name: str, options: dict[str, Any]) -> Any:
     return _RULES[key]
 
 
+
+
+class _Seats:
+    """The agents of a game, with each seat's decisions and thinking seconds."""
+
+    def __init__(self, agents: Sequence[Any]) -> None:
+        self.agents = agents
+        self.decisions = [0] * len(agents)
+        self.thinking = [0.0] * len(agents)
+        self.actions = 0
+
+    def play(self, state: Any, dice: Any, max_actions: int,
+             series: Any = None) -> tuple[Any, bool]:
+        """Play ``state`` to its end (each step through ``series.apply`` when the game is
+        a match's): the last state, and whether it ended before ``max_actions`` actions
+        in all."""
+        clock = time.perf_counter
+
+        def apply(outcome_or_action: Any) -> Any:
+            return state.apply(outcome_or_action) if series is None \
+                else series.apply(outcome_or_action)
+
+        while not state.is_terminal:
+            if state.is_chance:
+                state = apply(state.sample_chance(dice))
+                continue
+            if self.actions >= max_actions:
+                return state, False
+            player = state.current_player
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                action = legal[0]
+            else:
+                began = clock()
+                action = self.agents[player].choose(state)
+                self.thinking[player] += clock() - began
+                self.decisions[player] += 1
+            state = apply(action)
+            self.actions += 1
+        return state, True
+
+
 def play_game(rules: Any, agents: Sequence[Any], dice: Any,
-              max_actions: int = MAX_ACTIONS) -> tuple[tuple[float, ...], list[int],
-                                                       list[float], bool]:
-    """One game: ``agents[p]`` plays seat ``p``; chance from ``dice`` (a
+              max_actions: int = MAX_ACTIONS, contest: str = GAME,
+              length: int = 0) -> tuple[tuple[float, ...], list[int], list[float], bool]:
+    """One game (or one money game with the cube, or one match to ``length``, as
+    ``contest`` says): ``agents[p]`` plays seat ``p``; chance from ``dice`` (a
     ``random.Random``). Returns the seats' returns, decisions and thinking seconds, and
-    whether the game ended (an abandoned game returns zeros)."""
-    state = rules.initial_state()
-    players = len(agents)
-    decisions = [0] * players
-    thinking = [0.0] * players
-    actions = 0
-    clock = time.perf_counter
-    while not state.is_terminal:
-        if state.is_chance:
-            state = state.apply(state.sample_chance(dice))
-            continue
-        if actions >= max_actions:
-            return (0.0,) * players, decisions, thinking, False
-        player = state.current_player
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            action = legal[0]
-        else:
-            began = clock()
-            action = agents[player].choose(state)
-            thinking[player] += clock() - began
-            decisions[player] += 1
-        state = state.apply(action)
-        actions += 1
-    return tuple(float(r) for r in state.returns()), decisions, thinking, True
+    whether it ended (an abandoned one returns zeros)."""
+    from gammon.stakes import Match, StakeRules, cube_game
+
+    seats = _Seats(agents)
+    zero = (0.0,) * len(agents)
+    if contest == MATCH:
+        match = Match(rules, length, StakeRules(cube=True))
+        while not match.is_over:
+            _, finished = seats.play(match.new_game(), dice, max_actions, match)
+            if not finished:
+                return zero, seats.decisions, seats.thinking, False
+        returns: tuple[float, ...] = tuple(float(p == match.winner) for p in range(2))
+        return returns, seats.decisions, seats.thinking, True
+    start = cube_game(rules, StakeRules(cube=True)) if contest == MONEY \
+        else rules.initial_state()
+    state, finished = seats.play(start, dice, max_actions)
+    if not finished:
+        return zero, seats.decisions, seats.thinking, False
+    return tuple(float(r) for r in state.returns()), seats.decisions, seats.thinking, True
 
 
-def _play_one(job: tuple[str, dict[str, Any], list[str], int, int, int]) -> GameResult:
+def _play_one(job: tuple[str, dict[str, Any], list[str], int, int, int, str, int]
+              ) -> GameResult:
     from gammon.agents.registry import make_agent
 
-    name, options, specs, game, seed, max_actions = job
+    name, options, specs, game, seed, max_actions, contest, length = job
     rules = _rules(name, options)
     players = len(specs)
     order = seating(game, players)
     agents = [make_agent(specs[order[s]], rules, f"{seed}:{game}:{s}") for s in range(players)]
     dice = seeded_rng(seed, "dice", game // players)
-    returns, decisions, thinking, finished = play_game(rules, agents, dice, max_actions)
+    returns, decisions, thinking, finished = play_game(rules, agents, dice, max_actions,
+                                                       contest, length)
     return GameResult(game, order, returns, tuple(decisions), tuple(thinking), finished)
 
 
-def _play_some(shared: tuple[str, dict[str, Any], list[str], int, int],
+def _play_some(shared: tuple[str, dict[str, Any], list[str], int, int, str, int],
                games: tuple[int, ...]) -> list[GameResult]:
     """The games numbered ``games`` of a duel: one task of :func:`duel`."""
-    name, options, specs, seed, max_actions = shared
-    return [_play_one((name, options, specs, g, seed, max_actions)) for g in games]
+    name, options, specs, seed, max_actions, contest, length = shared
+    return [_play_one((name, options, specs, g, seed, max_actions, contest, length))
+            for g in games]
 
 
 def read_journal(path: Path) -> tuple[dict[str, Any], dict[int, GameResult]]:
@@ -263,7 +312,8 @@ def journal_summary(path: Path) -> DuelResult:
     header, results = read_journal(path)
     rules = _rules(header["variant"], header["options"])
     return summarise(rules, header["players"], sorted(results.values(), key=lambda r: r.index),
-                     header["seed"], 0, 0.0)
+                     header["seed"], 0, 0.0, header.get("contest", GAME),
+                     header.get("length", 0))
 
 
 class Journal:
@@ -300,9 +350,11 @@ class Journal:
 def duel(variant: Any, specs: Sequence[str], games: int, seed: int = 0, jobs: int = 1,
          progress: Callable[[int, int], None] | None = None,
          max_actions: int = MAX_ACTIONS, ray: str | None = None,
-         journal: Path | None = None) -> DuelResult:
+         journal: Path | None = None, contest: str = GAME, length: int = 0) -> DuelResult:
     """Play ``games`` games of ``variant`` (a name or rules object) between the agents
     ``specs`` (one per seat, or a list that divides the seats) and summarise them.
+    ``contest`` says what a game is (:data:`CONTESTS`): a cubeless game, a money game
+    with the cube, or a whole match to ``length`` points with the cube.
 
     ``jobs`` processes play games side by side (1: in this process); with ``ray`` (an
     address, or ``"local"``) the games are Ray tasks instead
@@ -320,6 +372,15 @@ def duel(variant: Any, specs: Sequence[str], games: int, seed: int = 0, jobs: in
         make_agent(spec, rules, 0)
     if games < 1:
         raise InvalidOptionError("play at least one game")
+    if contest not in CONTESTS:
+        raise InvalidOptionError(f"a duel plays {', '.join(CONTESTS)}, not {contest!r}")
+    if contest != GAME and (players != 2 or not rules.cube):
+        raise InvalidOptionError(f"money play and matches with the cube are for two-player "
+                                 f"games with a cube; {rules.name} is not one")
+    if contest == MATCH and not 1 <= length <= 25:
+        raise InvalidOptionError(f"a match is to 1 to 25 points, not {length}")
+    if contest != MATCH:
+        length = 0
     options = rules.options()
     jobs = max(1, min(jobs, games))
     began = time.perf_counter()
@@ -327,8 +388,10 @@ def duel(variant: Any, specs: Sequence[str], games: int, seed: int = 0, jobs: in
     # the speed: a few games a task, to pay each task's overhead less often.
     side_by_side = parallel.workers(jobs, ray)
     chunk = 1 if side_by_side == 1 else max(1, min(8, games // (side_by_side * 8)))
-    book = None if journal is None else Journal(
-        journal, {"variant": rules.name, "options": options, "players": seats, "seed": seed})
+    header = {"variant": rules.name, "options": options, "players": seats, "seed": seed}
+    if contest != GAME:  # a cubeless duel's journal reads as it always did
+        header.update(contest=contest, length=length)
+    book = None if journal is None else Journal(journal, header)
     kept = {} if book is None else {g: r for g, r in book.results.items() if g < games}
     missing = [g for g in range(games) if g not in kept]
     tasks = [tuple(missing[i : i + chunk]) for i in range(0, len(missing), chunk)]
@@ -343,18 +406,19 @@ def duel(variant: Any, specs: Sequence[str], games: int, seed: int = 0, jobs: in
             progress(played, games)
 
     parts = parallel.run_tasks(_play_some, tasks, jobs, ray,
-                               shared=(rules.name, options, seats, seed, max_actions),
+                               shared=(rules.name, options, seats, seed, max_actions,
+                                       contest, length),
                                done=done) if tasks else []
     seconds = time.perf_counter() - began
     results = sorted([*kept.values(), *(r for part in parts for r in part)],
                      key=lambda r: r.index)
-    summary = summarise(rules, seats, results, seed, side_by_side, seconds)
+    summary = summarise(rules, seats, results, seed, side_by_side, seconds, contest, length)
     summary.backend = parallel.describe(jobs, ray)
     return summary
 
 
 def summarise(rules: Any, seats: list[str], results: list[GameResult], seed: int, jobs: int,
-              seconds: float) -> DuelResult:
+              seconds: float, contest: str = GAME, length: int = 0) -> DuelResult:
     """Per-agent means, intervals and win rates of a list of games."""
     names = list(dict.fromkeys(s.lower() for s in seats))
     index_of = [names.index(s.lower()) for s in seats]
@@ -391,5 +455,5 @@ def summarise(rules: Any, seats: list[str], results: list[GameResult], seed: int
                             block)
     return DuelResult(
         rules.name, rules.options(), seats, len(results), seed, jobs, seconds, agents, margin,
-        sum(1 for r in results if not r.finished), results,
+        sum(1 for r in results if not r.finished), results, contest=contest, length=length,
     )

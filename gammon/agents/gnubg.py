@@ -29,6 +29,7 @@ from gammon.agents.stakes import resolve
 from gammon.core.errors import GammonError, InvalidOptionError
 from gammon.core.position import Position
 from gammon.core.variant import TrackVariant, play_leading_to
+from gammon.stakes.cube import CubeState
 
 DRIVER = Path(__file__).resolve().parent / "gnubg_driver.py"
 #: Our variants gnubg plays, and gnubg's name for each.
@@ -167,7 +168,10 @@ class GnubgAgent:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        answer, state = resolve(state, self)  # cube decisions by gnubg's chances
+        if isinstance(state, CubeState) and state.resignation is None and (
+                state.preroll or state.offer is not None):
+            return self.cube_action(state)
+        answer, state = resolve(state, self)  # resignations by gnubg's chances
         if answer is not None:
             return answer
         legal = state.legal_actions()
@@ -181,6 +185,39 @@ class GnubgAgent:
         if play is None:
             raise GnubgError(f"gnubg's move {answer['move']} is not one of our legal plays")
         return play
+
+    def cube_action(self, state: CubeState) -> Any:
+        """gnubg's own cubeful decision at a cube decision of ``state`` (double or roll;
+        take, beaver or drop), at the match score and with the cube where it is. gnubg
+        counts gammons as its settings say (no Jacoby rule): the duels play without it."""
+        from gammon.stakes.cube import CubeAction
+
+        offer, player = state.offer, state.current_player
+        assert player is not None  # a decision
+        answering = offer is not None
+        doubler = 1 - player if answering else player
+        score = state.score
+        owner = -1 if state.cube_owner is None else 0 if state.cube_owner == doubler else 1
+        answer = bridge().ask({
+            "op": "cube", "board": to_gnubg(state.base.position.with_turn(doubler)),
+            "plies": self.plies,
+            "match": {"length": score.length,
+                      "score": [score.score[doubler], score.score[1 - doubler]]
+                      if score.length else [0, 0],
+                      "crawford": score.crawford, "owner": owner,
+                      "cube": offer.stake if offer is not None else state.cube_value}})
+        text = answer["decision"].lower()
+        legal = list(state.legal_actions())
+        if answering:
+            wanted = ([CubeAction.BEAVER] if "beaver" in text else []) + (
+                [CubeAction.TAKE] if "take" in text or "beaver" in text else [CubeAction.DROP])
+        else:
+            wanted = [CubeAction.DOUBLE] if text.startswith(("double", "redouble")) \
+                else [CubeAction.ROLL]
+        for action in (*wanted, CubeAction.TAKE, CubeAction.ROLL):
+            if action in legal:
+                return action
+        return legal[0]
 
     def chances(self, boards: np.ndarray, to_move: int) -> tuple[np.ndarray, ...]:
         """Player 0's chance to win and the gammon rates of each player's wins (the

@@ -598,7 +598,8 @@ def duel(
              "heuristic, expectimax[:DEPTH], mcts[:ITERATIONS], rollout[:GAMES], pubeval, "
              "gnubg[:PLIES] ('gammon agents' lists them)."
     )] = "heuristic,random",
-    games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 100,
+    games: Annotated[int, typer.Option(min=1, help="Number of games (of matches with "
+                                       "--match).")] = 100,
     seed: Annotated[int, typer.Option(help="Seed for dice and agents.")] = 0,
     jobs: Annotated[int, typer.Option(min=1, help="Games played side by side (local "
                                       "processes).")] = 1,
@@ -606,15 +607,27 @@ def duel(
     journal: Annotated[Path | None, typer.Option(
         help="Write each game down in this file as it ends; run the same duel again to go "
              "on where it stopped.")] = None,
+    match: Annotated[int | None, typer.Option(
+        min=1, max=25, help="Play whole matches to this many points with the cube: each "
+        "agent's chance to win a match, with its interval.")] = None,
+    money: Annotated[bool, typer.Option(
+        "--money", help="Play money games with the cube: points per game, the cube's "
+        "value included.")] = False,
     as_json: JsonOpt = False,
     option: OptionOpt = None,
 ) -> None:
-    """Agents against each other, seats rotated: points per game with 95% intervals."""
+    """Agents against each other, seats rotated: points per game with 95% intervals
+    (cubeless single games unless --money or --match says otherwise)."""
     from gammon.agents.cli import run_duel
+    from gammon.agents.duel import GAME, MATCH, MONEY
 
+    if match is not None and money:
+        raise _fail("play either matches (--match N) or money games (--money), not both")
     rules = _variant(variant_name, option)
+    contest = MATCH if match is not None else MONEY if money else GAME
     try:
-        run_duel(rules, players, games, seed, jobs, as_json, console, errors, ray, journal)
+        run_duel(rules, players, games, seed, jobs, as_json, console, errors, ray, journal,
+                 contest, match or 0)
     except GammonError as error:
         raise _fail(str(error)) from None
 
