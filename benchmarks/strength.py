@@ -39,6 +39,10 @@ class Cell(NamedTuple):
     #: (A - B's mean at least ``level``) or "none" (a yardstick, reported only).
     rule: str = "interval"
     level: float = 0.0
+    #: What a game is: a cubeless game, a money game with the cube, or a whole match
+    #: with the cube to ``length`` points (gammon.agents.duel.CONTESTS).
+    contest: str = "game"
+    length: int = 0
 
 
 #: Each variant's short name in the cells' file names, and its best search agent.
@@ -103,6 +107,15 @@ def _cells() -> list[Cell]:
         cells.append(Cell(f"{short}_nn_best", variant, BEST_NEURAL[variant] + rest,
                           800 if four else MORE_NETWORK_GAMES.get(variant, 2000),
                           "the network beats today's best agent"))
+    # With the cube (issue 28): money play, and 7-point matches (a match won counts one,
+    # so A - B is the difference of the shares of matches won).
+    cells += [
+        Cell("bg_nn_gnubg_money", "backgammon", "neural,gnubg:0", 1000,
+             "neural beats gnubg:0 in money play with the cube", contest="money"),
+        Cell("bg_nn_gnubg_m7", "backgammon", "neural,gnubg:0", 400,
+             "neural wins at least half its 7-point matches against gnubg:0", "mean", 0.0,
+             contest="match", length=7),
+    ]
     return cells
 
 
@@ -122,7 +135,7 @@ def run(out: Path, seed: int, jobs: int, only: str | None, names: list[str],
         print(f"{cell.name}: {cell.variant} {cell.players}, {games} games", flush=True)
         journal = out / "games" / f"{cell.name}.jsonl"
         result = duel(cell.variant, cell.players.split(","), games, seed=seed, jobs=jobs,
-                      journal=journal)
+                      journal=journal, contest=cell.contest, length=cell.length)
         path.write_text(json.dumps(result.as_dict(), indent=2))
 
 
@@ -165,8 +178,11 @@ def table(out: Path) -> str:
         versus = f"{first['agent']} vs {second['agent']}"
         if len(data["players"]) > 2:
             versus += " ×3"
+        variant = cell.variant + {"money": " (money, cube)",
+                                  "match": f" ({cell.length}-point matches)"}.get(
+                                      cell.contest, "")
         lines.append(
-            f"| {cell.variant} | {versus} | {data['games']} | {_interval(margin)} "
+            f"| {variant} | {versus} | {data['games']} | {_interval(margin)} "
             f"| {_interval(first['points'])} | {first['win_rate']:.1%} | {target} | {met} |"
         )
     return "\n".join(lines)

@@ -1,0 +1,164 @@
+"""Bots measured as the backgammon world measures them: the equity they lose on a fixed
+benchmark of positions rated by gnubg at 2 plies (`benchmarks/build_positions.py`).
+
+    .venv/bin/python benchmarks/error_rate.py [--agents neural:0,neural:1,neural:2,...]
+        [--positions benchmarks/positions] [--jobs 2] [--limit N] [--json FILE]
+
+For each agent, side by side on the same positions:
+
+- **checker play**: its play in each position of `checker.jsonl`; the loss is gnubg's
+  2-ply equity of the best play less that of the agent's (cubeless, money, points);
+  the mean loss a decision in thousandths of a point, and the share of errors (a loss of
+  0.08 or more) and of blunders (0.16 or more), gnubg's marks;
+- **cube decisions**: its cube action in each position of `cube.jsonl` (money play or the
+  match score there), as the player to roll and, where gnubg would double, as the taker;
+  the share where it agrees with gnubg 2-ply, and the mean loss by gnubg's cubeful
+  equities (the doubler's a position, the taker's a double), in thousandths.
+
+Agents default to the networks at 0, 1 and 2 plies, `expectimax:2`, `pubeval` and gnubg
+at 0 and 1 ply (gnubg at 2 plies is the reference: it would score zero).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from cube_gnubg import agrees, errors  # noqa: E402
+
+import gammon  # noqa: E402
+from gammon.agents import make_agent  # noqa: E402
+from gammon.analysis.review import BLUNDER, ERROR  # noqa: E402
+from gammon.notation import parse_position_id  # noqa: E402
+from gammon.notation.movetext import format_play  # noqa: E402
+from gammon.stakes.cube import CubeAction, CubeState  # noqa: E402
+from gammon.stakes.score import MatchScore  # noqa: E402
+
+AGENTS = "neural:0,neural:1,neural:2,expectimax:2,pubeval,gnubg:0,gnubg:1"
+RULES = gammon.variant("backgammon")
+HERE = Path(__file__).resolve().parent / "positions"
+
+
+def checker_losses(spec: str, rows: list[dict]) -> tuple[list[float], float]:
+    """The agent's loss in each checker position, and the seconds it took."""
+    agent = make_agent(spec, RULES, 1)
+    losses = []
+    thinking = 0.0
+    for row in rows:
+        state = RULES.state(parse_position_id(row["position"]), tuple(row["dice"]))
+        rated = dict(row["plays"])
+        best = max(rated.values())
+        began = time.perf_counter()
+        play = agent.choose(state)
+        thinking += time.perf_counter() - began
+        text = format_play(next(p for p in state.legal_actions() if p == play))
+        losses.append(best - rated[text])
+    return losses, thinking
+
+
+def cube_state(row: dict) -> CubeState:
+    position = parse_position_id(row["position"])
+    setting = row["match"]
+    if setting is None:
+        return CubeState.midgame(RULES, position)
+    score = MatchScore.match(setting["length"], tuple(setting["score"]),
+                             crawford=setting["crawford"])
+    return CubeState.midgame(RULES, position, score=score, cube_value=setting["cube"],
+                             cube_owner=None if setting["owner"] < 0 else 0)
+
+
+def cube_results(spec: str, rows: list[dict]) -> list[tuple[bool, float, float | None]]:
+    """For each cube position: whether the agent agrees with gnubg, the doubler's loss,
+    and (where gnubg doubles) the taker's."""
+    agent = make_agent(spec, RULES, 1)
+    out = []
+    for row in rows:
+        state = cube_state(row)
+        legal = list(state.legal_actions())
+        double = CubeAction.DOUBLE in legal and agent.choose(state) is CubeAction.DOUBLE
+        take = True
+        if CubeAction.DOUBLE in legal:
+            answer = agent.choose(state.apply(CubeAction.DOUBLE))
+            take = answer in (CubeAction.TAKE, CubeAction.BEAVER)
+        doubler, taker = errors(double, take, row["equities"])
+        text = row["decision"].lower()
+        gnubg_doubles = text.startswith(("double", "redouble"))
+        out.append((agrees((double, take), row["decision"]),
+                    0.0 if "dead cube" in text else doubler,
+                    taker if gnubg_doubles else None))
+    return out
+
+
+def _job(task: tuple[str, str, list[dict]]) -> tuple[str, str, Any]:
+    spec, kind, rows = task
+    if kind == "checker":
+        return spec, kind, checker_losses(spec, rows)
+    return spec, kind, cube_results(spec, rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--agents", default=AGENTS)
+    parser.add_argument("--positions", type=Path, default=HERE)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--limit", type=int, help="only the first N positions of each set")
+    parser.add_argument("--json", type=Path, help="write the figures here")
+    args = parser.parse_args(argv)
+    sets = {kind: [json.loads(line) for line in
+                   (args.positions / f"{kind}.jsonl").read_text().splitlines()]
+            for kind in ("checker", "cube")}
+    if args.limit:
+        sets = {kind: rows[:args.limit] for kind, rows in sets.items()}
+    specs = [s.strip() for s in args.agents.split(",") if s.strip()]
+    chunk = 100
+    tasks = [(spec, kind, rows[i:i + chunk]) for spec in specs for kind, rows in sets.items()
+             for i in range(0, len(rows), chunk)]
+    checker: dict[str, list[float]] = {s: [] for s in specs}
+    seconds: dict[str, float] = dict.fromkeys(specs, 0.0)
+    cube: dict[str, list[tuple[bool, float, float | None]]] = {s: [] for s in specs}
+    with ProcessPoolExecutor(args.jobs) as pool:  # the tasks come back in order
+        for spec, kind, result in pool.map(_job, tasks):
+            if kind == "checker":
+                checker[spec] += result[0]
+                seconds[spec] += result[1]
+            else:
+                cube[spec] += result
+    figures = []
+    for spec in specs:
+        losses = checker[spec]
+        answers = cube[spec]
+        takers = [t for _, _, t in answers if t is not None]
+        figures.append({
+            "agent": spec, "checker_positions": len(losses),
+            "checker_error": 1000 * sum(losses) / max(len(losses), 1),
+            "errors": sum(loss >= ERROR for loss in losses) / max(len(losses), 1),
+            "blunders": sum(loss >= BLUNDER for loss in losses) / max(len(losses), 1),
+            "seconds_per_move": seconds[spec] / max(len(losses), 1),
+            "cube_positions": len(answers),
+            "cube_agree": sum(a for a, _, _ in answers) / max(len(answers), 1),
+            "doubler_error": 1000 * sum(d for _, d, _ in answers) / max(len(answers), 1),
+            "taker_error": 1000 * sum(takers) / max(len(takers), 1), "doubles": len(takers)})
+    print(f"{len(sets['checker'])} checker plays and {len(sets['cube'])} cube decisions rated "
+          "by gnubg 2-ply (thousandths of a point a decision):")
+    print("| agent | checker error | errors ≥ 0.08 | blunders ≥ 0.16 | s a move | cube agrees "
+          "| doubler error | taker error a double |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for f in figures:
+        print(f"| {f['agent']} | {f['checker_error']:.1f} | {f['errors']:.1%} | "
+              f"{f['blunders']:.1%} | {f['seconds_per_move']:.3f} | {f['cube_agree']:.1%} | "
+              f"{f['doubler_error']:.1f} | {f['taker_error']:.1f} |")
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,39 @@
+"""The benchmark of positions and the error rates measured on it, built small: gnubg at 2
+plies, the reference that rated every decision, loses nothing on its own ratings, and a
+weaker bot loses something."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from gnubg_runner import require_gnubg
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+pytestmark = pytest.mark.gnubg
+
+
+def test_the_reference_loses_nothing_on_its_own_ratings(tmp_path):
+    require_gnubg()
+    built = subprocess.run([sys.executable, str(BENCHMARKS / "build_positions.py"),
+                            "--checker", "12", "--cube", "4", "--seed", "3",
+                            "--out", str(tmp_path)], capture_output=True, text=True,
+                           timeout=300)
+    assert built.returncode == 0, built.stderr[-2000:]
+    rows = [json.loads(line) for line in (tmp_path / "checker.jsonl").read_text().splitlines()]
+    assert len(rows) == 12 and all(len(row["plays"]) > 1 for row in rows)
+    for row in rows:  # best first, every legal play rated
+        values = [value for _, value in row["plays"]]
+        assert values == sorted(values, reverse=True)
+    measured = subprocess.run([sys.executable, str(BENCHMARKS / "error_rate.py"),
+                               "--positions", str(tmp_path), "--agents", "gnubg:2,pubeval",
+                               "--jobs", "1", "--json", str(tmp_path / "rates.json")],
+                              capture_output=True, text=True, timeout=300)
+    assert measured.returncode == 0, measured.stderr[-2000:]
+    reference, weaker = json.loads((tmp_path / "rates.json").read_text())
+    assert reference["checker_error"] == pytest.approx(0.0, abs=1e-9)
+    assert reference["cube_agree"] == 1.0 and reference["doubler_error"] == 0.0
+    assert weaker["checker_error"] > 0.0
