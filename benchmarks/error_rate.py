@@ -82,7 +82,8 @@ def cube_results(spec: str, rows: list[dict]) -> list[tuple[bool, float, float |
     out = []
     for row in rows:
         state = cube_state(row)
-        legal = list(state.legal_actions())
+        # No decision at all where nobody may double (the Crawford game, a dead cube).
+        legal = [] if state.is_chance else list(state.legal_actions())
         double = CubeAction.DOUBLE in legal and agent.choose(state) is CubeAction.DOUBLE
         take = True
         if CubeAction.DOUBLE in legal:

@@ -518,10 +518,11 @@ def test_the_neural_agent_plays_acedrex_with_a_network_file(tmp_path):
 
 
 #: Each variant's default bot (`gammon play`, the web lobby's first choice), as
-#: docs/strength.md lists them: the network where its cell beat the best search.
+#: docs/strength.md lists them: the network where its cell beat the best search, the
+#: exact values where the game is solved.
 DEFAULT_BOTS = {
-    "backgammon": "neural:2", "nackgammon": "neural:1", "hypergammon-1": "expectimax",
-    "hypergammon-2": "expectimax", "hypergammon-3": "neural:2", "short": "neural:1",
+    "backgammon": "neural:2", "nackgammon": "neural:1", "hypergammon-1": "perfect",
+    "hypergammon-2": "perfect", "hypergammon-3": "neural:2", "short": "neural:1",
     "caucasian": "neural:1", "long-nardy": "neural:1", "acey-deucey": "neural:1",
     "acey-deucey-restrictive": "neural:1", "multi-gam": "rollout", "acedrex": "expectimax",
 }

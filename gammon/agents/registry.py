@@ -28,6 +28,9 @@ kind               what it is                                              varia
 ``pubeval``        Tesauro's public evaluation function                    backgammon
                                                                            board
 ``gnubg:P``        GNU Backgammon at P plies (default 0); ``noise=X``      backgammon
+``perfect``        the exact values of every position: perfect checker    hypergammon
+                   play (cubeless); its cube decisions from the exact      with 1 or 2
+                   chances                                                 checkers
 =================  ======================================================  ==========
 """
 
@@ -248,6 +251,16 @@ def _pubeval(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, 
     return PubevalAgent(rules, name=name)
 
 
+def _perfect(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str],
+             name: str) -> Any:
+    from gammon.agents.evaluators.exact import ExactEvaluator
+    from gammon.agents.players import ExpectimaxAgent
+
+    if pos:
+        raise InvalidOptionError(f"agent {spec!r}: perfect takes no setting")
+    return ExpectimaxAgent(rules, depth=0, evaluator=ExactEvaluator(rules), name=name)
+
+
 def _gnubg(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str],
         name: str) -> Any:
     from gammon.agents.gnubg import GnubgAgent
@@ -294,6 +307,8 @@ KINDS: dict[str, AgentKind] = {
         AgentKind("gnubg", "GNU Backgammon through its embedded Python", "plies", "0",
                   build=_gnubg, option_names=("noise", "plies"),
                   options="noise=X evaluation noise (0)"),
+        AgentKind("perfect", "the exact value of every position (hypergammon with one or "
+                  "two checkers a side, solved)", build=_perfect),
     )
 }
 

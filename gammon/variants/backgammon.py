@@ -65,15 +65,15 @@ class Hypergammon(TrackVariant):
     def start_layout(self) -> dict[int, int]:
         return {24 - i: 1 for i in range(self.checkers_per_side)}
 
-    # With three checkers a side the network two rolls deep beat expectimax:2; with one or
-    # two the two bots played alike (docs/strength.md, Networks).
-    # The bots depend on the checkers, so these are properties where the base class has
-    # class attributes.
+    # With one or two checkers a side the game is solved: the perfect player leads
+    # (gammon.agents.evaluators.exact). With three the network two rolls deep beat
+    # expectimax:2 (docs/strength.md, Networks). The bots depend on the checkers, so
+    # these are properties where the base class has class attributes.
     @property
     def bots(self) -> tuple[str, ...]:  # type: ignore[override]
         if self.checkers_per_side == 3:
             return ("neural", "expectimax", "mcts", "heuristic", "random")
-        return TrackVariant.bots
+        return ("perfect", *TrackVariant.bots)
 
     @property
     def bot_options(self) -> Mapping[str, str]:  # type: ignore[override]

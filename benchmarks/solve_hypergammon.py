@@ -1,0 +1,38 @@
+"""Solve hypergammon with one and two checkers a side exactly, and write the tables that
+ship (gammon/agents/evaluators/data/hypergammon-N.npz; gammon.agents.evaluators.exact).
+
+    .venv/bin/python benchmarks/solve_hypergammon.py [--checkers 1 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from gammon.agents.evaluators.exact import DATA, solve  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--checkers", type=int, nargs="+", default=[1, 2])
+    args = parser.parse_args(argv)
+    DATA.mkdir(parents=True, exist_ok=True)
+    for checkers in args.checkers:
+        began = time.monotonic()
+        table, sweeps = solve(checkers)
+        path = DATA / f"hypergammon-{checkers}.npz"
+        np.savez_compressed(path, table=table.astype(np.float32))
+        known = int(np.count_nonzero(~np.isnan(table[:, 0])))
+        print(f"hypergammon-{checkers}: {known} positions, {sweeps} sweeps, "
+              f"{time.monotonic() - began:.0f} s: {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
