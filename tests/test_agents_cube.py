@@ -41,8 +41,15 @@ def test_janowski_live_lines_meet_at_the_take_and_cash_points():
     assert live_equity(plain, ME) == pytest.approx(-live_equity(plain, THEM))
     assert live_equity(plain, ME) > 0
     # Gammons move the points: with gammons both ways the take point is later (25.8%).
-    assert live_equity(Chances(0.25, 0.3, 0.3), CENTRE) == pytest.approx(-1.0)
+    take = 0.8 / 3.1
+    assert live_equity(Chances(take, 0.3, 0.3), CENTRE) == pytest.approx(-1.0)
     assert live_equity(Chances(0.27, 0.3, 0.3), CENTRE) > -1.0
+    # Beyond a cash point the game may go on to its end: below the take point a loser
+    # of gammons loses more than the cube, above the cash point a winner of gammons
+    # wins more (gnubg's lines), where a cash would have stopped at one.
+    assert live_equity(Chances(0.25, 0.3, 0.3), CENTRE) < -1.0
+    assert live_equity(Chances(0.95, 0.3, 0.3), CENTRE) > 1.0
+    assert live_equity(Chances(0.95), CENTRE) == pytest.approx(1.0)  # no gammons: flat
 
 
 def test_money_take_point_lies_between_the_dead_and_the_live_cube():

@@ -10,9 +10,11 @@ the cube efficiency ``x`` (:data:`EFFICIENCY`, about two thirds in backgammon):
 ``E = (1 - x) E_dead + x E_live``. With a live cube the taker's take point is
 ``TP = (L - 1/2) / (W + L + 1/2)`` and the doubler's cash point
 ``CP = (L + 1) / (W + L + 1/2)``; the live equity is linear in ``p`` between the
-points where the cube changes hands: owning the cube, from ``(0, -L)`` to ``(CP, 1)``;
-with the cube in the middle, from ``(TP, -1)`` to ``(CP, 1)``; with the opponent
-owning it, from ``(TP, -1)`` to ``(1, W)`` (flat beyond, where someone cashes).
+points where the game can stop: the game's ends ``(0, -L)`` and ``(1, W)``, and, for
+whoever may double, the point where the other passes: ``(CP, 1)`` when the cube is the
+player's or in the middle, ``(TP, -1)`` when it is the opponent's or in the middle.
+Beyond a cash point the holder of the cube may cash or play on for the gammon, so the
+line goes on to the game's end (gnubg's lines).
 
 The player on roll doubles when doubling is worth more than not: ``min(2 E_them, 1) >
 E_now``, where ``E_them`` is the cubeful equity once the opponent owns the cube at
@@ -40,6 +42,7 @@ the Crawford game; post-Crawford the leader's cube is dead.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,16 +98,32 @@ def live_equity(c: Chances, owner: str) -> float:
     w, lose = c.win_value, c.lose_value
     take = (lose - 0.5) / (w + lose + 0.5)
     cash = (lose + 1.0) / (w + lose + 0.5)
-    p = c.win
-    if owner == ME:
-        return 1.0 if p >= cash else -lose + (1.0 + lose) * p / cash
-    if owner == THEM:
-        return -1.0 if p <= take else -1.0 + (w + 1.0) * (p - take) / (1.0 - take)
-    if p <= take:
-        return -1.0
-    if p >= cash:
-        return 1.0
-    return -1.0 + 2.0 * (p - take) / (cash - take)
+    points = [(0.0, -lose)]
+    if owner in (THEM, CENTRE):
+        points.append((take, -1.0))
+    if owner in (ME, CENTRE):
+        points.append((cash, 1.0))
+    points.append((1.0, w))
+    return along(points, c.win)
+
+
+def along(points: list[tuple[float, float]], p: float) -> float:
+    """The piecewise-linear line through ``points`` (sorted by ``p``) at ``p``."""
+    for (p0, v0), (p1, v1) in itertools.pairwise(points):
+        if p <= p1:
+            return v0 if p1 <= p0 else v0 + (v1 - v0) * (p - p0) / (p1 - p0)
+    return points[-1][1]
+
+
+def where(points: list[tuple[float, float]], value: float) -> float:
+    """The first ``p`` at which the rising line through ``points`` reaches ``value`` (its
+    ends when the line is all above or all below)."""
+    if value <= points[0][1]:
+        return points[0][0]
+    for (p0, v0), (p1, v1) in itertools.pairwise(points):
+        if value <= v1:
+            return p0 if v1 <= v0 else p0 + (p1 - p0) * (value - v0) / (v1 - v0)
+    return points[-1][0]
 
 
 def cubeful_equity(c: Chances, owner: str, efficiency: float = EFFICIENCY) -> float:
@@ -223,46 +242,36 @@ def _take_point(c: Chances, score: Score, cube: int, crawford: bool) -> float:
     the match owning it equals what dropping at ``cube // 2`` leaves (0 when a drop is
     worth no more than losing the game, 1 when it is worth more than winning it)."""
     drop = score.equity(score.need, score.other - cube // 2)
-    low, high = _live_line(c, score, cube, ME, crawford)
-    (p0, v0), (p1, v1) = low, high
-    if drop <= v0:
-        return p0
-    if drop >= v1:
-        return p1
-    return p0 + (p1 - p0) * (drop - v0) / (v1 - v0)
+    return where(_live_line(c, score, cube, ME, crawford), drop)
 
 
 def _live_line(c: Chances, score: Score, cube: int, owner: str,
-               crawford: bool) -> tuple[tuple[float, float], tuple[float, float]]:
-    """The two points ``(p, match chance)`` between which the live cube's chance to win
-    the match is linear, for ``score``'s player with chances ``c`` (its win chance
-    ``p``), the cube at ``cube`` owned by ``owner``; flat outside them (one side cashes).
-    """
-    low = (0.0, score.lose(c, cube))
-    high = (1.0, score.win(c, cube))
+               crawford: bool) -> list[tuple[float, float]]:
+    """The points ``(p, match chance)`` through which the live cube's chance to win the
+    match runs linearly, for ``score``'s player with chances ``c`` (its win chance
+    ``p``), the cube at ``cube`` owned by ``owner``: the game's ends, the point where the
+    opponent would pass this player's double, and the point where this player would
+    pass the opponent's."""
+    points = [(0.0, score.lose(c, cube))]
     them = score.swapped()
+    if owner in (THEM, CENTRE) and them.may_double(cube, crawford):
+        points.append((_take_point(c, score, 2 * cube, crawford),
+                       score.equity(score.need, score.other - cube)))
     if owner in (ME, CENTRE) and score.may_double(cube, crawford):
         their_take = _take_point(c.flipped(), them, 2 * cube, crawford)
-        high = (1.0 - their_take, score.equity(score.need - cube, score.other))
-    if owner in (THEM, CENTRE) and them.may_double(cube, crawford):
-        low = (_take_point(c, score, 2 * cube, crawford),
-               score.equity(score.need, score.other - cube))
-    if high[0] <= low[0]:  # each would double the other out: no position is played on
-        middle = (low[0] + high[0]) / 2
-        return (middle, low[1]), (middle, high[1])
-    return low, high
+        points.append((1.0 - their_take, score.equity(score.need - cube, score.other)))
+    points.append((1.0, score.win(c, cube)))
+    # Where both cash points cross (each would double the other out), no p is played on.
+    if len(points) == 4 and points[2][0] < points[1][0]:
+        middle = (points[1][0] + points[2][0]) / 2
+        points[1], points[2] = (middle, points[1][1]), (middle, points[2][1])
+    return points
 
 
 def live_match_equity(c: Chances, score: Score, cube: int, owner: str,
                       crawford: bool = False) -> float:
     """The chance to win the match with a perfectly live cube (module text)."""
-    (p0, v0), (p1, v1) = _live_line(c, score, cube, owner, crawford)
-    p = c.win
-    if p <= p0:
-        return v0
-    if p >= p1:
-        return v1
-    return v0 + (v1 - v0) * (p - p0) / (p1 - p0)
+    return along(_live_line(c, score, cube, owner, crawford), c.win)
 
 
 def cubeful_match_equity(c: Chances, score: Score, cube: int, owner: str,
