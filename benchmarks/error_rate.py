@@ -75,9 +75,9 @@ def cube_state(row: dict) -> CubeState:
                              cube_owner=None if setting["owner"] < 0 else 0)
 
 
-def cube_results(spec: str, rows: list[dict]) -> list[tuple[bool, float, float | None]]:
+def cube_results(spec: str, rows: list[dict]) -> list[tuple[bool, float, float | None, bool]]:
     """For each cube position: whether the agent agrees with gnubg, the doubler's loss,
-    and (where gnubg doubles) the taker's."""
+    (where gnubg doubles) the taker's, and whether it is at a match score."""
     agent = make_agent(spec, RULES, 1)
     out = []
     for row in rows:
@@ -94,7 +94,7 @@ def cube_results(spec: str, rows: list[dict]) -> list[tuple[bool, float, float |
         gnubg_doubles = text.startswith(("double", "redouble"))
         out.append((agrees((double, take), row["decision"]),
                     0.0 if "dead cube" in text else doubler,
-                    taker if gnubg_doubles else None))
+                    taker if gnubg_doubles else None, row["match"] is not None))
     return out
 
 
@@ -112,10 +112,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--limit", type=int, help="only the first N positions of each set")
     parser.add_argument("--json", type=Path, help="write the figures here")
+    parser.add_argument("--sets", default="checker,cube",
+                        help="which sets: checker, cube or both")
     args = parser.parse_args(argv)
+    kinds = [k.strip() for k in args.sets.split(",") if k.strip() in ("checker", "cube")]
     sets = {kind: [json.loads(line) for line in
                    (args.positions / f"{kind}.jsonl").read_text().splitlines()]
-            for kind in ("checker", "cube")}
+            if kind in kinds else [] for kind in ("checker", "cube")}
     if args.limit:
         sets = {kind: rows[:args.limit] for kind, rows in sets.items()}
     specs = [s.strip() for s in args.agents.split(",") if s.strip()]
@@ -124,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
              for i in range(0, len(rows), chunk)]
     checker: dict[str, list[float]] = {s: [] for s in specs}
     seconds: dict[str, float] = dict.fromkeys(specs, 0.0)
-    cube: dict[str, list[tuple[bool, float, float | None]]] = {s: [] for s in specs}
+    cube: dict[str, list[tuple[bool, float, float | None, bool]]] = {s: [] for s in specs}
     with ProcessPoolExecutor(args.jobs) as pool:  # the tasks come back in order
         for spec, kind, result in pool.map(_job, tasks):
             if kind == "checker":
@@ -136,7 +139,9 @@ def main(argv: list[str] | None = None) -> int:
     for spec in specs:
         losses = checker[spec]
         answers = cube[spec]
-        takers = [t for _, _, t in answers if t is not None]
+        takers = [t for _, _, t, _ in answers if t is not None]
+        money = [a for a, _, _, match in answers if not match]
+        matches = [a for a, _, _, match in answers if match]
         figures.append({
             "agent": spec, "checker_positions": len(losses),
             "checker_error": 1000 * sum(losses) / max(len(losses), 1),
@@ -144,17 +149,20 @@ def main(argv: list[str] | None = None) -> int:
             "blunders": sum(loss >= BLUNDER for loss in losses) / max(len(losses), 1),
             "seconds_per_move": seconds[spec] / max(len(losses), 1),
             "cube_positions": len(answers),
-            "cube_agree": sum(a for a, _, _ in answers) / max(len(answers), 1),
-            "doubler_error": 1000 * sum(d for _, d, _ in answers) / max(len(answers), 1),
+            "cube_agree": sum(a for a, _, _, _ in answers) / max(len(answers), 1),
+            "money_agree": sum(money) / max(len(money), 1),
+            "match_agree": sum(matches) / max(len(matches), 1),
+            "doubler_error": 1000 * sum(d for _, d, _, _ in answers) / max(len(answers), 1),
             "taker_error": 1000 * sum(takers) / max(len(takers), 1), "doubles": len(takers)})
     print(f"{len(sets['checker'])} checker plays and {len(sets['cube'])} cube decisions rated "
           "by gnubg 2-ply (thousandths of a point a decision):")
     print("| agent | checker error | errors ≥ 0.08 | blunders ≥ 0.16 | s a move | cube agrees "
-          "| doubler error | taker error a double |")
+          "(money, match) | doubler error | taker error a double |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for f in figures:
         print(f"| {f['agent']} | {f['checker_error']:.1f} | {f['errors']:.1%} | "
-              f"{f['blunders']:.1%} | {f['seconds_per_move']:.3f} | {f['cube_agree']:.1%} | "
+              f"{f['blunders']:.1%} | {f['seconds_per_move']:.3f} | {f['cube_agree']:.1%} "
+              f"({f['money_agree']:.1%}, {f['match_agree']:.1%}) | "
               f"{f['doubler_error']:.1f} | {f['taker_error']:.1f} |")
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2))
