@@ -126,7 +126,8 @@ def test_specs_parse_and_fail_helpfully():
     with pytest.raises(InvalidOptionError, match="does not play"):
         make_agent("gnubg", "multi-gam")
     assert [k.name for k in agent_kinds()] == ["random", "heuristic", "expectimax", "neural",
-                                              "mcts", "rollout", "pubeval", "gnubg"]
+                                              "mcts", "rollout", "pubeval", "gnubg",
+                                              "perfect"]
     assert make_agent("expectimax", rules, 1).cutoff == 0.16
     assert make_agent("expectimax:2:cutoff=0.3", rules, 1).cutoff == 0.3
     assert make_agent("expectimax", "multi-gam", 1).cutoff is None

@@ -99,7 +99,10 @@ def write_match(length: int, names: Sequence[str], games: Sequence[GameRecord],
             if winner == 1 and rows and not rows[-1][1]:
                 rows[-1][1], wins = wins, ""  # gnubg's place for it after a drop
         for row_number, (left, right) in enumerate(rows, 1):
-            lines.append(f"{row_number:3d}) {left:<{RIGHT - LEFT}}{right}".rstrip())
+            # A long play (four moves with hits) may overrun its column: a space still
+            # parts it from the other player's roll, or the two would read as one word.
+            left = left.ljust(RIGHT - LEFT - 1) + " "
+            lines.append(f"{row_number:3d}) {left}{right}".rstrip())
         if wins:
             lines.append(" " * (LEFT if winner == 0 else RIGHT) + wins)
         lines.append("")
