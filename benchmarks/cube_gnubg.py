@@ -30,16 +30,20 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import numpy as np  # noqa: E402
 
 import gammon  # noqa: E402
 from gammon.agents import make_agent  # noqa: E402
-from gammon.agents.cube import CENTRE, ME, Chances, CubeView, match_view, money_view  # noqa: E402
+from gammon.agents.cube import CubeView  # noqa: E402
 from gammon.agents.gnubg import bridge, to_gnubg  # noqa: E402
 from gammon.agents.search import BoardSearch  # noqa: E402
+from gammon.agents.stakes import view_of  # noqa: E402
 from gammon.nn import load_network  # noqa: E402
 from gammon.nn.evaluator import NeuralEvaluator  # noqa: E402
 from gammon.notation import position_id  # noqa: E402
+from gammon.stakes import MatchScore  # noqa: E402
+from gammon.stakes.cube import CubeState  # noqa: E402
+
+RULES = gammon.variant("backgammon")
 
 
 def gnubg_positions(count: int, seed: int) -> list[gammon.Position]:
@@ -79,24 +83,26 @@ def match_setting(rng: random.Random) -> dict[str, Any]:
             "cube": cube, "owner": owner}
 
 
-def ours(evaluator: NeuralEvaluator, search: BoardSearch | None, position: gammon.Position,
-         setting: dict[str, Any] | None) -> CubeView:
-    """Our view of the cube decision of the side to roll: the network's chances at 0 ply,
-    or one roll ahead with ``search``."""
-    if search is not None:
-        win0, g0, g1 = search.rolled_chances(position.board, position.turn)
-    else:
-        board = np.frombuffer(position.board, np.int8)[None, :]
-        win0, g0, g1 = (float(x[0]) for x in evaluator.chances(board, position.turn))
-    chances = Chances(win0, g0, g1) if position.turn == 0 else Chances(win0, g0, g1).flipped()
+def cube_state(position: gammon.Position, setting: dict[str, Any] | None) -> CubeState:
+    """The cube decision of the side to roll at ``position``: money play (``setting``
+    None, the cube in the middle) or a match setting of :func:`match_setting` (the score
+    and the cube's owner seen from the side to roll)."""
     if setting is None:
-        return money_view(chances, CENTRE)
-    length = setting["length"]
+        return CubeState.midgame(RULES, position)
     mine, theirs = setting["score"]
-    need, other = length - mine, length - theirs
-    post = (need == 1 or other == 1) and not setting["crawford"]
-    return match_view(chances, need, other, setting["cube"], post,
-                      ME if setting["owner"] == 0 else CENTRE, setting["crawford"])
+    score = MatchScore.match(setting["length"],
+                             (mine, theirs) if position.turn == 0 else (theirs, mine),
+                             crawford=setting["crawford"])
+    return CubeState.midgame(RULES, position, score=score, cube_value=setting["cube"],
+                             cube_owner=None if setting["owner"] < 0 else position.turn)
+
+
+def ours(evaluator: NeuralEvaluator, search: BoardSearch | None, position: gammon.Position,
+         setting: dict[str, Any] | None, plies: int = 1) -> CubeView:
+    """Our view of the cube decision of the side to roll, as the bots decide it
+    (:func:`gammon.agents.stakes.view_of`): the network's chances at 0 ply, or ``plies``
+    rolls ahead with ``search``."""
+    return view_of(cube_state(position, setting), evaluator, position.turn, search, plies)[1]
 
 
 def theirs(position: gammon.Position, plies: int, setting: dict[str, Any] | None
@@ -142,12 +148,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--match", action="store_true", help="at match scores")
     parser.add_argument("--json", type=Path, help="write the figures here")
     parser.add_argument("--net", type=Path, help="our network (default: the shipped one)")
-    parser.add_argument("--ours", type=int, default=1, choices=(0, 1),
-                        help="our plies: the network's chances now (0) or a roll ahead (1)")
+    parser.add_argument("--ours", type=int, default=2, choices=(0, 1, 2),
+                        help="our plies: the network's chances now (0) or one or two "
+                             "rolls ahead (as neural:1 and neural:2 decide)")
     args = parser.parse_args(argv)
-    rules = gammon.variant("backgammon")
-    evaluator = NeuralEvaluator(rules, load_network(rules, args.net))
-    search = BoardSearch(rules, evaluator) if args.ours else None
+    evaluator = NeuralEvaluator(RULES, load_network(RULES, args.net))
+    search = BoardSearch(RULES, evaluator) if args.ours else None
     positions = gnubg_positions(args.positions, args.seed)
     settings = random.Random(args.seed + 7)
     agree = doubled = 0
@@ -158,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     for position in positions:
         setting = match_setting(settings) if args.match else None
         double, take, text, equities = theirs(position, args.plies, setting)
-        view = ours(evaluator, search, position, setting)
+        view = ours(evaluator, search, position, setting, args.ours)
         mine = (view.double, view.taker_takes)
         by_decision[text] += 1
         doubler, taker = errors(*mine, equities)

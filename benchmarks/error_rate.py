@@ -32,15 +32,14 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cube_gnubg import agrees, errors  # noqa: E402
+from cube_gnubg import agrees, cube_state, errors  # noqa: E402
 
 import gammon  # noqa: E402
 from gammon.agents import make_agent  # noqa: E402
 from gammon.analysis.review import BLUNDER, ERROR  # noqa: E402
 from gammon.notation import parse_position_id  # noqa: E402
 from gammon.notation.movetext import format_play  # noqa: E402
-from gammon.stakes.cube import CubeAction, CubeState  # noqa: E402
-from gammon.stakes.score import MatchScore  # noqa: E402
+from gammon.stakes.cube import CubeAction  # noqa: E402
 
 AGENTS = "neural:0,neural:1,neural:2,expectimax:2,pubeval,gnubg:0,gnubg:1"
 RULES = gammon.variant("backgammon")
@@ -64,24 +63,13 @@ def checker_losses(spec: str, rows: list[dict]) -> tuple[list[float], float]:
     return losses, thinking
 
 
-def cube_state(row: dict) -> CubeState:
-    position = parse_position_id(row["position"])
-    setting = row["match"]
-    if setting is None:
-        return CubeState.midgame(RULES, position)
-    score = MatchScore.match(setting["length"], tuple(setting["score"]),
-                             crawford=setting["crawford"])
-    return CubeState.midgame(RULES, position, score=score, cube_value=setting["cube"],
-                             cube_owner=None if setting["owner"] < 0 else 0)
-
-
 def cube_results(spec: str, rows: list[dict]) -> list[tuple[bool, float, float | None, bool]]:
     """For each cube position: whether the agent agrees with gnubg, the doubler's loss,
     (where gnubg doubles) the taker's, and whether it is at a match score."""
     agent = make_agent(spec, RULES, 1)
     out = []
     for row in rows:
-        state = cube_state(row)
+        state = cube_state(parse_position_id(row["position"]), row["match"])
         # No decision at all where nobody may double (the Crawford game, a dead cube).
         legal = [] if state.is_chance else list(state.legal_actions())
         double = CubeAction.DOUBLE in legal and agent.choose(state) is CubeAction.DOUBLE

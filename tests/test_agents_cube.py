@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 import gammon
@@ -12,18 +13,22 @@ from gammon.agents.cube import (
     CENTRE,
     ME,
     THEM,
+    Ahead,
     Chances,
     CubeView,
+    MoneyStakes,
     Score,
     action_kind,
     cube_choice,
     cubeful_equity,
     dead_match_equity,
+    efficiency,
     live_equity,
     live_match_equity,
     match_equity,
     match_view,
     money_view,
+    view_ahead,
 )
 from gammon.stakes import CubeAction, Match, StakeRules, cube_game
 
@@ -193,3 +198,94 @@ def test_the_bots_hold_the_cube_in_the_three_point_match_of_issue_28(spec):
     state = CubeState.midgame(rules, position, score=MatchScore.match(3, (0, 0)))
     assert state.preroll and CubeAction.DOUBLE in list(state.legal_actions())
     assert make_agent(spec, rules, 1).choose(state) is CubeAction.ROLL
+
+
+def test_cube_efficiency_is_gnubgs_by_kind_of_position():
+    """Contact 0.68; a race 0.55 + 0.00125 a pip of the side on roll between 0.6 and 0.7;
+    a bear-off 0.6 (gnubg's EvalEfficiency figures)."""
+    assert efficiency(False, False, 150) == pytest.approx(0.68)
+    assert efficiency(True, False, 40) == pytest.approx(0.6)
+    assert efficiency(True, False, 100) == pytest.approx(0.675)
+    assert efficiency(True, False, 160) == pytest.approx(0.7)
+    assert efficiency(True, True, 30) == pytest.approx(0.6)
+
+
+def test_efficiencies_read_race_and_bear_off_from_the_board():
+    from gammon.agents.stakes import efficiencies
+
+    rules = gammon.variant("backgammon")
+    start = np.frombuffer(rules.initial_state().position.board, np.int8)[None, :]
+    assert efficiencies(rules, start, 0)[0] == pytest.approx(0.68)
+    rows = [[0] * 26, [0] * 26]
+    rows[0][8], rows[0][3] = 10, 5  # 95 pips, all past the other side's checkers
+    rows[1][2] = 15
+    race = np.frombuffer(gammon.Position.from_checkers(rows).board, np.int8)[None, :]
+    assert efficiencies(rules, race, 0)[0] == pytest.approx(0.55 + 0.00125 * 95)
+    rows[0][8], rows[0][6] = 0, 10
+    home = np.frombuffer(gammon.Position.from_checkers(rows).board, np.int8)[None, :]
+    assert efficiencies(rules, home, 0)[0] == pytest.approx(0.6)
+
+
+def test_a_look_ahead_sees_the_market_a_strong_roll_loses():
+    """The same average chance is worth doubling sooner when the next roll swings it:
+    a roll that passes the cash point loses the market (gnubg's cubeful search), which
+    Janowski's model on the averaged chances cannot see."""
+    def tree(*chances: float) -> Ahead:
+        share = 1.0 / max(len(chances), 1)
+        return Ahead(Chances(0.7), rolls=tuple((share, Ahead(Chances(p))) for p in chances))
+
+    money = MoneyStakes()
+    quiet = view_ahead(tree(0.7, 0.7), money, 1, CENTRE)
+    swing = view_ahead(tree(0.95, 0.45), money, 1, CENTRE)
+    assert swing.take - swing.no_double > quiet.take - quiet.no_double
+    # With no roll to look at, the view is Janowski's at the root.
+    assert view_ahead(tree(), money, 1, CENTRE) == money_view(Chances(0.7), CENTRE)
+    # After a roll that leaves the doubler far behind, the opponent redoubles and the
+    # doubler drops: the take costs the two points of the cube, more than Janowski's
+    # equity with the opponent owning the cube (-0.968 a cube) there.
+    collapse = view_ahead(tree(0.05), money, 1, CENTRE)
+    assert collapse.take == pytest.approx(-2.0)
+    assert 2 * cubeful_equity(Chances(0.05), THEM) == pytest.approx(-1.936)
+
+
+#: Benchmark cube positions (benchmarks/positions/cube.jsonl, money) where Janowski's
+#: model on the chances averaged one roll ahead disagreed with gnubg 2-ply, by a large
+#: margin: the bear-off that is a pass, a double that is a pass, two doubles that are
+#: takes.
+GNUBG_MONEY_DECISIONS = [
+    ("DgAA8AAAAAAAAA", CubeAction.DOUBLE, False),
+    ("bDagYEPrYzsAAA", CubeAction.DOUBLE, False),
+    ("lb7ABwBVPQcHAA", CubeAction.DOUBLE, True),
+    ("tdsAAB3jbg4IQA", CubeAction.DOUBLE, True),
+]
+
+
+@pytest.mark.parametrize(("position_id", "action", "take"), GNUBG_MONEY_DECISIONS)
+def test_neural_two_rolls_ahead_decides_the_cube_as_gnubg(position_id, action, take):
+    from gammon.notation import parse_position_id
+    from gammon.stakes.cube import CubeState
+
+    rules = gammon.variant("backgammon")
+    state = CubeState.midgame(rules, parse_position_id(position_id))
+    agent = make_agent("neural:2", rules, 1)
+    assert agent.choose(state) is action
+    answer = agent.choose(state.apply(CubeAction.DOUBLE))
+    assert (answer in (CubeAction.TAKE, CubeAction.BEAVER)) is take
+
+
+def test_a_sure_win_doubles_the_opponent_out():
+    """A double that will be passed is worth what playing on wins when no gammon is
+    left (FgAAEAAAAAAAAA: one checker on the ace point against three): the bot doubles,
+    as gnubg does ("Double, pass"), and the game ends; with gammons left it plays on."""
+    assert CubeView(1.0, 2.0, 1.0).double
+    assert not CubeView(1.01, 2.0, 1.0).double  # too good: plays on for the gammon
+    assert not CubeView(0.8, 0.8, 1.0).double  # a take no better than rolling
+    from gammon.notation import parse_position_id
+    from gammon.stakes.cube import CubeState
+
+    rules = gammon.variant("backgammon")
+    state = CubeState.midgame(rules, parse_position_id("FgAAEAAAAAAAAA"))
+    for spec in ("neural:0", "neural:2"):
+        agent = make_agent(spec, rules, 1)
+        assert agent.choose(state) is CubeAction.DOUBLE
+        assert agent.choose(state.apply(CubeAction.DOUBLE)) is CubeAction.DROP

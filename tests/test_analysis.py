@@ -47,6 +47,16 @@ def test_the_cube_decision_of_a_position():
     assert json.loads(result.output)["decision"] == "No double, take"
 
 
+def test_hint_takes_the_three_point_match_double_gnubg_takes():
+    """Issue 31's XGID: gnubg 2-ply says "Double, take" at this 3-point match score;
+    the cube decision two rolls ahead agrees (the one on averaged chances said pass)."""
+    evaluator = evaluator_for(BG, None)
+    state = read_state(BG, "XGID=aB-Ba-B-DA--bB--cc-e----B-:0:0:1:00:0:0:0:3:10", None)
+    hint = rate_cube(state, evaluator, plies=2)
+    assert hint.decision == "Double, take"
+    assert hint.view.taker_takes and hint.view.double
+
+
 def test_hint_on_the_command_line_and_its_errors():
     result = runner.invoke(app, ["hint", OPENING_52, "--plies", "0"])
     assert result.exit_code == 0 and "8 legal plays of 5-2" in result.output

@@ -37,6 +37,15 @@ wins the match (:func:`live_match_equity`). The cubeful chance mixes the two by 
 efficiency, and each decision compares no double (the cube where it is, still alive),
 double/take (the opponent owning it at twice the value) and double/pass. No doubling in
 the Crawford game; post-Crawford the leader's cube is dead.
+
+**Looking ahead** (gnubg's cubeful search): a bot that searches reads the decision one
+or two rolls deep (:func:`view_ahead`). The positions after each roll, played, form a
+tree (:class:`Ahead`); at every position below the root the side on roll doubles where
+that pays and the other takes or drops, and the model above values only the leaves,
+each with its own cube efficiency (:func:`efficiency`: gnubg's figures for contact,
+races and bear-offs). Averaging cubeful equities instead of chances sees what the model
+on averaged chances cannot: a roll that passes the cash point loses the doubler's
+market, a bad one gives the opponent a redouble.
 """
 
 from __future__ import annotations
@@ -48,8 +57,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-#: Janowski's cube efficiency: how much of a perfectly live cube's value play keeps.
+#: Cube equities closer than this (a ten-thousandth of a point, or of a match) are
+#: taken as equal.
+TIE = 0.0001
+#: Janowski's cube efficiency: how much of a perfectly live cube's value play keeps
+#: (gnubg's figure for positions with contact).
 EFFICIENCY = 0.68
+#: gnubg's efficiency in a race: ``0.55 + 0.00125`` a pip of the side on roll, kept
+#: between 0.6 and 0.7 (a long race leaves the cube more time to turn), and in a bear-off.
+RACE_EFFICIENCY = (0.55, 0.00125, 0.6, 0.7)
+BEAROFF_EFFICIENCY = 0.6
 #: Where the match equity table lies.
 MET_FILE = Path(__file__).resolve().parent.parent / "stakes" / "data" / "kazaross-xg2.json"
 
@@ -131,6 +148,18 @@ def cubeful_equity(c: Chances, owner: str, efficiency: float = EFFICIENCY) -> fl
     return (1.0 - efficiency) * c.equity + efficiency * live_equity(c, owner)
 
 
+def efficiency(race: bool, bearoff: bool, pips: int) -> float:
+    """The cube efficiency of a position (gnubg's): in contact :data:`EFFICIENCY`; in a
+    race rising with the pip count ``pips`` of the side on roll; in a bear-off (both
+    sides home) :data:`BEAROFF_EFFICIENCY`."""
+    if bearoff:
+        return BEAROFF_EFFICIENCY
+    if not race:
+        return EFFICIENCY
+    base, per_pip, low, high = RACE_EFFICIENCY
+    return min(max(base + per_pip * pips, low), high)
+
+
 @dataclass(frozen=True)
 class CubeView:
     """What a cube decision is worth, in the units of the decision (money: points per
@@ -147,8 +176,12 @@ class CubeView:
 
     @property
     def double(self) -> bool:
-        """Whether the doubler should double."""
-        return self.live and min(self.take, self.drop) > self.no_double
+        """Whether the doubler should double: when that is worth more, or as much (within
+        :data:`TIE`) where the opponent should pass, as in a sure win without gammons:
+        doubling ends the game there for what playing on would win."""
+        answered = min(self.take, self.drop)
+        return self.live and (answered > self.no_double
+                              or (answered == self.drop and answered > self.no_double - TIE))
 
     @property
     def taker_takes(self) -> bool:
@@ -160,9 +193,7 @@ def money_view(c: Chances, owner: str, jacoby: bool = False,
                efficiency: float = EFFICIENCY) -> CubeView:
     """The doubler's view in money play, with chances ``c`` and the cube at ``owner``
     (``CENTRE`` or ``ME``) before the double; ``jacoby``: the Jacoby rule is on."""
-    now = c.single() if jacoby and owner == CENTRE else c
-    return CubeView(cubeful_equity(now, owner, efficiency),
-                    2.0 * cubeful_equity(c, THEM, efficiency), 1.0)
+    return view_ahead(Ahead(c, efficiency), MoneyStakes(jacoby), 1, owner)
 
 
 # --- match ----------------------------------------------------------------------------------
@@ -290,10 +321,104 @@ def match_view(c: Chances, need: int, other: int, cube: int,
                efficiency: float = EFFICIENCY) -> CubeView:
     """The doubler's view of a match cube decision (chances of winning the match), the
     cube at ``cube`` owned by ``owner`` (``CENTRE`` or ``ME``) before the double."""
-    score = Score(need, other, post_crawford)
-    return CubeView(cubeful_match_equity(c, score, cube, owner, crawford, efficiency),
-                    cubeful_match_equity(c, score, 2 * cube, THEM, crawford, efficiency),
-                    score.equity(need - cube, other), score.may_double(cube, crawford))
+    return view_ahead(Ahead(c, efficiency), MatchStakes(Score(need, other, post_crawford),
+                                                        crawford), cube, owner)
+
+
+# --- looking ahead ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ahead:
+    """A position before a roll, as a cube decision looks at it: the doubler's cubeless
+    ``chances`` there, the cube ``efficiency``, whether the game is ``over``, and, where
+    the look goes deeper, the positions after each of the roller's rolls (played) with
+    their probabilities. The root is the doubler's; each level down the other side
+    rolls."""
+
+    chances: Chances
+    efficiency: float = EFFICIENCY
+    over: bool = False
+    rolls: tuple[tuple[float, Ahead], ...] = ()
+
+
+class MoneyStakes:
+    """Money play seen from the doubler: equity in points (the root cube counts one)."""
+
+    def __init__(self, jacoby: bool = False) -> None:
+        self.jacoby = jacoby
+
+    def leaf(self, c: Chances, x: float, value: int, owner: str) -> float:
+        return value * cubeful_equity(c.single() if self.jacoby and owner == CENTRE else c,
+                                      owner, x)
+
+    def drop(self, value: int, doubler_drops: bool) -> float:
+        return -value if doubler_drops else value
+
+    def may_double(self, doubler: bool, value: int) -> bool:
+        return True
+
+
+class MatchStakes:
+    """A match seen from the doubler: the chance to win the match."""
+
+    def __init__(self, score: Score, crawford: bool = False) -> None:
+        self.score, self.crawford = score, crawford
+        self.them = score.swapped()
+
+    def leaf(self, c: Chances, x: float, value: int, owner: str) -> float:
+        return cubeful_match_equity(c, self.score, value, owner, self.crawford, x)
+
+    def drop(self, value: int, doubler_drops: bool) -> float:
+        need, other = self.score.need, self.score.other
+        if doubler_drops:
+            return self.score.equity(need, other - value)
+        return self.score.equity(need - value, other)
+
+    def may_double(self, doubler: bool, value: int) -> bool:
+        return (self.score if doubler else self.them).may_double(value, self.crawford)
+
+
+def _played_on(node: Ahead, stakes: MoneyStakes | MatchStakes, doubler_rolls: bool,
+               value: int, owner: str) -> float:
+    """The doubler's value of playing ``node``'s roll with the cube at ``value`` held by
+    ``owner``: Janowski's at a leaf, else the average over the rolls, where the next
+    roller may double and the other answer."""
+    if not node.rolls:
+        return stakes.leaf(node.chances, node.efficiency, value, owner)
+    return sum(probability * _decided(child, stakes, not doubler_rolls, value, owner)
+               for probability, child in node.rolls)
+
+
+def _decided(node: Ahead, stakes: MoneyStakes | MatchStakes, doubler_rolls: bool,
+             value: int, owner: str) -> float:
+    """The doubler's value at ``node`` before a roll, the roller doubling where that is
+    worth more to them than rolling, the other taking or dropping, whichever is worth
+    more to them."""
+    kept = _played_on(node, stakes, doubler_rolls, value, owner)
+    roller_holds = ME if doubler_rolls else THEM
+    if node.over or owner not in (CENTRE, roller_holds) \
+            or not stakes.may_double(doubler_rolls, value):
+        return kept
+    taken = _played_on(node, stakes, doubler_rolls, 2 * value, THEM if doubler_rolls else ME)
+    dropped = stakes.drop(value, not doubler_rolls)
+    if doubler_rolls:
+        return max(kept, min(taken, dropped))
+    return min(kept, max(taken, dropped))
+
+
+def view_ahead(root: Ahead, stakes: MoneyStakes | MatchStakes, cube: int,
+               owner: str) -> CubeView:
+    """The doubler's view at ``root`` (gnubg's cubeful search, as deep as ``root``'s
+    rolls go): no double, double/take and double/pass, where at every position below
+    the side to roll may double and the other answer; Janowski's model at the leaves.
+    Unlike the model applied to averaged chances, this sees the market that a strong
+    roll would lose and the redouble a bad one would give. Money figures are per cube
+    value (``cube`` counts one)."""
+    value = 1 if isinstance(stakes, MoneyStakes) else cube
+    return CubeView(_played_on(root, stakes, True, value, owner),
+                    _played_on(root, stakes, True, 2 * value, THEM),
+                    stakes.drop(value, False), stakes.may_double(True, value))
 
 
 # --- the bot's choice --------------------------------------------------------------------

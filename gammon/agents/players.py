@@ -59,8 +59,9 @@ class ExpectimaxAgent:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        # Cube decisions look one roll ahead when the search does.
-        answer, state = resolve(state, self.evaluator, self.search if self.depth else None)
+        # Cube decisions look as many rolls ahead as the search does (two at most).
+        answer, state = resolve(state, self.evaluator, self.search if self.depth else None,
+                                self.depth)
         if answer is not None:
             return answer
         return best_action(self.search, state, self.depth, self.width, self.cutoff)

@@ -170,38 +170,46 @@ class BoardSearch:
             self.cache[keys[i]] = values[j]
         return out
 
-    def rolled_chances(self, board: bytes, to_roll: int) -> tuple[float, float, float]:
-        """The evaluator's chances (player 0's chance to win, each side's share of
-        gammons) of a board before ``to_roll`` rolls, one roll deeper: averaged over
-        every roll of the position after the roller's best play of it. What cube
-        decisions read when the search looks ahead (gnubg's 1-ply cube evaluation)."""
-        boards = np.frombuffer(board, np.int8)[None, :]
+    def best_replies(self, boards: np.ndarray, to_roll: int) -> np.ndarray:
+        """The board after the roller's best play (by the evaluator) of each roll, from
+        each of ``boards``: shape (boards, rolls, board); the rolls in :attr:`rolls`'
+        order, with probabilities :attr:`probs`."""
         children, starts = self.expand(boards, to_roll)
         sign = 1.0 if to_roll == 0 else -1.0
         leaf = sign * self.leaf(children, to_roll)
-        ends = np.append(starts[1:], len(leaf))
-        chosen = np.array([s + int(np.argmax(leaf[s:e])) for s, e in zip(starts, ends,
-                                                                           strict=True)])
-        replies = children[chosen]
-        done = self.finished(replies, to_roll)
-        win0 = np.empty(len(chosen))
-        g0 = np.zeros(len(chosen))
-        g1 = np.zeros(len(chosen))
+        best = np.maximum.reduceat(leaf, starts)
+        groups = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(leaf))))
+        first = np.flatnonzero(leaf == best[groups])
+        _, pos = np.unique(groups[first], return_index=True)
+        return children[first[pos]].reshape(len(boards), len(self.rolls), self.size)
+
+    def board_chances(self, boards: np.ndarray, to_roll: int) -> np.ndarray:
+        """Player 0's chance to win and each side's share of gammons (columns) of each
+        board with ``to_roll`` to roll, a board whose other side has borne off all its
+        checkers counting as that side's win (a gammon when the terminal value is two
+        or more)."""
+        mover = 1 - to_roll
+        done = self.finished(boards, mover)
+        out = np.zeros((len(boards), 3))
         if (~done).any():
-            w, a, b = self.evaluator.chances(replies[~done], 1 - to_roll)
-            win0[~done], g0[~done], g1[~done] = w, a, b
+            out[~done] = np.stack(self.evaluator.chances(boards[~done], to_roll), axis=1)
         for i in np.flatnonzero(done):
-            points = float(self.evaluator.terminal_value(replies[i].tobytes(), to_roll)[to_roll])
-            gammon = 1.0 if points >= 2 else 0.0
-            win0[i] = 1.0 if to_roll == 0 else 0.0
-            if to_roll == 0:
-                g0[i] = gammon
-            else:
-                g1[i] = gammon
-        win = float(win0 @ self.probs)
+            points = float(self.evaluator.terminal_value(boards[i].tobytes(), mover)[mover])
+            out[i, 0] = 1.0 if mover == 0 else 0.0
+            out[i, 1 + mover] = 1.0 if points >= 2 else 0.0
+        return out
+
+    def rolled_chances(self, board: bytes, to_roll: int) -> tuple[float, float, float]:
+        """The evaluator's chances (player 0's chance to win, each side's share of
+        gammons) of a board before ``to_roll`` rolls, one roll deeper: averaged over
+        every roll of the position after the roller's best play of it."""
+        replies = self.best_replies(np.frombuffer(board, np.int8)[None, :], to_roll)[0]
+        win0, g0, g1 = self.board_chances(replies, 1 - to_roll).T
+        probs = self.probs
+        win = float(win0 @ probs)
         # The gammon shares are of each side's wins: average them weighted by the wins.
-        share0 = float((win0 * g0) @ self.probs) / max(win, 1e-9)
-        share1 = float(((1.0 - win0) * g1) @ self.probs) / max(1.0 - win, 1e-9)
+        share0 = float((win0 * g0) @ probs) / max(win, 1e-9)
+        share1 = float(((1.0 - win0) * g1) @ probs) / max(1.0 - win, 1e-9)
         return win, share0, share1
 
     def scores(self, state: GameState, depth: int, width: int,

@@ -23,9 +23,9 @@ from typing import Any
 import numpy as np
 
 from gammon.agents.base import play_rows
-from gammon.agents.cube import CENTRE, ME, CubeView, cubeful_equity
+from gammon.agents.cube import CENTRE, CubeView
 from gammon.agents.search import BoardSearch, StateSearch, make_search
-from gammon.agents.stakes import chances, view_of
+from gammon.agents.stakes import view_of
 from gammon.core.play import Play
 from gammon.nn.evaluator import NeuralEvaluator, flip
 from gammon.stakes.cube import CubeState
@@ -112,12 +112,11 @@ def rate_cube(state: CubeState, evaluator: NeuralEvaluator, plies: int = 1) -> C
     """The cube decision of the player on roll at ``state`` (before the roll)."""
     player = state.base.position.turn
     search = make_search(state.base.variant, evaluator) if plies else None
-    mine = chances(evaluator, state, player, search)
-    view = view_of(state, mine, player)
+    mine, view = view_of(state, evaluator, player, search, plies)
     if view.double:
         decision = "Double, take" if view.taker_takes else "Double, pass"
         if not state.score.length and view.taker_takes and state.stakes.beaver \
-                and 2.0 * cubeful_equity(mine.flipped(), ME) > 0:
+                and view.take < 0:
             decision = "Double, beaver"
     elif not view.taker_takes and view.no_double > view.drop:
         decision = "Too good to double, pass"
