@@ -136,6 +136,20 @@ def test_gammon_analyze_writes_its_plot_and_page(tmp_path):
         assert result.exit_code == 2 and why in result.output
 
 
+def test_a_match_with_a_resigned_game_is_analysed(tmp_path):
+    """Issue 31: `gammon analyze` stopped at a resignation (no decision to make in the
+    chance phase)."""
+    match = tmp_path / "r.mat"
+    result = runner.invoke(app, ["play", "backgammon", "--match", "3", "--seed", "5",
+                                 "--save", str(match)], input="resign\n")
+    assert result.exit_code == 0, result.output
+    assert "Wins 1 point" in match.read_text()
+    result = runner.invoke(app, ["analyze", str(match), "--plies", "0", "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)["summary"]
+    assert [row["player"] for row in summary] == ["human", "neural"]
+
+
 def test_no_network_no_hint():
     with pytest.raises(InvalidOptionError, match="no network"):
         evaluator_for(gammon.variant("acedrex"), None)

@@ -114,7 +114,9 @@ def review(records: Sequence[GameRecord], evaluator: NeuralEvaluator, names: Seq
             player = before.current_player
             if isinstance(step, CubeAction) and step is not CubeAction.BEAVER:
                 decision = _cube(before, step, evaluator, plies, game, number, player)
-            elif len(base.legal_actions()) > 1 and not isinstance(step, CubeAction):
+            elif base.is_chance or isinstance(step, CubeAction):
+                decision = None  # a resignation offered or answered before the roll
+            elif len(base.legal_actions()) > 1:
                 decision = _play(base, step, evaluator, search, plies, game, number, player)
             else:
                 decision = None
