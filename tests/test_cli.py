@@ -196,3 +196,28 @@ def test_warming_a_variant_fills_an_empty_kernel_cache(tmp_path):
     # checkers a side, the network's).
     assert {"tracks.generate_plays", "tracks.random_playouts",
             "encoding.encode_track", "network.forward_rows"} <= cached
+
+
+def test_command_line_errors_are_messages_not_tracebacks():
+    """Issue 31: each of these ended in a traceback."""
+    result = run("id", "AAAAAAAAAAAAAA")  # every checker borne off: the game is over
+    assert result.exit_code == 2 and "the game is over" in result.output
+    assert "Traceback" not in result.output
+    for stake in ("inf", "nan", "0", "-1"):
+        result = run("play", "--stake", stake, "--seats", "random,random", "--games", "1")
+        assert result.exit_code == 2 and "positive number" in result.output, stake
+    result = run("play", "--match", "99999999999999999999")
+    assert result.exit_code == 2 and "64" in result.output
+
+
+def test_names_in_a_match_file_are_text_not_markup(tmp_path):
+    """Issue 31: a player named `[/red]` stopped `gammon analyze` (MarkupError) and one
+    named `[bold red]Evil[/]` was shown styled."""
+    match = tmp_path / "evil.mat"
+    match.write_text('; [Variation "backgammon"]\n\n 3 point match\n\n Game 1\n'
+                     ' [/red] : 0                      [bold red]Evil[/] : 0\n'
+                     '  1)                             54: 13/8 24/20\n')
+    result = run("analyze", str(match), "--plies", "0")
+    assert result.exit_code == 0, result.output
+    # Shown as written (the column may wrap the name), not taken as style tags.
+    assert "[/red]" in result.output and "[bold" in result.output

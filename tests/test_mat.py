@@ -237,3 +237,14 @@ def test_gammon_play_saves_a_match_file_or_a_log(tmp_path):
                                      if "mg" in bad.name else "random,random",
                                      "--save", str(bad)])
         assert result.exit_code == 2 and why in result.output, result.output
+
+
+def test_a_one_point_match_has_no_crawford_game():
+    """Both players one away from the start: the reader took game 1 for the Crawford
+    game and refused the file."""
+    text = ('; [Variation "backgammon"]\n\n 1 point match\n\n Game 1\n'
+            ' human : 0                      neural : 0\n'
+            '  1)                             54: 13/8 24/20\n'
+            '                                  Wins 1 point\n')
+    records = replay_match(read_match(text))
+    assert len(records) == 1 and not records[0].start.score.crawford

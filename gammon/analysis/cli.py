@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -184,12 +185,13 @@ def run_analyze(console: Console, path: Path, net: Path | None, plies: int,
              "loss": round(d.loss, 4), "mark": d.mark} for d in reviewed.decisions]},
             indent=1))
         return
-    table = Table(title=f"Review of {path.name} ({plies}-ply, {len(records)} game(s))")
+    # Names and file names are the user's text: escaped, never read as markup.
+    table = Table(title=f"Review of {escape(path.name)} ({plies}-ply, {len(records)} game(s))")
     for column in ("player", "decisions", "equity lost", "error rate", "doubtful",
                    "errors", "blunders"):
         table.add_column(column, justify="left" if column == "player" else "right")
     for row in reviewed.summary():
-        table.add_row(row["player"], str(row["decisions"]), f"{row['lost']:.3f}",
+        table.add_row(escape(row["player"]), str(row["decisions"]), f"{row['lost']:.3f}",
                       f"{row['error_rate']:.1f}", str(row["doubtful"]), str(row["errors"]),
                       str(row["blunders"]))
     console.print(table)
@@ -197,12 +199,12 @@ def run_analyze(console: Console, path: Path, net: Path | None, plies: int,
     for column in ("game", "#", "player", "dice", "played", "best", "lost", "mark"):
         worst.add_column(column)
     for d in reviewed.worst():
-        worst.add_row(str(d.game), str(d.number), reviewed.names[d.player],
+        worst.add_row(str(d.game), str(d.number), escape(reviewed.names[d.player]),
                       "".join(map(str, d.dice)), d.played, d.best, f"{d.loss:.3f}", d.mark)
     console.print(worst)
     for what, where in (("plot", picture), ("page", page)):
         if where is not None:
-            console.print(f"The {what} is in {where}.")
+            console.print(f"The {what} is in {escape(str(where))}.")
 
 
 def _load_records(path: Path) -> tuple[list[Any], Any, list[str]]:

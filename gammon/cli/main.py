@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import re
 import sys
 import time
@@ -298,9 +299,9 @@ def id_command(
 
     try:
         situation = situation_from_text(text)
+        state = track_variant("backgammon").state(situation.position, situation.dice)
     except GammonError as error:
         raise _fail(str(error)) from None
-    state = track_variant("backgammon").state(situation.position, situation.dice)
     console.print(render_board(state, viewer=situation.position.turn))
     table = Table(show_header=False, box=None, padding=(0, 2))
     table.add_column(style="bold")
@@ -321,10 +322,12 @@ def play(
     seed: Annotated[int | None, typer.Option(help="Seed for the dice.")] = None,
     option: OptionOpt = None,
     match: Annotated[
-        int | None, typer.Option(min=1, help="Play a match to this many points (with the cube).")
+        int | None, typer.Option(min=1, max=64, help="Play a match to this many points (with "
+                                 "the cube), 1 to 64 as gnubg's match IDs allow.")
     ] = None,
     stake: Annotated[
-        float | None, typer.Option(min=0, help="Play money games for this stake per point.")
+        float | None, typer.Option(help="Play money games for this stake per point (a "
+                                   "positive number).")
     ] = None,
     cube: Annotated[
         bool | None,
@@ -372,6 +375,9 @@ def play(
                     or max_cube != 64 or arithmetic or no_mars is not None)
     money = stake is not None or games is not None or cube_options
     try:
+        if stake is not None and not (math.isfinite(stake) and stake > 0):
+            raise InvalidOptionError(
+                f"the stake is a positive number of units a point (1, 2.5, ...), not {stake}")
         if save is not None:
             _check_save(rules, save)
         if len(names) != rules.players:

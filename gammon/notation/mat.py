@@ -249,12 +249,13 @@ def replay_match(match: MatchFile, variant: Any = None,
 
 
 def _crawford(match: MatchFile, number: int) -> bool:
-    """Whether game ``number`` is the Crawford game: the first with someone one away."""
+    """Whether game ``number`` is the Crawford game: the first with one player (only) one
+    away (both one away, as in a one-point match, is no Crawford game)."""
     if not match.length:
         return False
     away = [tuple(match.length - s for s in g.score) for g in match.games[:number]]
-    firsts = [k for k, a in enumerate(away, 1) if 1 in a]
-    return bool(firsts) and firsts[0] == number and min(away[-1]) == 1
+    firsts = [k for k, a in enumerate(away, 1) if a.count(1) == 1]
+    return bool(firsts) and firsts[0] == number
 
 
 def _post_crawford(match: MatchFile, number: int) -> bool:
