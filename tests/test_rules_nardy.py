@@ -490,7 +490,7 @@ def test_ln_options_are_named_and_typed():
         "head_doubles_both": True, "last_roll": False, "mars": True, "koks": False,
         "wide_head_exception": False,
     }
-    with pytest.raises(gammon.InvalidOptionError, match="takes a bool"):
+    with pytest.raises(gammon.InvalidOptionError, match="takes true or false, not 1"):
         gammon.variant("long-nardy", koks=1)
     with pytest.raises(gammon.InvalidOptionError, match="no option"):
         gammon.variant("long-nardy", hitting=True)

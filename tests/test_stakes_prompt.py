@@ -104,3 +104,22 @@ def test_score_and_result_texts():
     state = CubeState.midgame(BG, end, (2, 1), stakes=StakeRules(jacoby=True))
     state = state.apply(state.legal_actions()[0])
     assert result_text(state, NAMES) == "X wins a gammon: 1 point (counted single: Jacoby rule)"
+
+
+@pytest.mark.parametrize(("variant", "offered", "missing"), [
+    ("backgammon", ["resign gammon", "resign backgammon"], []),
+    ("long-nardy", ["resign mars"], ["koks"]),
+    ("acey-deucey", [], ["gammon"]),
+])
+def test_the_help_offers_only_the_resignations_the_variant_scores(variant, offered, missing):
+    """Issue 31: Long Nardy's help offered `resign koks` and acey-deucey's `resign
+    gammon`, which were then refused."""
+    from gammon.stakes.prompt import stakes_help
+
+    rules = gammon.variant(variant)
+    text = dict(stakes_help(rules))["resign"]
+    assert all(words in text for words in offered)
+    assert not any(word in text for word in missing)
+    state = CubeState.midgame(rules, rules.initial_state().position)
+    for words in ["resign", *offered]:  # what the help offers is taken
+        assert isinstance(parse_command(state, words), Resign), words

@@ -479,7 +479,7 @@ class TerminalGame:
                 self.say(question.text)
                 continue
             if command in ("help", "h"):
-                grid = _grid(stakes_help(state.base.variant.result_names)
+                grid = _grid(stakes_help(state.base.variant)
                              + (("board", "show the board again"),
                                             ("quit", "stop playing")))
                 self.console.print(Text(question.text), grid)
@@ -608,7 +608,7 @@ class TerminalGame:
             if command in ("help", "h"):
                 commands = tuple(row for row in HELP_COMMANDS if row[0] != "resign")
                 if isinstance(state, CubeState):
-                    commands += stakes_help(state.base.variant.result_names)
+                    commands += stakes_help(state.base.variant)
                 self.help(commands)
                 continue
             if command.startswith("resign") or command in ("double", "take", "drop", "accept"):

@@ -579,6 +579,10 @@ def variant_from(rules: Rules | str, **options: Any) -> Rules:
     return rules
 
 
+#: How an option's type is named to a person.
+_KINDS = {bool: "true or false", int: "a whole number", float: "a number", str: "a word"}
+
+
 def variant(name: str, **options: Any) -> Rules:
     """The rules object of the variant ``name`` with the given options."""
     key = name.strip().lower().replace("_", "-")
@@ -598,7 +602,8 @@ def variant(name: str, **options: Any) -> Rules:
         expected = hints[option]
         if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
             raise InvalidOptionError(
-                f"option {option} of {cls.name} takes a {expected.__name__}, not {value!r}"
+                f"option {option} of {cls.name} takes {_KINDS.get(expected, expected.__name__)}"
+                f", not {value!r}"
             )
     rules: Rules = cls(**options)
     return rules

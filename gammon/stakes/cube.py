@@ -496,7 +496,8 @@ class CubeState:
             else:
                 why = (f"{self.base.variant.name} does not score "
                        f"{self.variant.result_name(resign.level)}")
-            raise IllegalPlayError(f"{_name(player)} cannot {resign}: {why}")
+            given = self.variant.result_name(resign.level)
+            raise IllegalPlayError(f"{_name(player)} cannot resign {given}: {why}")
         return replace(self, resignation=(player, resign.level), _legal=[])
 
     def _answer_resignation(self, answer: Any) -> CubeState:

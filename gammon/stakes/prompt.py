@@ -35,14 +35,21 @@ _LEVELS = {
     "3": 3, "b": 3, "bg": 3, "backgammon": 3, "koks": 3,
 }
 
-def stakes_help(result_names: Sequence[str]) -> tuple[tuple[str, str], ...]:
+def stakes_help(variant: Any) -> tuple[tuple[str, str], ...]:
     """What a person may type about the stakes, for the help at the prompt, in the
-    variant's names of its results (single game, gammon, backgammon; oin, mars, koks)."""
-    single, double, triple = result_names
+    variant's names of its results (single game, gammon, backgammon; oin, mars, koks),
+    offering only the resignations it scores."""
+    single, double, triple = variant.result_names
+    more = [double] if getattr(variant, "gammons", False) else []
+    if more and getattr(variant, "backgammons", False):
+        more.append(triple)
+    resign = f"offer to resign ({single})"
+    if more:
+        resign += "; " + ", ".join(f"resign {name}" for name in more)
     return (
         ("double", "before you roll: offer the cube at its next value (Enter or roll: roll)"),
         ("take / drop", "answer a double (also pass); beaver or raccoon where allowed"),
-        ("resign", f"offer to resign ({single}); resign {double}, resign {triple}"),
+        ("resign", resign),
         ("accept / reject", "answer an offer to resign"),
     )
 
