@@ -212,3 +212,19 @@ def test_the_numbered_list_reads_in_order_down_its_columns(width):
     assert len(rows) > 1 and max(map(len, rows)) > 1  # it does wrap into columns
     down_columns = [row[c] for c in range(max(map(len, rows))) for row in rows if c < len(row)]
     assert down_columns == list(range(1, len(down_columns) + 1))
+
+
+def test_help_states_the_variants_rules_and_the_list_reads_across():
+    """Issue 31: short backgammon refused a hitter that hides, and its help did not say
+    the rule; the numbered list of plays ran down columns (1 3 5 / 2 4 6)."""
+    from typer.testing import CliRunner
+
+    from gammon.cli.main import app
+
+    result = CliRunner().invoke(app, ["play", "short", "--seats", "human,random", "--seed",
+                                      "3"], input="help\n?\nquit\n")
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "Rules: Short backgammon" in text and "may not hide" in text
+    first = next(line for line in result.output.splitlines() if " 1. " in line)
+    assert " 2. " in first and " 3. " in first

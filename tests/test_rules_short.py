@@ -21,7 +21,7 @@ from gammon import Position, Roll
 from gammon.cli.main import app
 from gammon.core.dice import two_dice
 from gammon.notation import format_position, parse_position
-from gammon.notation.movetext import format_play
+from gammon.notation.movetext import find_play, format_play
 from gammon.stakes import CubeAction, StakeRules, cube_game
 from gammon.stakes.cube import CubeState
 
@@ -126,6 +126,9 @@ def test_short_no_hide(rules):
     assert (layout(p8=3), 1) not in results(pos, (3, 2), rules)
     # Without hitting, the same checker may go 13/11/8.
     assert (layout(p8=3), 0) in results(pos, (3, 2), rules)
+    # Typed, the refusal names the rule (issue 31: it said only "not legal").
+    with pytest.raises(gammon.IllegalPlayError, match="may not hide"):
+        find_play(rules.state(pos, (3, 2)), "13/10*/8")
 
 
 @hiders

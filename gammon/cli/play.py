@@ -560,8 +560,11 @@ class TerminalGame:
         answer = self.read(f"Resign{' and ' + said.rstrip('.') if said else ''}? (y/n) ")
         return answer.strip().lower() in ("y", "yes")
 
-    def help(self, commands: Sequence[tuple[str, str]] = HELP_COMMANDS) -> None:
+    def help(self, commands: Sequence[tuple[str, str]] = HELP_COMMANDS,
+             rules: Any = None) -> None:
+        summary = [Text(f"Rules: {rules.summary}")] if getattr(rules, "summary", "") else []
         self.console.print(Group(
+            *summary,
             Text(self.moves.introduction),
             _grid(self.moves.examples),
             Text("Type a whole play, or one checker at a time: the board shows each move, "
@@ -574,7 +577,8 @@ class TerminalGame:
         width = len(str(len(texts)))
         items = [Text.assemble((f"{i:>{width}}.", "cyan"), f" {text}")
                  for i, text in enumerate(texts, 1)]
-        self.console.print(Columns(items, padding=(0, 3), column_first=True))
+        # Numbered in reading order, left to right and then down.
+        self.console.print(Columns(items, padding=(0, 3)))
 
     # --- a play, typed whole or a checker at a time -----------------------------------------
 
@@ -609,7 +613,7 @@ class TerminalGame:
                 commands = tuple(row for row in HELP_COMMANDS if row[0] != "resign")
                 if isinstance(state, CubeState):
                     commands += stakes_help(state.base.variant)
-                self.help(commands)
+                self.help(commands, game.variant)
                 continue
             if command.startswith("resign") or command in ("double", "take", "drop", "accept"):
                 action = self.stakes_word(state, line)

@@ -624,6 +624,9 @@ def _reason(state: GameState, parsed: ParsedMoves) -> str:
                 how = "enters on" if s == bar else f"from {format_point(s, points)} lands on"
                 die = f"a {s - d}" if s - d in state.dice else "the checker"
                 return f"{die} {how} {d}, which the opponent holds"
+    hidden = _hitter_hides(state, parsed)
+    if hidden:
+        return hidden
     entering = sum(1 for s, _ in pairs if s == bar)
     if variant.enter_first and position.bar(player) > entering and len(pairs) > entering:
         return "you have a checker on the bar: it must enter before any other checker moves"
@@ -661,6 +664,30 @@ def _reason(state: GameState, parsed: ParsedMoves) -> str:
         return f"you must play {need} dice when you can, and that plays {used}"
     if need == 1 and len(set(state.dice)) == 2:
         return f"when only one die can be played, it must be the larger ({max(state.dice)})"
+    return ""
+
+
+def _hitter_hides(state: GameState, parsed: ParsedMoves) -> str:
+    """Why a written path breaks short backgammon's rule on the hitter (it may not hide
+    on a point its owner holds, nor bear off, in the turn it hits), or ``""``."""
+    variant, position = state.variant, state.position
+    if not (variant.no_hit_and_hide or variant.no_bear_off_hitter):
+        return ""
+    row = position.row(position.turn)
+    where = " in your home board" if variant.no_hide_home_only else ""
+    for path in parsed.paths:
+        hit = None
+        for s, d in path:
+            if hit is not None and d == 0 and variant.no_bear_off_hitter:
+                return (f"the checker that hit on {hit} may not be borne off in the same turn "
+                        f"({variant.name}: a checker that hits{where} stays in play that turn)")
+            if hit is not None and d and row[d] and variant.no_hit_and_hide:
+                return (f"the checker that hit on {hit} may not move on to {d}, a point you "
+                        f"hold ({variant.name}: a checker that hits{where} may not hide in "
+                        "the same turn)")
+            if d and _occupied(state, d) == 1 and hit is None and (
+                    not variant.no_hide_home_only or d <= variant.home):
+                hit = d
     return ""
 
 
