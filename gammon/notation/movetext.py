@@ -677,7 +677,7 @@ def _hitter_hides(state: GameState, parsed: ParsedMoves) -> str:
     where = " in your home board" if variant.no_hide_home_only else ""
     for path in parsed.paths:
         hit = None
-        for s, d in path:
+        for _, d in path:
             if hit is not None and d == 0 and variant.no_bear_off_hitter:
                 return (f"the checker that hit on {hit} may not be borne off in the same turn "
                         f"({variant.name}: a checker that hits{where} stays in play that turn)")
