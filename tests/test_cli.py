@@ -221,3 +221,12 @@ def test_names_in_a_match_file_are_text_not_markup(tmp_path):
     assert result.exit_code == 0, result.output
     # Shown as written (the column may wrap the name), not taken as style tags.
     assert "[/red]" in result.output and "[bold" in result.output
+
+
+def test_a_repeated_option_and_a_duel_of_one_are_refused():
+    """Issue 31: a repeated -o kept the last value and a duel of one agent ran."""
+    result = run("play", "long-nardy", "-o", "mars=true", "-o", "mars=false")
+    assert result.exit_code == 2 and "given twice" in result.output
+    result = run("duel", "--players", "random", "--games", "2")
+    assert result.exit_code == 2 and "two or more" in result.output
+    assert "random,heuristic" in result.output

@@ -14,6 +14,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, Ti
 from rich.table import Table
 
 from gammon.agents.duel import GAME, MATCH, MONEY, DuelResult, duel
+from gammon.core.errors import InvalidOptionError
 
 
 def run_duel(rules: Any, players: str, games: int, seed: int, jobs: int, as_json: bool,
@@ -25,6 +26,12 @@ def run_duel(rules: Any, players: str, games: int, seed: int, jobs: int, as_json
     the games as they end, so that the duel can go on after a stop; ``contest`` and
     ``length``: what a game is (:data:`gammon.agents.duel.CONTESTS`)."""
     specs = [p.strip() for p in players.split(",") if p.strip()]
+    if len(specs) < 2:
+        first = specs[0] if specs else "heuristic"
+        example = f"{first},{'random' if first == 'heuristic' else 'heuristic'}"
+        raise InvalidOptionError(
+            f"a duel compares agents: give two or more, e.g. --players {example} (got "
+            f"{players!r}); when there are fewer than seats, they take the seats in turn")
     with Progress(
         TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
         TimeElapsedColumn(), TimeRemainingColumn(), console=errors, transient=True,

@@ -103,7 +103,12 @@ def _parse_options(name: str, pairs: list[str] | None) -> dict[str, Any]:
             value = False
         elif re.fullmatch(r"-?[0-9]+", raw):
             value = int(raw)
-        options[key.replace("-", "_")] = value
+        key = key.replace("-", "_")
+        if key in options:
+            raise InvalidOptionError(
+                f"option {key} is given twice ({key}={options[key]!r} and {pair!r}): give "
+                f"each option once")
+        options[key] = value
     return options
 
 
