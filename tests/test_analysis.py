@@ -153,3 +153,18 @@ def test_a_match_with_a_resigned_game_is_analysed(tmp_path):
 def test_no_network_no_hint():
     with pytest.raises(InvalidOptionError, match="no network"):
         evaluator_for(gammon.variant("acedrex"), None)
+
+
+def test_hint_and_rollout_fit_eighty_columns_without_cutting_numbers():
+    """Issue 31: the equity and difference columns were cut (`-0.0…`) at 80 columns."""
+    for args in (["hint", OPENING_52, "--plies", "0"],
+                 ["rollout", OPENING_52, "--games", "36"]):
+        result = runner.invoke(app, args, terminal_width=80)
+        assert result.exit_code == 0, result.output
+        assert "…" not in result.output
+        assert max(map(len, result.output.splitlines())) <= 80
+    hint = runner.invoke(app, ["hint", OPENING_52, "--plies", "0"]).output
+    rated = json.loads(runner.invoke(app, ["hint", OPENING_52, "--plies", "0", "--json"]
+                                     ).output)
+    for row in rated:  # every equity whole, as --json gives it
+        assert f"{row['equity']:+.3f}" in hint

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -22,7 +23,7 @@ from gammon.nn import load_network
 from gammon.nn.evaluator import NeuralEvaluator
 
 #: Column names of the two-player result probabilities.
-PROBS = ("win", "win g", "win bg", "lose g", "lose bg")
+PROBS = ("win", "win\ng", "win\nbg", "lose\ng", "lose\nbg")
 
 
 def evaluator_for(rules: Any, net: Path | None) -> NeuralEvaluator:
@@ -73,27 +74,43 @@ def print_hint(console: Console, rules: Any, state: Any, evaluator: NeuralEvalua
 def _print_plays(console: Console, rated: list[Rated], state: Any, plies: int,
                  total: int) -> None:
     dice = "-".join(map(str, state.dice))
-    table = Table(title=f"{total} legal plays of {dice}, best first ({plies}-ply)")
-    table.add_column("#", justify="right")
-    table.add_column("play", style="bold", no_wrap=True)
-    table.add_column("plies", justify="right")
-    table.add_column("equity", justify="right")
-    table.add_column("diff", justify="right")
+    best = rated[0].equity if rated else 0.0
+    rows = [[str(k), r.text, str(r.plies), f"{r.equity:+.3f}",
+             "" if k == 1 else f"{r.equity - best:+.3f}"] for k, r in enumerate(rated, 1)]
+    headers = ["#", "play", "ply", "equity", "diff"]
     two = bool(rated and rated[0].probs)
     if two:
-        for name in PROBS:
-            table.add_column(name, justify="right")
-    best = rated[0].equity if rated else 0.0
-    for k, r in enumerate(rated, 1):
-        cells = [str(k), r.text, str(r.plies), f"{r.equity:+.3f}",
-                 "" if k == 1 else f"{r.equity - best:+.3f}"]
-        if two:
-            cells += [f"{p:.1%}" for p in r.probs]
-        table.add_row(*cells)
+        headers += list(PROBS)
+        for row, r in zip(rows, rated, strict=True):
+            row += [f"{p:.1%}" for p in r.probs]
+    # Numbers are never cut: where the chances do not fit the console, they are left
+    # out (--json has them all).
+    keep = len(headers)
+    if two and _width(headers, rows) > console.width:
+        keep = 5
+    table = Table(title=f"{total} legal plays of {dice}, best first ({plies}-ply)",
+                  box=box.SIMPLE_HEAD, pad_edge=False)
+    for name in headers[:keep]:
+        if name == "play":
+            table.add_column(name, style="bold", overflow="fold")
+        else:
+            table.add_column(name, justify="right", no_wrap=True)
+    for row in rows:
+        table.add_row(*row[:keep])
     console.print(table)
-    if two:
+    if two and keep == len(headers):
         console.print("Probabilities: the network's at 0 ply after each play, for the "
                       "player on roll.", style="dim")
+    elif two:
+        console.print("The chances are left out at this width: widen the console or use "
+                      "--json.", style="dim")
+
+
+def _width(headers: list[str], rows: list[list[str]]) -> int:
+    """The width a borderless table of these cells takes, two spaces between columns."""
+    widths = [max([*map(len, h.splitlines()), *(len(row[k]) for row in rows)])
+              for k, h in enumerate(headers)]
+    return sum(widths) + 2 * (len(widths) - 1)
 
 
 def _print_cube(console: Console, hint: CubeHint, as_json: bool) -> None:
@@ -148,20 +165,22 @@ def run_rollout(console: Console, rules: Any, state: Any, evaluator: NeuralEvalu
                          indent=1))
         return results
     table = Table(title=f"Cubeless rollout, {games} games each (the same dice for each; "
-                  "luck-adjusted where it can be), for the player on roll")
-    table.add_column("start", style="bold")
-    table.add_column("equity, 95% interval", justify="right")
+                  "luck-adjusted where it can be), for the player on roll",
+                  box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("start", style="bold", overflow="fold")
+    table.add_column("equity", justify="right", no_wrap=True)
     two = bool(results and results[0].probs)
     if two:
         for name in PROBS:
-            table.add_column(name, justify="right")
+            table.add_column(name, justify="right", no_wrap=True)
     for r in results:
         e = r.equity
-        cells = [r.label, f"{e.mean:+.3f} [{e.low:+.3f}, {e.high:+.3f}]"]
+        cells = [r.label, f"{e.mean:+.3f}\n±{(e.high - e.low) / 2:.3f}"]
         if two:
-            cells += [f"{p.mean:.1%} ±{(p.high - p.low) / 2:.1%}" for p in r.probs]
+            cells += [f"{p.mean:.1%}\n±{(p.high - p.low) / 2:.1%}" for p in r.probs]
         table.add_row(*cells)
     console.print(table)
+    console.print("Under each figure: half its 95% interval.", style="dim")
     return results
 
 
