@@ -248,3 +248,23 @@ def test_a_one_point_match_has_no_crawford_game():
             '                                  Wins 1 point\n')
     records = replay_match(read_match(text))
     assert len(records) == 1 and not records[0].start.score.crawford
+
+
+
+@pytest.mark.gnubg
+def test_the_same_bot_in_both_seats_has_two_names_in_gnubg(tmp_path):
+    """Issue 31: `--seats neural:0,neural:0` wrote both players as `neural-0`, and gnubg,
+    the review and the plot then showed one name for two players."""
+    require_gnubg()
+    from typer.testing import CliRunner
+
+    from gammon.cli.main import app
+
+    path = tmp_path / "same.mat"
+    result = CliRunner().invoke(app, ["play", "backgammon", "--seats", "random,random",
+                                      "--match", "1", "--seed", "2", "--save", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "random (seat 1)" in result.output
+    (seen,), _ = run_gnubg(DRIVER, [{"import": str(path)}], processes=1)
+    assert seen["names"] == ["random (seat 1)", "random (seat 2)"]
+    assert read_match(path.read_text()).names == ("random (seat 1)", "random (seat 2)")

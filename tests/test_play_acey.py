@@ -135,7 +135,7 @@ def test_restrictive_game_announces_its_rules():
     assert "cannot move: nothing moves before a first doubles or 1-2." in out
     assert "one die names the doubles." in out
     # The die that names the doubles is thrown, then played as a double.
-    assert re.search(r"one die names the doubles\.\n.*random \d rolls \d and plays ", out)
+    assert re.search(r"one die names the doubles\.\n.*random \(seat \d\) rolls \d and plays ", out)
     assert "could not play all the 1 and 2 of the acey-deucey: the turn ends" in out
     assert "could not play all the four moves of the double: the turn ends" in out
 

@@ -46,9 +46,9 @@ def test_four_random_seats_play_to_the_end_and_rank():
     assert sorted(result.ranking) == [0, 1, 2, 3] and result.winner == result.ranking[0]
     assert result.points == 5
     said = " ".join(out.split())
-    assert "Opening roll: random 1 throws" in said and "goes first with" in said
+    assert "Opening roll: random (seat 1) throws" in said and "goes first with" in said
     for place, points in zip(("1st", "2nd", "3rd", "4th"), (5, 3, 2, 1), strict=True):
-        assert re.search(rf"[XOYZ] random \d {place}: {points} points?", out)
+        assert re.search(rf"[XOYZ] random \(seat \d\) {place}: {points} points?", out)
     assert out.count("bears off the last checker and finishes") == 3
     # The record: the opening, then one line per play; finished players never play.
     lines = record_lines(out)
@@ -84,7 +84,8 @@ def test_tied_opening_names_who_throws_again():
     run_game(MG, ["random"] * 4, seed, out_console)
     out = out_console.export_text()
     said = " ".join(out.split())
-    assert re.search(r"a tie for the highest: random \d and random \d throw again", said)
+    assert re.search(r"a tie for the highest: random \(seat \d\) and random \(seat \d\) "
+                     r"throw again", said)
     assert "Roll-off: " in said
     assert re.search(r"opening  X:\d O:\d Y:\d Z:\d, then [XOYZ]:\d", out)
     assert f"goes first with {state.dice[0]}-{state.dice[1]}" in out

@@ -663,8 +663,9 @@ def test_ln_terminal_game_to_the_end():
     result, out = play(3)
     assert result.finished and result.points in (1, 2)
     # The opening lot only picks the starter, who then rolls (no "goes first with 6-5").
-    opening = re.search(r"Opening roll: random 1 throws (\d), random 2 throws (\d) — "
-                        r"random (\d) goes first and rolls\.", " ".join(out.split()))
+    opening = re.search(r"Opening roll: random \(seat 1\) throws (\d), random \(seat 2\) "
+                        r"throws (\d) — random \(seat (\d)\) goes first and rolls\.",
+                        " ".join(out.split()))
     assert opening is not None, out[:400]
     thrown = int(opening[1]), int(opening[2])
     assert int(opening[3]) == (1 if thrown[0] > thrown[1] else 2)
@@ -688,7 +689,7 @@ def test_ln_opening_line_under_stakes_names_the_starter_who_rolls(kind):
         run_session(LN, ["random", "random"], stake=2, seed=3, console=console, games=1)
     out = " ".join(console.file.getvalue().split())
     assert "goes first with ." not in out
-    assert re.search(r"random \d goes first and rolls\.", out), out[:400]
+    assert re.search(r"random \(seat \d\) goes first and rolls\.", out), out[:400]
 
 
 def test_ln_command_line():

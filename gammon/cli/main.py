@@ -434,7 +434,10 @@ def _saved(table: Any, names: list[str], suffix: str) -> str:
     from gammon.notation.mat import write_match
 
     if suffix == ".mat":
-        return write_match(table.length, names, table.series.games,
+        from gammon.cli.play import seat_names
+
+        return write_match(table.length, seat_names(table.variant, names, "human"),
+                           table.series.games,
                            [f'[Variation "{table.variant.name}"]'])
     return json.dumps(table.to_json(), indent=1) + "\n"
 

@@ -109,16 +109,20 @@ def make_agent(name: str, seed: int | str | None = None, variant: Any = "backgam
     return build_agent(spec, variant, seed)
 
 
-def seat_names(rules: Rules, kinds: Sequence[str]) -> list[str]:
-    """What each seat is called: ``you`` for the one person at the keyboard, the bot's
-    kind (numbered when two share it); Acedrex's seats by their colours too."""
+def seat_names(rules: Rules, kinds: Sequence[str], person: str = "you") -> list[str]:
+    """What each seat is called, everywhere (the board, the record, a saved match):
+    ``person`` for the one person at the keyboard, else ``human 1``, ``human 2``...; the
+    bot's name, with its seat when two seats share it (``neural:0 (seat 1)``: a bare
+    number would read like a setting); Acedrex's seats by their colours too."""
     humans = sum(kind == HUMAN for kind in kinds)
     names = []
     for p, kind in enumerate(kinds):
         if kind == HUMAN and humans == 1:
-            name = "you"
-        elif kinds.count(kind) > 1:
+            name = person
+        elif kind == HUMAN:
             name = f"{kind} {p + 1}"
+        elif kinds.count(kind) > 1:
+            name = f"{kind} (seat {p + 1})"
         else:
             name = kind
         names.append(name)

@@ -2,10 +2,11 @@
 
 Reads a JSON list from the file named by ``GAMMON_GNUBG_JOBS``; each item is either
 ``{"import": PATH}`` (gnubg imports the .mat file and reports every game: its info and
-its actions with dice and moves, as ``gnubg.match()`` gives them) or ``{"play": LENGTH,
-"seed": S, "export": PATH}`` (gnubg plays a match against itself at 0 ply and exports
-it). Writes one result per item to ``GAMMON_GNUBG_OUT``. gnubg prints boards on stdout:
-run it with stdout sent to /dev/null. Only the standard library and ``gnubg`` here.
+its actions with dice and moves, as ``gnubg.match()`` gives them, and the players' names)
+or ``{"play": LENGTH, "seed": S, "export": PATH}`` (gnubg plays a match against itself at
+0 ply and exports it). Writes one result per item to ``GAMMON_GNUBG_OUT``. gnubg prints
+boards on stdout: run it with stdout sent to /dev/null. Only the standard library and
+``gnubg`` here.
 """
 
 import json
@@ -27,7 +28,9 @@ def games():
                 action["move"] = [list(step) for step in item["move"]]
             actions.append(action)
         out.append({"info": dict(game["info"]), "actions": actions})
-    return {"length": match["match-info"]["match-length"], "games": out}
+    info = match["match-info"]
+    return {"length": info["match-length"], "games": out,
+            "names": [info["X"]["name"], info["O"]["name"]]}
 
 
 def main():
