@@ -106,6 +106,39 @@ def test_a_match_is_reviewed(tmp_path):
     assert all(d.mark in ("", "doubtful", "error", "blunder") for d in reviewed.decisions)
     assert mark(0.05) == "doubtful" and mark(0.1) == "error" and mark(0.2) == "blunder"
     assert reviewed.chances and all(0 <= p[0] <= 1 for p in reviewed.chances[0])
+    # Checker play and the cube apart; PR over the counted decisions; luck and results.
+    for p, row in enumerate(summary):
+        mine = [d for d in reviewed.decisions if d.player == p]
+        counted = [d for d in mine if d.counted]
+        assert row["checker_decisions"] + row["cube_decisions"] == row["decisions"]
+        assert row["pr"] == pytest.approx(500 * sum(d.loss for d in counted) / len(counted),
+                                          abs=0.05)
+        assert row["luck"] == pytest.approx(sum(r.luck for r in reviewed.luck
+                                                if r.player == p), abs=5e-4)
+        assert row["luck_adjusted"] == pytest.approx(row["points"] - row["luck"], abs=2e-3)
+    assert summary[0]["points"] == -summary[1]["points"] != 0
+    assert summary[0]["cube_decisions"] > 0  # a match: the cube was there
+    assert "network" in reviewed.evaluation and "0 plies" in reviewed.evaluation
+
+
+def test_the_luck_of_a_roll_is_measured_against_the_average_roll():
+    """Luck (issue 31): the equity after the best play of the roll thrown less the
+    average over every roll; over all 21 rolls it averages to nothing. Before the first
+    roll of a game in the starting position 3-1 is lucky, 2-1 unlucky, 4-4 luckier than
+    6-4."""
+    from gammon.agents.search import BoardSearch
+    from gammon.analysis.review import _luck
+
+    evaluator = evaluator_for(BG, None)
+    search = BoardSearch(BG, evaluator)
+    state = read_state(BG, START, None).base
+    lucks = {roll: _luck(search, state, roll, 2, 1).luck for roll in search.rolls}
+    assert sum(p * lucks[r] for r, p in zip(search.rolls, search.probs, strict=True)) \
+        == pytest.approx(0.0, abs=1e-9)
+    assert lucks[(3, 1)] > 0 and lucks[(4, 4)] > lucks[(6, 4)]
+    assert lucks[(2, 1)] < 0
+    # Times the cube: the same roll at cube 1 is half as lucky as at cube 2.
+    assert _luck(search, state, (3, 1), 1, 1).luck == pytest.approx(lucks[(3, 1)] / 2)
 
 
 def test_gammon_analyze_writes_its_plot_and_page(tmp_path):

@@ -205,15 +205,23 @@ def run_analyze(console: Console, path: Path, net: Path | None, plies: int,
             indent=1))
         return
     # Names and file names are the user's text: escaped, never read as markup.
-    table = Table(title=f"Review of {escape(path.name)} ({plies}-ply, {len(records)} game(s))")
-    for column in ("player", "decisions", "equity lost", "error rate", "doubtful",
-                   "errors", "blunders"):
-        table.add_column(column, justify="left" if column == "player" else "right")
+    table = Table(title=f"Review of {escape(path.name)} ({plies}-ply, {len(records)} game(s))",
+                  box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("player", overflow="fold")
+    for column in ("plays", "error\nrate", "cube", "error\nrate", "PR", "errors\nblund.",
+                   "luck", "result\nadj."):
+        table.add_column(column, justify="right", no_wrap=True)
     for row in reviewed.summary():
-        table.add_row(escape(row["player"]), str(row["decisions"]), f"{row['lost']:.3f}",
-                      f"{row['error_rate']:.1f}", str(row["doubtful"]), str(row["errors"]),
-                      str(row["blunders"]))
+        table.add_row(escape(row["player"]), str(row["checker_decisions"]),
+                      f"{row['checker_error_rate']:.1f}", str(row["cube_decisions"]),
+                      f"{row['cube_error_rate']:.1f}", f"{row['pr']:.1f}",
+                      f"{row['errors']}/{row['blunders']}", f"{row['luck']:+.2f}",
+                      f"{row['points']:+g}\n{row['luck_adjusted']:+.2f}")
     console.print(table)
+    console.print("Plays and cube decisions with a choice; error rate: the equity lost a "
+                  "decision, in thousandths of a point; PR: the loss per counted decision "
+                  "times 500 (XG's performance rating); luck: what the rolls gave, in "
+                  "points; the result, and below it the result less the luck.", style="dim")
     worst = Table(title="The worst decisions")
     for column in ("game", "#", "player", "dice", "played", "best", "lost", "mark"):
         worst.add_column(column)

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from gammon.agents.cube import match_equity
-from gammon.agents.search import make_search
+from gammon.agents.search import BoardSearch, make_search
 from gammon.analysis.hint import rate_cube, rate_plays
 from gammon.nn.evaluator import NeuralEvaluator
 from gammon.stakes.cube import CubeAction, CubeState
@@ -34,6 +34,9 @@ from gammon.stakes.record import GameRecord
 
 #: gnubg's thresholds (equity lost, points per cube value).
 DOUBTFUL, ERROR, BLUNDER = 0.04, 0.08, 0.16
+#: A choice not to double counts in the performance rating when doubling would have
+#: cost less than this (points per cube value): a position near the doubling window.
+CLOSE = 0.2
 
 
 def mark(loss: float) -> str:
@@ -59,10 +62,25 @@ class Decision:
     best: str
     loss: float
     state: Any = field(repr=False, compare=False, default=None)
+    #: Whether the decision counts in the performance rating: every play with a choice
+    #: and every answer to a double; a choice whether to double only where doubling was
+    #: right, was made, or came within :data:`CLOSE` of right (as XG counts them).
+    counted: bool = True
 
     @property
     def mark(self) -> str:
         return mark(self.loss)
+
+
+@dataclass(frozen=True)
+class Luck:
+    """What one roll gave its roller: the equity after the best play of the roll thrown
+    less the average over every roll (cubeless, times the cube: points)."""
+
+    game: int
+    player: int
+    dice: tuple[int, ...]
+    luck: float
 
 
 @dataclass
@@ -74,23 +92,49 @@ class Review:
     #: Per game, each seat's chance to win (two players) or expected score, before
     #: every roll.
     chances: list[list[tuple[float, ...]]] = field(default_factory=list)
+    #: Every roll's luck, where the evaluation can say it (two-player track games).
+    luck: list[Luck] = field(default_factory=list)
+    #: Each seat's points, game by game.
+    results: list[tuple[float, ...]] = field(default_factory=list)
+    #: The one evaluation behind every figure: the network and the plies.
+    evaluation: str = ""
 
     def summary(self) -> list[dict[str, Any]]:
-        """Per player: decisions, equity lost, error rate, and the marked ones."""
+        """Per player: decisions, equity lost and error rate (mean loss a decision, in
+        thousandths), apart for checker play and the cube; the performance rating (PR:
+        the mean loss per counted decision times 500, as XG and gnubg give it); the
+        marked decisions; the luck of the rolls and the result with and without it."""
         rows = []
         for p, name in enumerate(self.names):
             mine = [d for d in self.decisions if d.player == p]
+            plays = [d for d in mine if d.kind == "play"]
+            cubes = [d for d in mine if d.kind == "cube"]
+            counted = [d for d in mine if d.counted]
             lost = sum(d.loss for d in mine)
+            luck = sum(roll.luck for roll in self.luck if roll.player == p)
+            points = sum(result[p] for result in self.results)
             rows.append({
                 "player": name, "decisions": len(mine), "lost": round(lost, 3),
-                "error_rate": round(1000 * lost / len(mine), 1) if mine else 0.0,
+                "error_rate": _rate(mine), "checker_decisions": len(plays),
+                "checker_error_rate": _rate(plays), "cube_decisions": len(cubes),
+                "cube_error_rate": _rate(cubes),
+                "pr": round(500 * sum(d.loss for d in counted) / len(counted), 1)
+                if counted else 0.0,
                 "doubtful": sum(d.mark == "doubtful" for d in mine),
                 "errors": sum(d.mark == "error" for d in mine),
-                "blunders": sum(d.mark == "blunder" for d in mine)})
+                "blunders": sum(d.mark == "blunder" for d in mine),
+                "luck": round(luck, 3), "points": round(points, 3),
+                "luck_adjusted": round(points - luck, 3)})
         return rows
 
     def worst(self, count: int = 10) -> list[Decision]:
         return sorted((d for d in self.decisions if d.loss > 0), key=lambda d: -d.loss)[:count]
+
+
+def _rate(decisions: Sequence[Decision]) -> float:
+    """The mean loss a decision, in thousandths of a point (gnubg's mEMG)."""
+    return round(1000 * sum(d.loss for d in decisions) / len(decisions), 1) if decisions \
+        else 0.0
 
 
 def review(records: Sequence[GameRecord], evaluator: NeuralEvaluator, names: Sequence[str],
@@ -98,7 +142,11 @@ def review(records: Sequence[GameRecord], evaluator: NeuralEvaluator, names: Seq
     """Rate every decision of ``records`` (see the module text)."""
     rules = evaluator.variant
     search = make_search(rules, evaluator)
-    result = Review(list(names))
+    network = evaluator.network
+    result = Review(list(names), evaluation=(
+        f"the {network.meta.get('name', rules.name)} network ({network.w1.shape[1]} hidden "
+        f"units) at {plies} {'ply' if plies == 1 else 'plies'} for plays and cube decisions"
+        f"; luck at 0 plies"))
     for game, record in enumerate(records, 1):
         chances: list[tuple[float, ...]] = []
         state = record.start
@@ -109,6 +157,11 @@ def review(records: Sequence[GameRecord], evaluator: NeuralEvaluator, names: Seq
             if before.is_chance:
                 if not base.opening and not base.is_terminal:
                     chances.append(_chances(evaluator, base))
+                    after = state.base if isinstance(state, CubeState) else state
+                    if isinstance(search, BoardSearch) and after.dice:
+                        cube = before.cube_value if isinstance(before, CubeState) else 1
+                        result.luck.append(_luck(search, base, tuple(after.dice), cube,
+                                                 game))
                 continue
             number += 1
             player = before.current_player
@@ -123,7 +176,22 @@ def review(records: Sequence[GameRecord], evaluator: NeuralEvaluator, names: Seq
             if decision is not None:
                 result.decisions.append(decision)
         result.chances.append(chances)
+        if state.is_terminal:
+            result.results.append(tuple(float(x) for x in state.returns()))
     return result
+
+
+def _luck(search: BoardSearch, state: Any, dice: tuple[int, ...], cube: int,
+          game: int) -> Luck:
+    """The luck of ``dice`` thrown by the player to roll at ``state`` (:class:`Luck`):
+    the evaluator's equity after the best play of each roll, at 0 ply."""
+    mover = state.position.turn
+    board = np.frombuffer(state.position.board, np.int8)[None, :]
+    values = search.leaf(search.best_replies(board, mover)[0], mover)
+    if mover == 1:
+        values = -values
+    thrown = search.rolls.index((max(dice), min(dice)))
+    return Luck(game, mover, dice, cube * float(values[thrown] - values @ search.probs))
 
 
 def _chances(evaluator: NeuralEvaluator, state: Any) -> tuple[float, ...]:
@@ -177,6 +245,9 @@ def _cube(state: CubeState, step: CubeAction, evaluator: NeuralEvaluator, plies:
         loss = 0.0 if doubled == right else abs(double_value - view.no_double) / worth
         played = "double" if doubled else "no double"
         best = "double" if right else "no double"
+        close = abs(double_value - view.no_double) / worth < CLOSE
+        return Decision(game, number, player, "cube", (), played, best, loss, state,
+                        counted=doubled or right or close)
     return Decision(game, number, player, "cube", (), played, best, loss, state)
 
 
@@ -230,9 +301,13 @@ def html(reviewed: Review, title: str, worst: int = 10) -> str:
     chart = io.StringIO()
     plot(reviewed, chart, "svg")
     rows = "".join(
-        f"<tr><td>{escape.escape(r['player'])}</td><td>{r['decisions']}</td>"
-        f"<td>{r['lost']:.3f}</td><td>{r['error_rate']:.1f}</td><td>{r['doubtful']}</td>"
-        f"<td>{r['errors']}</td><td>{r['blunders']}</td></tr>" for r in reviewed.summary())
+        f"<tr><td>{escape.escape(r['player'])}</td><td>{r['checker_decisions']}</td>"
+        f"<td>{r['checker_error_rate']:.1f}</td><td>{r['cube_decisions']}</td>"
+        f"<td>{r['cube_error_rate']:.1f}</td><td>{r['pr']:.1f}</td>"
+        f"<td>{r['lost']:.3f}</td><td>{r['doubtful']}</td>"
+        f"<td>{r['errors']}</td><td>{r['blunders']}</td><td>{r['luck']:+.3f}</td>"
+        f"<td>{r['points']:+g}</td><td>{r['luck_adjusted']:+.3f}</td></tr>"
+        for r in reviewed.summary())
     items = []
     for d in reviewed.worst(worst):
         dice = "-".join(map(str, d.dice))
@@ -252,9 +327,14 @@ td,th{{border-bottom:1px solid #d9cdb8;padding:.3rem .6rem;text-align:left}}
 </head><body><h1>{escape.escape(title)}</h1>
 <p>Every decision with a choice, rated against the network's best (equity lost in points
 per cube value; doubtful from {DOUBTFUL}, error from {ERROR}, blunder from {BLUNDER};
-the error rate is the mean loss per decision in thousandths).</p>
-<table><tr><th>player</th><th>decisions</th><th>equity lost</th><th>error rate</th>
-<th>doubtful</th><th>errors</th><th>blunders</th></tr>{rows}</table>
+an error rate is the mean loss per decision in thousandths; PR, the performance rating,
+is the mean loss per counted decision times 500, where a choice not to double counts
+when doubling was within {CLOSE} of right; luck is what the rolls gave, in points, and
+the adjusted result is the result less it). Every figure on this page comes from one
+evaluation: {escape.escape(reviewed.evaluation)}.</p>
+<table><tr><th>player</th><th>plays</th><th>error rate</th><th>cube decisions</th>
+<th>error rate</th><th>PR</th><th>equity lost</th><th>doubtful</th><th>errors</th>
+<th>blunders</th><th>luck</th><th>result</th><th>luck-adjusted</th></tr>{rows}</table>
 <h2>Winning chances</h2>{chart.getvalue()}
 <h2>The worst decisions</h2>{''.join(items) or '<p>None lost anything.</p>'}
 </body></html>
