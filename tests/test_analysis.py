@@ -201,3 +201,31 @@ def test_hint_and_rollout_fit_eighty_columns_without_cutting_numbers():
                                      ).output)
     for row in rated:  # every equity whole, as --json gives it
         assert f"{row['equity']:+.3f}" in hint
+
+
+def test_the_review_page_shows_alternatives_pips_the_cube_and_every_decision():
+    """Issue 31: each decision's alternatives with their equities (the cube's three
+    figures), pip counts and the cube on the board, and a filter of every decision."""
+    from gammon.analysis.review import html
+
+    table = Table("backgammon", ["heuristic", "neural:0"], kind=MATCH, length=3, seed=4)
+    table.run()
+    evaluator = evaluator_for(BG, None)
+    reviewed = review(table.series.games, evaluator, ["<i>heuristic</i>", "neural"], plies=0)
+    page = html(reviewed, "Review")
+    assert "<i>heuristic</i>" not in page and "&lt;i&gt;heuristic&lt;/i&gt;" in page
+    assert "Pips: " in page and "Cube 1, in the middle." in page
+    assert page.count("class='alternatives'") == min(10, len(reviewed.worst(10)))
+    worst = reviewed.worst(1)[0]
+    assert worst.played in page and worst.best in page and "played" in page
+    for decision in reviewed.decisions:
+        assert decision.alternatives
+        if decision.kind == "cube":
+            assert [text for text, _ in decision.alternatives] == [
+                "no double", "double, take", "double, pass"]
+        else:  # the best first, the one played among them
+            equities = [e for _, e in decision.alternatives[:-1]]
+            assert equities == sorted(equities, reverse=True)
+            assert decision.played in [text for text, _ in decision.alternatives]
+    assert page.count("<tr class=") == len(reviewed.decisions)
+    assert 'id="errors"' in page and "tr.fine" in page  # the filter

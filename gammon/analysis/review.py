@@ -19,7 +19,7 @@ from __future__ import annotations
 import html as escape
 import io
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,8 @@ from gammon.stakes.record import GameRecord
 
 #: gnubg's thresholds (equity lost, points per cube value).
 DOUBTFUL, ERROR, BLUNDER = 0.04, 0.08, 0.16
+#: How many of the best plays a decision keeps to show beside the one played.
+ALTERNATIVES = 5
 #: A choice not to double counts in the performance rating when doubling would have
 #: cost less than this (points per cube value): a position near the doubling window.
 CLOSE = 0.2
@@ -66,6 +68,9 @@ class Decision:
     #: and every answer to a double; a choice whether to double only where doubling was
     #: right, was made, or came within :data:`CLOSE` of right (as XG counts them).
     counted: bool = True
+    #: What could have been done and its equity (points per cube value), best first:
+    #: the best plays (and the one played), or no double, double/take, double/pass.
+    alternatives: tuple[tuple[str, float], ...] = ()
 
     @property
     def mark(self) -> str:
@@ -174,6 +179,8 @@ def review(records: Sequence[GameRecord], evaluator: NeuralEvaluator, names: Seq
             else:
                 decision = None
             if decision is not None:
+                if decision.kind == "play" and isinstance(before, CubeState):
+                    decision = replace(decision, state=before)  # the board with its cube
                 result.decisions.append(decision)
         result.chances.append(chances)
         if state.is_terminal:
@@ -214,8 +221,11 @@ def _play(state: Any, step: Any, evaluator: NeuralEvaluator, search: Any, plies:
     peers = [r for r in rated if r.plies == chosen.plies]
     top = peers[0] if peers else best
     loss = max(0.0, top.equity - chosen.equity)
+    shown = rated[:ALTERNATIVES]
+    if chosen not in shown:
+        shown.append(chosen)
     return Decision(game, number, player, "play", tuple(state.dice), chosen.text, best.text,
-                    loss, state)
+                    loss, state, alternatives=tuple((r.text, r.equity) for r in shown))
 
 
 def _cube(state: CubeState, step: CubeAction, evaluator: NeuralEvaluator, plies: int,
@@ -233,6 +243,8 @@ def _cube(state: CubeState, step: CubeAction, evaluator: NeuralEvaluator, plies:
         need, other = state.score.away(doubler), state.score.away(1 - doubler)
         worth = max((match_equity(need - cube, other) - match_equity(need, other - cube)) / 2,
                     1e-6)
+    figures = (("no double", view.no_double / worth), ("double, take", view.take / worth),
+               ("double, pass", view.drop / worth))
     if answering:
         took = step is CubeAction.TAKE
         right = view.taker_takes
@@ -247,15 +259,14 @@ def _cube(state: CubeState, step: CubeAction, evaluator: NeuralEvaluator, plies:
         best = "double" if right else "no double"
         close = abs(double_value - view.no_double) / worth < CLOSE
         return Decision(game, number, player, "cube", (), played, best, loss, state,
-                        counted=doubled or right or close)
-    return Decision(game, number, player, "cube", (), played, best, loss, state)
+                        counted=doubled or right or close, alternatives=figures)
+    return Decision(game, number, player, "cube", (), played, best, loss, state,
+                    alternatives=figures)
 
 
 def _before_double(state: CubeState) -> CubeState:
     """The state the double was offered at (the answer is judged by the doubler's
     equities there)."""
-    from dataclasses import replace
-
     return replace(state, offer=None, preroll=True, _legal=[])
 
 
@@ -294,10 +305,48 @@ def plot(reviewed: Review, path: Path | io.StringIO, fmt: str = "png") -> None:
     plt.close(figure)
 
 
+def _pips(state: Any, names: Sequence[str]) -> str:
+    """Each side's pip count, where the board has one."""
+    base = state.base if isinstance(state, CubeState) else state
+    position = getattr(base, "position", None)
+    if position is None or not hasattr(position, "pips") or base.variant.board != "track":
+        return ""
+    return "Pips: " + ", ".join(f"{escape.escape(names[p])} {position.pips(p)}"
+                                for p in range(len(names))) + "."
+
+
+def _cube_text(state: Any, names: Sequence[str]) -> str:
+    if not isinstance(state, CubeState) or not state.cube_in_play:
+        return ""
+    owner = "in the middle" if state.cube_owner is None else \
+        f"owned by {escape.escape(names[state.cube_owner])}"
+    offered = f"; {state.offer.stake} offered" if state.offer is not None else ""
+    return f"Cube {state.cube_value}, {owner}{offered}."
+
+
+def _alternatives(d: Decision) -> str:
+    """The choices of a decision with their equities, the one played and the best
+    marked."""
+    if not d.alternatives:
+        return ""
+    top = max(equity for _, equity in d.alternatives) if d.kind == "play" else None
+    rows = []
+    for text, equity in d.alternatives:
+        tags = [tag for tag, on in (("played", text == d.played or text.startswith(
+            d.played + ",")), ("best", text == d.best)) if on]
+        diff = "" if top is None or equity == top else f"{equity - top:+.3f}"
+        rows.append(f"<tr><td>{escape.escape(text)}</td><td>{equity:+.3f}</td>"
+                    f"<td>{diff}</td><td>{', '.join(tags)}</td></tr>")
+    return ("<table class='alternatives'><tr><th>choice</th><th>equity</th><th>diff</th>"
+            f"<th></th></tr>{''.join(rows)}</table>")
+
+
 def html(reviewed: Review, title: str, worst: int = 10) -> str:
-    """One page: the summary, the plot, and the boards of the worst decisions."""
+    """One page: the summary, the plot, the boards of the worst decisions with their
+    alternatives, and every decision in a table that can show only the marked ones."""
     from gammon.render.svg import board_svg
 
+    names = reviewed.names
     chart = io.StringIO()
     plot(reviewed, chart, "svg")
     rows = "".join(
@@ -312,18 +361,29 @@ def html(reviewed: Review, title: str, worst: int = 10) -> str:
     for d in reviewed.worst(worst):
         dice = "-".join(map(str, d.dice))
         board = board_svg(d.state, d.player) if d.state is not None else ""
+        facts = " ".join(x for x in (_pips(d.state, names), _cube_text(d.state, names)) if x) \
+            if d.state is not None else ""
         items.append(
             f"<section><h3>Game {d.game}, decision {d.number}: "
-            f"{escape.escape(reviewed.names[d.player])} ({d.mark or 'small'}, "
+            f"{escape.escape(names[d.player])} ({d.mark or 'small'}, "
             f"-{d.loss:.3f})</h3><p>{'Roll ' + dice + ': ' if dice else ''}played "
             f"<b>{escape.escape(d.played)}</b>; best <b>{escape.escape(d.best)}</b>.</p>"
-            f"<div class='board'>{board}</div></section>")
+            f"<p>{facts}</p><div class='board'>{board}</div>{_alternatives(d)}</section>")
+    every = "".join(
+        f"<tr class='{d.mark or 'fine'}'><td>{d.game}</td><td>{d.number}</td>"
+        f"<td>{escape.escape(names[d.player])}</td><td>{'-'.join(map(str, d.dice))}</td>"
+        f"<td>{escape.escape(d.played)}</td><td>{escape.escape(d.best)}</td>"
+        f"<td>{d.loss:.3f}</td><td>{d.mark}</td></tr>" for d in reviewed.decisions)
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{escape.escape(title)}</title>
 <style>body{{font-family:system-ui,sans-serif;max-width:1000px;margin:1rem auto;
 color:#23201c;background:#f6f1e7}} table{{border-collapse:collapse}}
 td,th{{border-bottom:1px solid #d9cdb8;padding:.3rem .6rem;text-align:left}}
-.board svg{{max-width:720px;width:100%;height:auto}} section{{margin:1.5rem 0}}</style>
+.board svg{{max-width:720px;width:100%;height:auto}} section{{margin:1.5rem 0}}
+tr.blunder td{{background:#f3c9c0}} tr.error td{{background:#f6dfc4}}
+tr.doubtful td{{background:#f4efcf}}
+#marked:checked ~ table tr.fine, #errors:checked ~ table tr.fine,
+#errors:checked ~ table tr.doubtful{{display:none}}</style>
 </head><body><h1>{escape.escape(title)}</h1>
 <p>Every decision with a choice, rated against the network's best (equity lost in points
 per cube value; doubtful from {DOUBTFUL}, error from {ERROR}, blunder from {BLUNDER};
@@ -337,6 +397,12 @@ evaluation: {escape.escape(reviewed.evaluation)}.</p>
 <th>blunders</th><th>luck</th><th>result</th><th>luck-adjusted</th></tr>{rows}</table>
 <h2>Winning chances</h2>{chart.getvalue()}
 <h2>The worst decisions</h2>{''.join(items) or '<p>None lost anything.</p>'}
+<h2>Every decision</h2>
+<input type="radio" name="show" id="all" checked><label for="all">all</label>
+<input type="radio" name="show" id="marked"><label for="marked">doubtful and worse</label>
+<input type="radio" name="show" id="errors"><label for="errors">errors and blunders</label>
+<table class="every"><tr><th>game</th><th>#</th><th>player</th><th>dice</th><th>played</th>
+<th>best</th><th>lost</th><th>mark</th></tr>{every}</table>
 </body></html>
 """
 
