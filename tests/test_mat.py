@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from gnubg_runner import require_gnubg, run_gnubg
 
+import gammon
 from gammon.core.errors import GammonError, InvalidNotationError
 from gammon.notation.mat import (
     MatchFile,
@@ -199,12 +200,23 @@ def test_we_read_twenty_matches_that_gnubg_played_and_exported(tmp_path):
     jobs = [{"play": 3 + 2 * (k % 2), "seed": 200 + k, "export": str(tmp_path / f"g{k}.mat")}
             for k in range(20)]
     results, _ = run_gnubg(DRIVER, jobs, processes=2)
+    from gammon.analysis.cli import evaluator_for
+    from gammon.analysis.review import review
+
+    evaluator = evaluator_for(gammon.variant("backgammon"), None)
+    resigned = 0
     for job, result in zip(jobs, results, strict=True):
         assert "error" not in result, result
         ours = replay_match(read_match(Path(job["export"]).read_text()))
         theirs = replay_match(from_gnubg(result))
         assert positions(ours) == positions(theirs)
         assert [r.state.returns() for r in ours] == [r.state.returns() for r in theirs]
+        # Each is analysed whole, its resigned games included (issue 31: the review
+        # stopped at gnubg's first resignation).
+        reviewed = review(ours, evaluator, ["gnubg X", "gnubg O"], plies=0)
+        assert reviewed.decisions and len(reviewed.results) == len(ours)
+        resigned += sum(1 for r in ours if any(isinstance(s, Resign) for s in r.steps))
+    assert resigned > 0
 
 
 def test_gammon_play_saves_a_match_file_or_a_log(tmp_path):
