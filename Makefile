@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+PREPARED := $(VENV)/.prepared
 GNUBG := /usr/games/gnubg
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -17,14 +18,23 @@ CONFIG ?=
 
 .PHONY: play serve test bench lint gnubg chromium postgresql nginx networks strength fuzz soak clean
 
+# Installing compiles what the first game of `make play` needs (backgammon's kernels and
+# bot, about half a minute); the other variants' kernels compile once, in the background
+# of that first game or before the tests ($(PREPARED)).
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
-	$(BIN)/gammon prepare
+	$(BIN)/gammon prepare backgammon
 	touch $(STAMP)
 
+$(PREPARED): $(STAMP)
+	$(BIN)/gammon prepare
+	touch $(PREPARED)
+
 play: $(STAMP)
+	@[ -e $(PREPARED) ] || { nice -n 19 $(BIN)/gammon prepare >/dev/null 2>&1 && \
+		touch $(PREPARED); } &
 	$(BIN)/gammon play backgammon $(if $(SEATS),--seats $(SEATS))
 
 # The web app: tables in a SQLite file here unless DATABASE says otherwise; WORKERS=N
@@ -59,7 +69,7 @@ nginx:
 # CI=true: a missing gnubg fails its tests instead of skipping them. One pytest worker a
 # core (pytest-xdist); a file's tests stay on one worker, so its fixtures (gnubg, the web
 # server, a Ray cluster) start once.
-test: $(STAMP) gnubg chromium postgresql nginx
+test: $(PREPARED) gnubg chromium postgresql nginx
 	$(BIN)/ruff check gammon tests benchmarks examples
 	$(BIN)/mypy
 	CI=$${CI:-true} $(BIN)/pytest -q -n auto --dist loadfile

@@ -230,3 +230,12 @@ def test_a_repeated_option_and_a_duel_of_one_are_refused():
     result = run("duel", "--players", "random", "--games", "2")
     assert result.exit_code == 2 and "two or more" in result.output
     assert "random,heuristic" in result.output
+
+
+def test_prepare_compiles_the_variants_named():
+    """`make play` compiles only the first game's kernels before the board (issue 31:
+    a first run waited for every variant's)."""
+    result = run("prepare", "short-nardy")
+    assert result.exit_code == 0 and "compiled and cached" in result.output
+    result = run("prepare", "chess")
+    assert result.exit_code == 2 and "backgammon" in result.output

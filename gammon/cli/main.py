@@ -815,14 +815,25 @@ def analyze(
 
 
 @app.command()
-def prepare() -> None:
+def prepare(
+    variants: Annotated[list[str] | None, typer.Argument(
+        help="Only these variants (default: every variant and the vector environment).",
+        show_default=False)] = None,
+) -> None:
     """Compile the engine's kernels now, so that no game waits for them later (make play
-    and make test run this once after installing)."""
-    from gammon.kernels.warm import warm_all
+    compiles backgammon's before its first game and the rest in the background; make
+    test compiles everything once)."""
+    from gammon.kernels.warm import warm_all, warm_variant
 
     started = time.perf_counter()
-    with console.status("Compiling the engine for every variant...") as status:
-        warm_all(lambda name: status.update(f"Compiling the engine: {name}..."))
+    names = [_variant(name).name for name in variants or []]
+    with console.status("Compiling the engine...") as status:
+        if names:
+            for name in names:
+                status.update(f"Compiling the engine: {name}...")
+                warm_variant(name)
+        else:
+            warm_all(lambda name: status.update(f"Compiling the engine: {name}..."))
     console.print(f"The engine is compiled and cached ({time.perf_counter() - started:.0f} s).")
 
 
