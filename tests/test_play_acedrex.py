@@ -180,3 +180,16 @@ def test_cli_stake_plays_for_money_and_match_is_refused():
     assert result.exit_code == 2 and "two-player games" in result.output
     result = runner.invoke(app, ["play", "acedrex", "--stake", "2", "--beaver"])
     assert result.exit_code == 2 and "cube is for two-player games" in result.output
+
+
+def test_the_title_fits_and_the_record_shows_each_throw():
+    """Issue 31: at 80 columns the title was cut (`rando…`) and the record left out the
+    throws."""
+    result = CliRunner().invoke(app, ["play", "acedrex", "--seats",
+                                      "random,random,random,random", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    assert "…" not in result.output.split("Game record")[0]
+    assert "Yellow (random)" in " ".join(result.output.split())
+    record = result.output.split("Game record")[1].splitlines()
+    first = next(line for line in record if line.strip().startswith("1 "))
+    assert re.search(r"Red \(random\)\s+\d+(/\d+)?\s+R\d", first), first

@@ -121,7 +121,7 @@ def seat_names(rules: Rules, kinds: Sequence[str], person: str = "you") -> list[
             name = person
         elif kind == HUMAN:
             name = f"{kind} {p + 1}"
-        elif kinds.count(kind) > 1:
+        elif kinds.count(kind) > 1 and rules.board != "ring":  # Acedrex: colours tell
             name = f"{kind} (seat {p + 1})"
         else:
             name = kind
@@ -143,6 +143,9 @@ class Turn:
     player: int
     dice: tuple[int, ...]
     text: str
+    #: A decision made in parts (an Acedrex throw spent step by step): the next part of
+    #: the same player's joins this line.
+    parts: bool = False
 
 
 @dataclass
@@ -354,11 +357,17 @@ class TerminalGame:
             self.last_play = taken if taken.moves else None
             record.append(Turn(step.seat, before.dice,
                                self.moves.format_action(taken) if taken.moves else NO_MOVE))
-        elif record and record[-1].player == step.seat and not record[-1].dice:
-            # The parts of one decision (an Acedrex die spent in parts) share a line.
-            record[-1] = Turn(step.seat, (), f"{record[-1].text}, {taken}")
+        elif record and record[-1].player == step.seat and record[-1].parts:
+            # The parts of one decision (an Acedrex throw spent in parts) share a line.
+            dice = record[-1].dice
+            thrown = getattr(before, "die", None)
+            if thrown is not None and dice and thrown != dice[-1]:
+                dice += (thrown,)  # thrown again (a reroll): both throws shown
+            record[-1] = Turn(step.seat, dice, f"{record[-1].text}, {taken}", True)
         else:
-            record.append(Turn(step.seat, (), str(taken)))
+            thrown = getattr(before, "die", None)  # Acedrex: the throw being spent
+            record.append(Turn(step.seat, () if thrown is None else (thrown,), str(taken),
+                               thrown is not None))
 
     def new_game(self, step: Step) -> None:
         self.turns.append([])
@@ -369,7 +378,11 @@ class TerminalGame:
         title = Text.assemble((self.rules.name.title(), "bold"), ": ",
                               *_join([self.who(p) for p in range(self.rules.players)],
                                      " against " if self.rules.players == 2 else ", "))
-        self.console.rule(title)
+        if title.cell_len + 6 <= self.console.width:
+            self.console.rule(title)
+        else:  # a rule would cut the names: the title on lines of its own
+            self.console.rule(style="rule.line")
+            self.console.print(title)
         for line in narrate.narrate(self.table, step, self.names):
             self.say((line.text, "bold" if line.kind == narrate.GAME else "italic"))
 
@@ -382,7 +395,7 @@ class TerminalGame:
         if self.throws:
             self.say("     opening  ", (", then ".join(self.throws), "cyan"))
         for number, turn in enumerate(turns, 1):
-            dice = "".join(map(str, turn.dice)).ljust(2)
+            dice = ("/" if turn.parts else "").join(map(str, turn.dice)).ljust(2)
             self.say(f"{number:>3}  ", self.board_kind.token(turn.player), " ",
                      (self.names[turn.player].ljust(width), "bold"), "  ", (dice, "cyan"),
                      f"  {turn.text}")
