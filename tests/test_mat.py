@@ -280,3 +280,26 @@ def test_the_same_bot_in_both_seats_has_two_names_in_gnubg(tmp_path):
     (seen,), _ = run_gnubg(DRIVER, [{"import": str(path)}], processes=1)
     assert seen["names"] == ["random (seat 1)", "random (seat 2)"]
     assert read_match(path.read_text()).names == ("random (seat 1)", "random (seat 2)")
+
+
+@pytest.mark.gnubg
+def test_the_review_agrees_with_gnubgs_analysis_of_the_same_match(tmp_path):
+    """Issue 31: our review and gnubg's `analyse match`, both at 0 plies, on matches of
+    the heuristic against neural:0: the same plays counted, the heuristic's checker error
+    rate within a third of gnubg's and far above neural:0's by both, the luck of each
+    player's rolls of the same sign where it is not small."""
+    require_gnubg()
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from review_gnubg import compare
+
+    heuristic, network = compare(["heuristic", "neural:0"], 2, 3, 0, 1, tmp_path)
+    for row in (heuristic, network):
+        assert row["plays"] == row["g_plays"] > 20
+        if abs(row["g_luck"]) > 0.5:
+            assert (row["luck"] > 0) == (row["g_luck"] > 0)
+    ours, theirs = (1000 * heuristic[k] / heuristic["plays"] for k in ("lost", "g_lost"))
+    assert abs(ours - theirs) < theirs / 3
+    assert 1000 * network["g_lost"] / network["plays"] < theirs / 3
+    assert network["lost"] < heuristic["lost"] / 3

@@ -4,9 +4,11 @@ Reads a JSON list from the file named by ``GAMMON_GNUBG_JOBS``; each item is eit
 ``{"import": PATH}`` (gnubg imports the .mat file and reports every game: its info and
 its actions with dice and moves, as ``gnubg.match()`` gives them, and the players' names)
 or ``{"play": LENGTH, "seed": S, "export": PATH}`` (gnubg plays a match against itself at
-0 ply and exports it). Writes one result per item to ``GAMMON_GNUBG_OUT``. gnubg prints
-boards on stdout: run it with stdout sent to /dev/null. Only the standard library and
-``gnubg`` here.
+0 ply and exports it) or ``{"analyse": PATH, "plies": N}`` (gnubg imports the .mat file,
+analyses it at N plies and reports its statistics for the match, ``{"stats": {"X": ...,
+"O": ...}}``, X the file's first player). Writes one result per item to
+``GAMMON_GNUBG_OUT``. gnubg prints boards on stdout: run it with stdout sent to
+/dev/null. Only the standard library and ``gnubg`` here.
 """
 
 import json
@@ -44,6 +46,13 @@ def main():
             if "import" in job:
                 gnubg.command(f"import mat {job['import']}")
                 results.append(games())
+            elif "analyse" in job:
+                plies = int(job.get("plies", 0))
+                for what in ("chequerplay", "cubedecision"):
+                    gnubg.command(f"set analysis {what} evaluation plies {plies}")
+                gnubg.command(f"import mat {job['analyse']}")
+                gnubg.command("analyse match")
+                results.append({"stats": gnubg.match(1, 0, 1, 0)["stats"]})
             else:
                 for player in (0, 1):
                     gnubg.command(f"set player {player} gnubg")
