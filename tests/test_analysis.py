@@ -229,3 +229,18 @@ def test_the_review_page_shows_alternatives_pips_the_cube_and_every_decision():
             assert decision.played in [text for text, _ in decision.alternatives]
     assert page.count("<tr class=") == len(reviewed.decisions)
     assert 'id="errors"' in page and "tr.fine" in page  # the filter
+
+
+@pytest.mark.parametrize("plies", [1, 2])
+def test_hint_chances_are_those_behind_each_equity(plies):
+    """Issue 31: `hint` showed 2-ply equities beside 0-ply chances; the chances of a
+    play searched deeper now come from the same search, so they make its equity."""
+    evaluator = evaluator_for(BG, None)
+    state = read_state(BG, OPENING_52, None).base
+    rated = rate_plays(state, evaluator, plies=plies)
+    deep = [r for r in rated if r.plies == plies]
+    assert deep
+    for r in deep:
+        win, win_g, win_bg, lose_g, lose_bg = r.probs
+        assert 2 * win - 1 + win_g + win_bg - lose_g - lose_bg == pytest.approx(r.equity,
+                                                                             abs=1e-6)

@@ -99,8 +99,8 @@ def _print_plays(console: Console, rated: list[Rated], state: Any, plies: int,
         table.add_row(*row[:keep])
     console.print(table)
     if two and keep == len(headers):
-        console.print("Probabilities: the network's at 0 ply after each play, for the "
-                      "player on roll.", style="dim")
+        console.print("Probabilities: the network's after each play, for the player on "
+                      "roll, at the play's plies (those of its equity).", style="dim")
     elif two:
         console.print("The chances are left out at this width: widen the console or use "
                       "--json.", style="dim")

@@ -64,6 +64,15 @@ def rate_plays(state: Any, evaluator: NeuralEvaluator, plies: int = 0, width: in
     searched = np.isfinite(deep)
     equity = np.where(searched, deep, base)
     probs = _probabilities(state, evaluator, legal)
+    rows = play_rows(state.legal_actions())
+    if plies and isinstance(search, BoardSearch) and probs and probs[0] and rows is not None:
+        # The chances of the plays searched deeper, from the same search as their equity.
+        mover = state.position.turn
+        chosen = np.flatnonzero(searched)
+        boards = np.ascontiguousarray(rows[chosen, : evaluator.size])
+        ahead = flip(outputs_ahead(search, evaluator, boards, 1 - mover, plies))
+        for i, row in zip(chosen, ahead, strict=True):
+            probs[i] = tuple(float(x) for x in row)
     text = move_text_for(rules)
 
     def written(action: Any) -> str:
@@ -75,6 +84,33 @@ def rate_plays(state: Any, evaluator: NeuralEvaluator, plies: int = 0, width: in
              for i, a in enumerate(legal)]
     rated.sort(key=lambda r: (-r.plies, -r.equity))
     return rated
+
+
+def outputs_ahead(search: BoardSearch, evaluator: NeuralEvaluator, boards: np.ndarray,
+                  to_roll: int, depth: int) -> np.ndarray:
+    """The network's result probabilities (win, win gammon, win backgammon, lose gammon,
+    lose backgammon) of boards with ``to_roll`` to roll, from that side, ``depth`` rolls
+    ahead: averaged over every roll after the roller's best reply, the replies chosen as
+    the search chooses them, so that they are the chances behind its equity."""
+    slots, checkers = search.slots, search.checkers
+    out = np.zeros((len(boards), 5))
+    other = 1 - to_roll
+    done = boards[:, other * slots] == checkers  # the side that just played is off
+    for i in np.flatnonzero(done):
+        points = evaluator.terminal_value(boards[i].tobytes(), other)[other]
+        out[i] = (0.0, 0.0, 0.0, float(points >= 2), float(points >= 3))
+    live = np.flatnonzero(~done)
+    if not len(live):
+        return out
+    if depth == 0:
+        out[live] = evaluator.outputs(boards[live], to_roll)
+        return out
+    replies = search.best_replies(boards[live], to_roll)
+    count, rolls, size = replies.shape
+    theirs = outputs_ahead(search, evaluator, replies.reshape(-1, size), other, depth - 1)
+    mine = flip(theirs).reshape(count, rolls, 5)
+    out[live] = np.einsum("r,krj->kj", search.probs, mine)
+    return out
 
 
 def _probabilities(state: Any, evaluator: NeuralEvaluator,
