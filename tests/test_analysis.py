@@ -152,7 +152,7 @@ def test_gammon_analyze_writes_its_plot_and_page(tmp_path):
     result = runner.invoke(app, ["analyze", str(match), "--plies", "0", "--plot", str(plot),
                                  "--html", str(page)])
     assert result.exit_code == 0, result.output
-    assert "blunders" in result.output and "The worst decisions" in result.output
+    assert "PR" in result.output and "The worst decisions" in result.output
     assert plot.read_bytes()[:4] == b"\x89PNG"
     text = page.read_text()
     assert text.count("<svg") >= 2 and "error rate" in text
