@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -123,22 +124,27 @@ def test_a_match_is_reviewed(tmp_path):
 
 def test_the_luck_of_a_roll_is_measured_against_the_average_roll():
     """Luck (issue 31): the equity after the best play of the roll thrown less the
-    average over every roll; over all 21 rolls it averages to nothing. Before the first
-    roll of a game in the starting position 3-1 is lucky, 2-1 unlucky, 4-4 luckier than
-    6-4."""
+    average over every roll, and the same for each result probability; over all 21 rolls
+    it averages to nothing. Before the first roll of a game in the starting position 3-1
+    is lucky, 2-1 unlucky, 4-4 luckier than 6-4; seen by the other side, the luck turns
+    round (a gammon won is the other's gammon lost)."""
     from gammon.agents.search import BoardSearch
-    from gammon.analysis.review import _luck
+    from gammon.analysis.rollout import _other_side, roll_luck
 
     evaluator = evaluator_for(BG, None)
     search = BoardSearch(BG, evaluator)
     state = read_state(BG, START, None).base
-    lucks = {roll: _luck(search, state, roll, 2, 1).luck for roll in search.rolls}
-    assert sum(p * lucks[r] for r, p in zip(search.rolls, search.probs, strict=True)) \
-        == pytest.approx(0.0, abs=1e-9)
-    assert lucks[(3, 1)] > 0 and lucks[(4, 4)] > lucks[(6, 4)]
-    assert lucks[(2, 1)] < 0
-    # Times the cube: the same roll at cube 1 is half as lucky as at cube 2.
-    assert _luck(search, state, (3, 1), 1, 1).luck == pytest.approx(lucks[(3, 1)] / 2)
+    lucks = {roll: roll_luck(search, evaluator, state, roll) for roll in search.rolls}
+    average = sum(p * lucks[r] for r, p in zip(search.rolls, search.probs, strict=True))
+    assert np.allclose(average, 0.0, atol=1e-9)
+    equity = {roll: luck[0] for roll, luck in lucks.items()}
+    assert equity[(3, 1)] > 0 and equity[(4, 4)] > equity[(6, 4)] and equity[(2, 1)] < 0
+    for luck in lucks.values():  # the equity's luck is that of its probabilities
+        win, win_g, win_bg, lose_g, lose_bg = luck[1:]
+        assert luck[0] == pytest.approx(2 * win + win_g + win_bg - lose_g - lose_bg)
+    other = _other_side(lucks[(3, 1)])
+    assert other[0] == -lucks[(3, 1)][0] and other[1] == -lucks[(3, 1)][1]
+    assert other[4] == lucks[(3, 1)][2]  # the other's gammons lost: the roller's won
 
 
 def test_gammon_analyze_writes_its_plot_and_page(tmp_path):

@@ -28,6 +28,7 @@ import numpy as np
 from gammon.agents.cube import match_equity
 from gammon.agents.search import BoardSearch, make_search
 from gammon.analysis.hint import rate_cube, rate_plays
+from gammon.analysis.rollout import roll_luck
 from gammon.nn.evaluator import NeuralEvaluator
 from gammon.stakes.cube import CubeAction, CubeState
 from gammon.stakes.record import GameRecord
@@ -165,8 +166,9 @@ def review(records: Sequence[GameRecord], evaluator: NeuralEvaluator, names: Seq
                     after = state.base if isinstance(state, CubeState) else state
                     if isinstance(search, BoardSearch) and after.dice:
                         cube = before.cube_value if isinstance(before, CubeState) else 1
-                        result.luck.append(_luck(search, base, tuple(after.dice), cube,
-                                                 game))
+                        lucky = roll_luck(search, evaluator, base, after.dice)[0]
+                        result.luck.append(Luck(game, base.position.turn,
+                                                tuple(after.dice), cube * float(lucky)))
                 continue
             number += 1
             player = before.current_player
@@ -186,19 +188,6 @@ def review(records: Sequence[GameRecord], evaluator: NeuralEvaluator, names: Seq
         if state.is_terminal:
             result.results.append(tuple(float(x) for x in state.returns()))
     return result
-
-
-def _luck(search: BoardSearch, state: Any, dice: tuple[int, ...], cube: int,
-          game: int) -> Luck:
-    """The luck of ``dice`` thrown by the player to roll at ``state`` (:class:`Luck`):
-    the evaluator's equity after the best play of each roll, at 0 ply."""
-    mover = state.position.turn
-    board = np.frombuffer(state.position.board, np.int8)[None, :]
-    values = search.leaf(search.best_replies(board, mover)[0], mover)
-    if mover == 1:
-        values = -values
-    thrown = search.rolls.index((max(dice), min(dice)))
-    return Luck(game, mover, dice, cube * float(values[thrown] - values @ search.probs))
 
 
 def _chances(evaluator: NeuralEvaluator, state: Any) -> tuple[float, ...]:

@@ -14,8 +14,11 @@ Two ways of spending less luck on the same number of games:
   each roll of a game, the network's value of the position one roll ahead, averaged
   over the 21 rolls, is what the roller could expect; the value after the roll that came
   minus that expectation is the roll's luck. A game's result less the luck of all its
-  rolls has the same mean and a much smaller spread. The 21 rolls are searched in one
-  batch, and the roll that came is then played by the same search.
+  rolls has the same mean and a much smaller spread. The same is done for each result
+  (won, won a gammon, ... : the network's probability of it one roll ahead), so the
+  chances shown beside the equity are luck-adjusted as it is (issue 31: they were raw).
+  The 21 rolls are searched in one batch, and the roll that came is then played by the
+  same search.
 
 Games run in ``jobs`` local processes, or as Ray tasks with ``ray``
 (:mod:`gammon.agents.parallel`); the seed fixes every game whatever ``jobs`` is and
@@ -35,8 +38,7 @@ import numpy as np
 from gammon.agents import parallel
 from gammon.agents.base import seeded_rng
 from gammon.agents.search import BoardSearch, best_action, make_search
-from gammon.core.dice import Roll
-from gammon.nn.evaluator import NeuralEvaluator
+from gammon.nn.evaluator import NeuralEvaluator, equity, flip
 
 Z95 = 1.959963984540054
 
@@ -72,14 +74,16 @@ class RolloutResult:
 
 
 def _game(rules: Any, evaluator: NeuralEvaluator, search: Any, state: Any,
-          dice: random.Random, adjust: bool) -> tuple[tuple[float, ...], float]:
-    """One game from ``state``: each player's result, and player 0's luck."""
-    luck = 0.0
+          dice: random.Random, adjust: bool) -> tuple[tuple[float, ...], np.ndarray]:
+    """One game from ``state``: each player's result, and player 0's luck (its equity's
+    and each of its result probabilities', :func:`roll_luck`)."""
+    luck = np.zeros(6)
     while not state.is_terminal:
         if state.is_chance:
             roll = state.sample_chance(dice)
             if adjust and not state.opening:
-                luck += _luck(search, state, roll)
+                mine = roll_luck(search, evaluator, state, roll.dice)
+                luck += mine if state.position.turn == 0 else _other_side(mine)
             state = state.apply(roll)
             continue
         legal = state.legal_actions()
@@ -88,21 +92,33 @@ def _game(rules: Any, evaluator: NeuralEvaluator, search: Any, state: Any,
     return tuple(float(r) for r in state.returns()), luck
 
 
-def _luck(search: BoardSearch, state: Any, roll: Roll) -> float:
-    """Player 0's luck of ``roll`` at ``state``: the value after its best play less the
-    average over every roll."""
+def roll_luck(search: BoardSearch, evaluator: NeuralEvaluator, state: Any,
+              dice: Sequence[int]) -> np.ndarray:
+    """What ``dice`` gave the player to roll at ``state``, by the network at 0 plies: the
+    value after the best play of the roll thrown less the average over every roll, for
+    the equity (index 0) and for each result probability (win, win gammon, win
+    backgammon, lose gammon, lose backgammon), from the roller's side. Rollouts take it
+    off each game's result; the review sums it per player."""
     player = state.position.turn
     board = np.frombuffer(state.position.board, np.int8)[None, :]
-    children, starts = search.expand(board, player)
-    values = search.leaf(children, player)  # player 0's value after each play
-    sign = 1.0 if player == 0 else -1.0
-    best = sign * np.maximum.reduceat(sign * values, starts)  # the roller picks
-    index = search.rolls.index((roll.dice[0], roll.dice[1]))
-    return float(best[index] - best @ search.probs)
+    replies = search.best_replies(board, player)[0]  # the best play of each roll
+    out = flip(evaluator.outputs(replies, 1 - player))  # the roller's side
+    done = search.finished(replies, player)
+    for i in np.flatnonzero(done):
+        points = evaluator.terminal_value(replies[i].tobytes(), player)[player]
+        out[i] = (1.0, float(points >= 2), float(points >= 3), 0.0, 0.0)
+    rows = np.column_stack([equity(out), out])
+    thrown = search.rolls.index((max(dice), min(dice)))
+    return rows[thrown] - search.probs @ rows
+
+
+def _other_side(luck: np.ndarray) -> np.ndarray:
+    """A luck vector of :func:`roll_luck` seen by the other player."""
+    return np.array([-luck[0], -luck[1], luck[4], luck[5], luck[2], luck[3]])
 
 
 def _trials(run: tuple[str, dict[str, Any], Any, list[Any], int, bool],
-            trials: range) -> list[tuple[int, int, tuple[float, ...], float]]:
+            trials: range) -> list[tuple[int, int, tuple[float, ...], np.ndarray]]:
     """Games ``trials`` of every start of the rollout ``run`` (the variant's name and
     options, the network, the start states without their rules, the seed, whether to
     adjust for luck): one task of :func:`rollout`."""
@@ -136,7 +152,7 @@ def rollout(rules: Any, evaluator: NeuralEvaluator, starts: Sequence[tuple[str, 
     work = [range(k, min(k + chunk, games)) for k in range(0, games, chunk)]
     played = 0
 
-    def done(_: int, part: list[tuple[int, int, tuple[float, ...], float]]) -> None:
+    def done(_: int, part: list[tuple[int, int, tuple[float, ...], np.ndarray]]) -> None:
         nonlocal played
         played += len(part) // len(states)
         if progress:
@@ -152,15 +168,16 @@ def rollout(rules: Any, evaluator: NeuralEvaluator, starts: Sequence[tuple[str, 
     rows = sorted(row for part in parts for row in part)
     results = []
     for s, (label, _) in enumerate(starts):
-        mine = [(returns, luck) for _, k, returns, luck in rows if k == s]
-        sign = 1.0 if player == 0 else -1.0
-        equity = [r[player] - sign * luck for r, luck in mine]
+        mine = [(returns, luck if player == 0 else _other_side(luck))
+                for _, k, returns, luck in rows if k == s]
+        points = [r[player] - float(luck[0]) for r, luck in mine]
         probs: tuple[Estimate, ...] = ()
         if rules.players == 2:
-            won = [r[player] for r, _ in mine]
-            probs = tuple(Estimate.of(v) for v in (
-                [float(x > 0) for x in won], [float(x >= 2) for x in won],
-                [float(x >= 3) for x in won], [float(x <= -2) for x in won],
-                [float(x <= -3) for x in won]))
-        results.append(RolloutResult(label, player, Estimate.of(equity), probs))
+            # Each result's share less its own luck: the same mean, less spread.
+            happened = [(r[player] > 0, r[player] >= 2, r[player] >= 3, r[player] <= -2,
+                         r[player] <= -3) for r, _ in mine]
+            probs = tuple(Estimate.of([float(h[j]) - float(luck[1 + j])
+                                       for h, (_, luck) in zip(happened, mine, strict=True)])
+                          for j in range(5))
+        results.append(RolloutResult(label, player, Estimate.of(points), probs))
     return results
