@@ -186,8 +186,8 @@ def run_rollout(console: Console, rules: Any, state: Any, evaluator: NeuralEvalu
 
 def run_analyze(console: Console, path: Path, net: Path | None, plies: int,
                 picture: Path | None, page: Path | None, as_json: bool) -> None:
-    """Review a match file (.mat) or a table's log (.json)."""
-    records, rules, names = _load_records(path)
+    """Review a match file (.mat, gnubg's .sgf) or a table's log (.json)."""
+    records, rules, names, theirs = _load_records(path)
     evaluator = evaluator_for(rules, net)
     reviewed = review(records, evaluator, names, plies)
     if picture is not None:
@@ -201,8 +201,8 @@ def run_analyze(console: Console, path: Path, net: Path | None, plies: int,
         print(json.dumps({"summary": reviewed.summary(), "decisions": [
             {"game": d.game, "number": d.number, "player": d.player, "kind": d.kind,
              "dice": list(d.dice), "played": d.played, "best": d.best,
-             "loss": round(d.loss, 4), "mark": d.mark} for d in reviewed.decisions]},
-            indent=1))
+             "loss": round(d.loss, 4), "mark": d.mark} for d in reviewed.decisions],
+            "gnubg": theirs}, indent=1))
         return
     # Names and file names are the user's text: escaped, never read as markup.
     table = Table(title=f"Review of {escape(path.name)} ({plies}-ply, {len(records)} game(s))",
@@ -229,15 +229,27 @@ def run_analyze(console: Console, path: Path, net: Path | None, plies: int,
         worst.add_row(str(d.game), str(d.number), escape(reviewed.names[d.player]),
                       "".join(map(str, d.dice)), d.played, d.best, f"{d.loss:.3f}", d.mark)
     console.print(worst)
+    if theirs is not None:
+        console.print("gnubg's analysis kept in the file: " + "; ".join(
+            f"{escape(name)}: error rate {_per_play(mine)}, cube error "
+            f"{mine['cube_error']:.3f}, luck {mine['luck']:+.2f}"
+            for name, mine in zip(names, theirs, strict=True)) + ".")
     for what, where in (("plot", picture), ("page", page)):
         if where is not None:
             console.print(f"The {what} is in {escape(str(where))}.")
 
 
-def _load_records(path: Path) -> tuple[list[Any], Any, list[str]]:
-    """A match file's or a table log's games, their rules and the players' names."""
+def _per_play(figures: dict[str, float]) -> str:
+    unforced = figures["unforced"]
+    return f"{1000 * figures['checker_error'] / unforced:.1f}" if unforced else "-"
+
+
+def _load_records(path: Path) -> tuple[list[Any], Any, list[str], Any]:
+    """A match file's or a table log's games, their rules, the players' names, and the
+    figures of gnubg's analysis where an .sgf file keeps them (else None)."""
     from gammon.core.variant import track_variant
     from gammon.notation.mat import read_match, replay_match
+    from gammon.notation.sgf import gnubg_statistics, read_sgf
     from gammon.table.table import Table as GameTable
 
     try:
@@ -245,8 +257,8 @@ def _load_records(path: Path) -> tuple[list[Any], Any, list[str]]:
     except OSError as error:
         raise InvalidOptionError(f"cannot read {path}: {error.strerror}") from None
     except UnicodeDecodeError:
-        raise InvalidOptionError(f"{path} is not a match file (.mat) or a table's log "
-                                 "(.json): it is not text") from None
+        raise InvalidOptionError(f"{path} is not a match file (.mat, .sgf) or a table's "
+                                 "log (.json): it is not text") from None
     if path.suffix == ".json" or text.lstrip().startswith("{"):
         try:
             data = json.loads(text)
@@ -254,9 +266,14 @@ def _load_records(path: Path) -> tuple[list[Any], Any, list[str]]:
             raise InvalidOptionError(f"{path} is not JSON: {error}") from None
         table = GameTable.from_json(data)
         names = [s.name or s.kind for s in table.seats]
-        return list(table.series.games), table.variant, names
-    match = read_match(text)
+        return list(table.series.games), table.variant, names, None
+    theirs = None
+    if path.suffix == ".sgf" or text.lstrip().startswith("(;"):
+        sgf = read_sgf(text)
+        match, theirs = sgf.match, gnubg_statistics(sgf)
+    else:
+        match = read_match(text)
     rules = track_variant("backgammon")
     records = replay_match(match, rules)
     names = [n or f"player {p + 1}" for p, n in enumerate(match.names)]
-    return records, rules, names
+    return records, rules, names, theirs

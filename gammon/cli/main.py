@@ -365,8 +365,9 @@ def play(
     ] = None,
     save: Annotated[
         Path | None, typer.Option(help="Write the game or match here when play stops: a "
-                                  ".mat match file (backgammon, as gnubg reads it) or the "
-                                  "table's JSON log (.json, every variant).")] = None,
+                                  ".mat or .sgf match file (backgammon, as gnubg reads "
+                                  "them) or the table's JSON log (.json, every "
+                                  "variant).")] = None,
 ) -> None:
     """Play a game in the terminal; --match N plays a match, --stake X money games."""
     from gammon.cli.play import play_table, seat
@@ -420,11 +421,13 @@ def play(
 
 def _check_save(rules: Rules, path: Path) -> None:
     """Refuse before play a file that could not be written."""
-    if path.suffix not in (".mat", ".json"):
-        raise InvalidOptionError(f"--save writes a .mat match file or a .json log, not "
-                                 f"{path.name!r}")
-    if path.suffix == ".mat" and not (rules.notation == "gnu" and rules.players == 2):
-        raise InvalidOptionError(f"a .mat file holds backgammon; save {rules.name} as .json")
+    if path.suffix not in (".mat", ".sgf", ".json"):
+        raise InvalidOptionError(f"--save writes a .mat or .sgf match file or a .json "
+                                 f"log, not {path.name!r}")
+    if path.suffix in (".mat", ".sgf") and not (rules.notation == "gnu"
+                                                and rules.players == 2):
+        raise InvalidOptionError(f"a {path.suffix} file holds backgammon; save "
+                                 f"{rules.name} as .json")
     if not path.parent.exists():
         raise InvalidOptionError(f"no folder {str(path.parent)!r} to save into")
 
@@ -433,6 +436,12 @@ def _saved(table: Any, names: list[str], suffix: str) -> str:
     """The played table as its file: a match file (``.mat``) or its JSON log."""
     from gammon.notation.mat import write_match
 
+    if suffix == ".sgf":
+        from gammon.cli.play import seat_names
+        from gammon.notation.sgf import write_sgf
+
+        return write_sgf(table.length, seat_names(table.variant, names, "human"),
+                         table.series.games)
     if suffix == ".mat":
         from gammon.cli.play import seat_names
 
@@ -794,8 +803,10 @@ def rollout(
 
 @app.command()
 def analyze(
-    record: Annotated[Path, typer.Argument(help="A match file (.mat) or a table's log "
-                                           "(.json, every variant with a network).")],
+    record: Annotated[Path, typer.Argument(help="A match file (.mat, or gnubg's .sgf, "
+                                           "whose analysis is shown too) or a table's "
+                                           "log (.json, every variant with a "
+                                           "network).")],
     plies: Annotated[int, typer.Option(min=0, max=2, help="Plies of search.")] = 1,
     plot: Annotated[Path | None, typer.Option(help="Draw each side's winning chances "
                                               "through the game here (.png or .svg).")] =

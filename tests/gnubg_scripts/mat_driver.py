@@ -1,14 +1,19 @@
 """Run inside gnubg (``gnubg -q -t -p mat_driver.py``): import or export match files.
 
-Reads a JSON list from the file named by ``GAMMON_GNUBG_JOBS``; each item is either
-``{"import": PATH}`` (gnubg imports the .mat file and reports every game: its info and
-its actions with dice and moves, as ``gnubg.match()`` gives them, and the players' names)
-or ``{"play": LENGTH, "seed": S, "export": PATH}`` (gnubg plays a match against itself at
-0 ply and exports it) or ``{"analyse": PATH, "plies": N}`` (gnubg imports the .mat file,
-analyses it at N plies and reports its statistics for the match, ``{"stats": {"X": ...,
-"O": ...}}``, X the file's first player). Writes one result per item to
-``GAMMON_GNUBG_OUT``. gnubg prints boards on stdout: run it with stdout sent to
-/dev/null. Only the standard library and ``gnubg`` here.
+Reads a JSON list from the file named by ``GAMMON_GNUBG_JOBS``; each item is one of:
+
+- ``{"import": PATH}``: gnubg imports the .mat file and reports every game (its info
+  and its actions with dice and moves, as ``gnubg.match()`` gives them) and the
+  players' names; ``{"load": PATH}``: the same for an SGF file;
+- ``{"play": LENGTH, "seed": S, "export": PATH}``: gnubg plays a match against itself
+  at 0 ply and exports it as .mat; with ``"save": PATH`` instead of ``"export"``, it
+  analyses the match at 0 ply and saves it as SGF;
+- ``{"analyse": PATH, "plies": N}``: gnubg imports the .mat file, analyses it at N
+  plies and reports its statistics for the match (``{"stats": {"X": ..., "O": ...}}``,
+  X the file's first player).
+
+Writes one result per item to ``GAMMON_GNUBG_OUT``. gnubg prints boards on stdout: run
+it with stdout sent to /dev/null. Only the standard library and ``gnubg`` here.
 """
 
 import json
@@ -46,6 +51,9 @@ def main():
             if "import" in job:
                 gnubg.command(f"import mat {job['import']}")
                 results.append(games())
+            elif "load" in job:  # gnubg's own SGF
+                gnubg.command(f"load match {job['load']}")
+                results.append(games())
             elif "analyse" in job:
                 plies = int(job.get("plies", 0))
                 for what in ("chequerplay", "cubedecision"):
@@ -62,7 +70,13 @@ def main():
                 gnubg.command(f"set seed {int(job['seed'])}")
                 gnubg.command(f"new match {int(job['play'])}")
                 gnubg.command("set automatic game off")
-                gnubg.command(f"export match mat {job['export']}")
+                if "save" in job:  # analysed, then saved as gnubg's SGF
+                    for what in ("chequerplay", "cubedecision"):
+                        gnubg.command(f"set analysis {what} evaluation plies 0")
+                    gnubg.command("analyse match")
+                    gnubg.command(f"save match {job['save']}")
+                else:
+                    gnubg.command(f"export match mat {job['export']}")
                 results.append(games())
         except Exception as error:  # reported, never fatal
             results.append({"error": f"{type(error).__name__}: {error}"})
