@@ -129,7 +129,7 @@ def test_duel_command_journal(tmp_path):
     assert more.exit_code == 0, more.output
     assert json.loads(more.output)["games"] == 6
     assert len(journal.read_text().splitlines()) == 1 + 6
-    other = runner.invoke(app, [*command, "--games", "6", "--players", "random"])
+    other = runner.invoke(app, [*command, "--games", "6", "--players", "random,random"])
     assert other.exit_code == 2 and "journal of another duel" in other.output
 
 
