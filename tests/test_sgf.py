@@ -112,6 +112,30 @@ def test_we_read_gnubgs_analysed_sgf_and_keep_its_analysis(tmp_path):
         stats = gnubg_statistics(sgf)
         assert stats is not None and stats[0]["unforced"] > 0
     assert kept > 0
+    # The luck of each roll: ours and gnubg's (its LU on the move's node) go the same
+    # way wherever gnubg calls the roll lucky or unlucky by a tenth of a point or more.
+    from gammon.analysis.cli import evaluator_for
+    from gammon.analysis.review import review
+    from gammon.core.variant import track_variant
+
+    evaluator = evaluator_for(track_variant("backgammon"), None)
+    same = judged = 0
+    for job in jobs:
+        sgf = read_sgf(Path(job["save"]).read_text())
+        reviewed = review(replay_match(sgf.match), evaluator, ["X", "O"], plies=0)
+        for number, (game, nodes) in enumerate(zip(sgf.match.games, sgf.nodes,
+                                                   strict=True), 1):
+            theirs = [float(node["LU"][0]) for turn, node in zip(game.turns, nodes,
+                                                                  strict=True)
+                      if turn.dice is not None and "LU" in node][1:]  # not the opening
+            ours = [roll.luck for roll in reviewed.luck if roll.game == number]
+            assert len(ours) == len(theirs)
+            for mine, gnubgs in zip(ours, theirs, strict=True):
+                if abs(gnubgs) >= 0.1:
+                    judged += 1
+                    same += (mine > 0) == (gnubgs > 0)
+    print(f"luck of the same sign on {same} of {judged} rolls")
+    assert judged > 50 and same >= 0.95 * judged
     result = CliRunner().invoke(app, ["analyze", jobs[0]["save"], "--plies", "0",
                                       "--json"])
     assert result.exit_code == 0, result.output
