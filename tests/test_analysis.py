@@ -120,6 +120,18 @@ def test_a_match_is_reviewed(tmp_path):
     assert summary[0]["points"] == -summary[1]["points"] != 0
     assert summary[0]["cube_decisions"] > 0  # a match: the cube was there
     assert "network" in reviewed.evaluation and "0 plies" in reviewed.evaluation
+    # A match: the chance to win the match before every roll, and errors in its terms.
+    assert len(reviewed.match_chances) == len(table.series.games)
+    first = reviewed.match_chances[0]
+    assert abs(first[0] - 0.5) < 0.1 and all(0.0 <= p <= 1.0 for p in first)
+    final = reviewed.match_chances[-1][-1]
+    assert (final > 0.9) == (table.series.score.winner == 0)
+    for p, row in enumerate(summary):
+        mine = [d for d in reviewed.decisions if d.player == p]
+        assert all(0.0 < d.worth <= 1.0 for d in mine)
+        assert row["match_lost"] == pytest.approx(sum(d.loss * d.worth for d in mine),
+                                                  abs=1e-4)
+    assert summary[0]["match_lost"] > 0
 
 
 def test_the_luck_of_a_roll_is_measured_against_the_average_roll():

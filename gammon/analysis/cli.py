@@ -218,6 +218,10 @@ def run_analyze(console: Console, path: Path, net: Path | None, plies: int,
                       f"{row['errors']}/{row['blunders']}", f"{row['luck']:+.2f}",
                       f"{row['points']:+g}\n{row['luck_adjusted']:+.2f}")
     console.print(table)
+    if reviewed.match_chances:
+        console.print("In match terms, the errors cost " + "; ".join(
+            f"{escape(row['player'])} {row['match_lost']:.1%}" for row in reviewed.summary())
+            + " of match-winning chances.")
     console.print("Plays and cube decisions with a choice; error rate: the equity lost a "
                   "decision, in thousandths of a point; PR: the loss per counted decision "
                   "times 500 (XG's performance rating); luck: what the rolls gave, in "

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from gammon.agents.cube import match_equity
+from gammon.agents.cube import CENTRE, ME, THEM, Chances, Score, cubeful_match_equity, match_equity
 from gammon.agents.search import BoardSearch, make_search
 from gammon.analysis.hint import rate_cube, rate_plays
 from gammon.analysis.rollout import roll_luck
@@ -72,6 +72,9 @@ class Decision:
     #: What could have been done and its equity (points per cube value), best first:
     #: the best plays (and the one played), or no double, double/take, double/pass.
     alternatives: tuple[tuple[str, float], ...] = ()
+    #: In a match, the chance to win the match one point per cube is worth here
+    #: (:func:`cube_worth`): ``loss * worth`` is the loss in match-winning chance.
+    worth: float = 1.0
 
     @property
     def mark(self) -> str:
@@ -104,6 +107,8 @@ class Review:
     results: list[tuple[float, ...]] = field(default_factory=list)
     #: The one evaluation behind every figure: the network and the plies.
     evaluation: str = ""
+    #: In a match, per game, player 0's chance to win the match before every roll.
+    match_chances: list[list[float]] = field(default_factory=list)
 
     def summary(self) -> list[dict[str, Any]]:
         """Per player: decisions, equity lost and error rate (mean loss a decision, in
@@ -131,6 +136,8 @@ class Review:
                 "blunders": sum(d.mark == "blunder" for d in mine),
                 "luck": round(luck, 3), "points": round(points, 3),
                 "luck_adjusted": round(points - luck, 3)})
+            if self.match_chances:  # a match: what the errors cost in match terms
+                rows[-1]["match_lost"] = round(sum(d.loss * d.worth for d in mine), 4)
         return rows
 
     def worst(self, count: int = 10) -> list[Decision]:
@@ -155,7 +162,9 @@ def review(records: Sequence[GameRecord], evaluator: NeuralEvaluator, names: Seq
         f"; luck at 0 plies"))
     for game, record in enumerate(records, 1):
         chances: list[tuple[float, ...]] = []
+        match_chances: list[float] = []
         state = record.start
+        match = isinstance(state, CubeState) and bool(state.score.length)
         number = 0
         for step in record.steps:
             before, state = state, state.apply(step)
@@ -163,6 +172,8 @@ def review(records: Sequence[GameRecord], evaluator: NeuralEvaluator, names: Seq
             if before.is_chance:
                 if not base.opening and not base.is_terminal:
                     chances.append(_chances(evaluator, base))
+                    if match and evaluator.players == 2:
+                        match_chances.append(_match_chance(evaluator, before))
                     after = state.base if isinstance(state, CubeState) else state
                     if isinstance(search, BoardSearch) and after.dice:
                         cube = before.cube_value if isinstance(before, CubeState) else 1
@@ -183,8 +194,12 @@ def review(records: Sequence[GameRecord], evaluator: NeuralEvaluator, names: Seq
             if decision is not None:
                 if decision.kind == "play" and isinstance(before, CubeState):
                     decision = replace(decision, state=before)  # the board with its cube
+                if decision.kind == "play" and match:
+                    decision = replace(decision, worth=cube_worth(before, player))
                 result.decisions.append(decision)
         result.chances.append(chances)
+        if match:
+            result.match_chances.append(match_chances)
         if state.is_terminal:
             result.results.append(tuple(float(x) for x in state.returns()))
     return result
@@ -227,11 +242,7 @@ def _cube(state: CubeState, step: CubeAction, evaluator: NeuralEvaluator, plies:
     cube = state.cube_value if state.offer is None else state.offer.stake
     hint = rate_cube(state if not answering else _before_double(state), evaluator, plies)
     view = hint.view
-    worth = 1.0
-    if state.score.length:  # match winning chance to points by the worth of a point here
-        need, other = state.score.away(doubler), state.score.away(1 - doubler)
-        worth = max((match_equity(need - cube, other) - match_equity(need, other - cube)) / 2,
-                    1e-6)
+    worth = cube_worth(state, doubler, cube)
     figures = (("no double", view.no_double / worth), ("double, take", view.take / worth),
                ("double, pass", view.drop / worth))
     if answering:
@@ -248,9 +259,37 @@ def _cube(state: CubeState, step: CubeAction, evaluator: NeuralEvaluator, plies:
         best = "double" if right else "no double"
         close = abs(double_value - view.no_double) / worth < CLOSE
         return Decision(game, number, player, "cube", (), played, best, loss, state,
-                        counted=doubled or right or close, alternatives=figures)
+                        counted=doubled or right or close, alternatives=figures, worth=worth)
     return Decision(game, number, player, "cube", (), played, best, loss, state,
-                    alternatives=figures)
+                    alternatives=figures, worth=worth)
+
+
+def cube_worth(state: Any, player: int, cube: int | None = None) -> float:
+    """What one cube's worth of points is worth to ``player`` in chances to win the
+    match at ``state``'s score (half the swing between winning and losing the cube): how
+    a match's equities are normalised to points per cube and back (gnubg's way); 1 in
+    money play."""
+    if not isinstance(state, CubeState) or not state.score.length:
+        return 1.0
+    cube = state.cube_value if cube is None else cube
+    score = state.score
+    need, other = score.away(player), score.away(1 - player)
+    post = score.post_crawford
+    return max((match_equity(need - cube, other, post)
+                - match_equity(need, other - cube, post)) / 2, 1e-6)
+
+
+def _match_chance(evaluator: NeuralEvaluator, state: CubeState) -> float:
+    """Player 0's chance to win the match before a roll: the network's chances at the
+    cube and score, with the cube's life (:func:`gammon.agents.cube.cubeful_match_equity`)."""
+    base = state.base
+    board = np.frombuffer(base.position.board, np.int8)[None, :]
+    win0, g0, g1 = (float(x[0]) for x in evaluator.chances(board, base.position.turn))
+    score = state.score
+    owner = CENTRE if state.cube_owner is None else ME if state.cube_owner == 0 else THEM
+    return cubeful_match_equity(Chances(win0, g0, g1),
+                                Score(score.away(0), score.away(1), score.post_crawford),
+                                state.cube_value, owner, score.crawford)
 
 
 def _before_double(state: CubeState) -> CubeState:
@@ -272,7 +311,11 @@ def plot(reviewed: Review, path: Path | io.StringIO, fmt: str = "png") -> None:
 
     figure, axes = plt.subplots(figsize=(9, 3.6))
     x = 0
-    for game, points in enumerate(reviewed.chances, 1):
+    # In a match the chance that matters is the match's.
+    series: list[list[tuple[float, ...]]] = reviewed.chances
+    if reviewed.match_chances:
+        series = [[(p, 1.0 - p) for p in game] for game in reviewed.match_chances]
+    for game, points in enumerate(series, 1):
         if not points:
             continue
         xs = list(range(x, x + len(points)))
@@ -283,7 +326,8 @@ def plot(reviewed: Review, path: Path | io.StringIO, fmt: str = "png") -> None:
             axes.axvline(x - 0.5, color="grey", linewidth=0.6)
         x += len(points)
     two = len(reviewed.names) == 2
-    axes.set_ylabel("chance to win" if two else "expected score")
+    axes.set_ylabel(("chance to win the match" if reviewed.match_chances else "chance to win")
+                    if two else "expected score")
     axes.set_xlabel("rolls (games separated by lines)")
     if two:
         axes.set_ylim(0, 1)
@@ -344,8 +388,10 @@ def html(reviewed: Review, title: str, worst: int = 10) -> str:
         f"<td>{r['cube_error_rate']:.1f}</td><td>{r['pr']:.1f}</td>"
         f"<td>{r['lost']:.3f}</td><td>{r['doubtful']}</td>"
         f"<td>{r['errors']}</td><td>{r['blunders']}</td><td>{r['luck']:+.3f}</td>"
-        f"<td>{r['points']:+g}</td><td>{r['luck_adjusted']:+.3f}</td></tr>"
+        f"<td>{r['points']:+g}</td><td>{r['luck_adjusted']:+.3f}</td>"
+        + (f"<td>{r['match_lost']:.1%}</td>" if "match_lost" in r else "") + "</tr>"
         for r in reviewed.summary())
+    match_column = "<th>match chance lost</th>" if reviewed.match_chances else ""
     items = []
     for d in reviewed.worst(worst):
         dice = "-".join(map(str, d.dice))
@@ -383,8 +429,9 @@ the adjusted result is the result less it). Every figure on this page comes from
 evaluation: {escape.escape(reviewed.evaluation)}.</p>
 <table><tr><th>player</th><th>plays</th><th>error rate</th><th>cube decisions</th>
 <th>error rate</th><th>PR</th><th>equity lost</th><th>doubtful</th><th>errors</th>
-<th>blunders</th><th>luck</th><th>result</th><th>luck-adjusted</th></tr>{rows}</table>
-<h2>Winning chances</h2>{chart.getvalue()}
+<th>blunders</th><th>luck</th><th>result</th><th>luck-adjusted</th>{match_column}</tr>
+{rows}</table>
+<h2>{'Match-winning' if reviewed.match_chances else 'Winning'} chances</h2>{chart.getvalue()}
 <h2>The worst decisions</h2>{''.join(items) or '<p>None lost anything.</p>'}
 <h2>Every decision</h2>
 <input type="radio" name="show" id="all" checked><label for="all">all</label>
