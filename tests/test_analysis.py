@@ -247,6 +247,14 @@ def test_the_review_page_shows_alternatives_pips_the_cube_and_every_decision():
             assert decision.played in [text for text, _ in decision.alternatives]
     assert page.count("<tr class=") == len(reviewed.decisions)
     assert 'id="errors"' in page and "tr.fine" in page  # the filter
+    # The whole match, action by action: a board each, with links before and after.
+    actions = reviewed.actions
+    assert len(actions) >= len(reviewed.decisions)
+    assert sum(1 for a in actions if a.decision is not None) == len(reviewed.decisions)
+    assert page.count("name='walk'") == len(actions) == page.count("<section id='v")
+    assert page.count("after &rarr;") == len(actions) - 1
+    assert f"#w{len(actions) - 1}:checked~#v{len(actions) - 1}" in page
+    assert f"1 of {len(actions)}. Game 1, action 1" in page
 
 
 @pytest.mark.parametrize("plies", [1, 2])

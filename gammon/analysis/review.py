@@ -25,10 +25,19 @@ from typing import Any
 
 import numpy as np
 
-from gammon.agents.cube import CENTRE, ME, THEM, Chances, Score, cubeful_match_equity, match_equity
+from gammon.agents.cube import (
+    CENTRE,
+    ME,
+    THEM,
+    Chances,
+    Score,
+    cubeful_match_equity,
+    match_equity,
+)
 from gammon.agents.search import BoardSearch, make_search
 from gammon.analysis.hint import rate_cube, rate_plays
 from gammon.analysis.rollout import roll_luck
+from gammon.core.play import Play
 from gammon.nn.evaluator import NeuralEvaluator
 from gammon.stakes.cube import CubeAction, CubeState
 from gammon.stakes.record import GameRecord
@@ -82,6 +91,19 @@ class Decision:
 
 
 @dataclass(frozen=True)
+class Action:
+    """One action of the match as it was taken, for the page that steps through them:
+    the board before it, what was done, and its rating where it had a choice."""
+
+    game: int
+    number: int
+    player: int
+    text: str
+    state: Any = field(repr=False, compare=False)
+    decision: Decision | None = None
+
+
+@dataclass(frozen=True)
 class Luck:
     """What one roll gave its roller: the equity after the best play of the roll thrown
     less the average over every roll (cubeless, times the cube: points)."""
@@ -109,6 +131,8 @@ class Review:
     evaluation: str = ""
     #: In a match, per game, player 0's chance to win the match before every roll.
     match_chances: list[list[float]] = field(default_factory=list)
+    #: Every action of every game, in order (:class:`Action`).
+    actions: list[Action] = field(default_factory=list)
 
     def summary(self) -> list[dict[str, Any]]:
         """Per player: decisions, equity lost and error rate (mean loss a decision, in
@@ -153,8 +177,11 @@ def _rate(decisions: Sequence[Decision]) -> float:
 def review(records: Sequence[GameRecord], evaluator: NeuralEvaluator, names: Sequence[str],
            plies: int = 1) -> Review:
     """Rate every decision of ``records`` (see the module text)."""
+    from gammon.notation.movetext import move_text_for
+
     rules = evaluator.variant
     search = make_search(rules, evaluator)
+    writer = move_text_for(rules)
     network = evaluator.network
     result = Review(list(names), evaluation=(
         f"the {network.meta.get('name', rules.name)} network ({network.w1.shape[1]} hidden "
@@ -197,6 +224,9 @@ def review(records: Sequence[GameRecord], evaluator: NeuralEvaluator, names: Seq
                 if decision.kind == "play" and match:
                     decision = replace(decision, worth=cube_worth(before, player))
                 result.decisions.append(decision)
+            text = writer.format_action(step) if isinstance(step, Play) and step.moves \
+                else "no move" if isinstance(step, Play) else str(step)
+            result.actions.append(Action(game, number, player, text, before, decision))
         result.chances.append(chances)
         if match:
             result.match_chances.append(match_chances)
@@ -404,6 +434,7 @@ def html(reviewed: Review, title: str, worst: int = 10) -> str:
             f"-{d.loss:.3f})</h3><p>{'Roll ' + dice + ': ' if dice else ''}played "
             f"<b>{escape.escape(d.played)}</b>; best <b>{escape.escape(d.best)}</b>.</p>"
             f"<p>{facts}</p><div class='board'>{board}</div>{_alternatives(d)}</section>")
+    walk, walk_style = _step_through(reviewed)
     every = "".join(
         f"<tr class='{d.mark or 'fine'}'><td>{d.game}</td><td>{d.number}</td>"
         f"<td>{escape.escape(names[d.player])}</td><td>{'-'.join(map(str, d.dice))}</td>"
@@ -418,7 +449,9 @@ td,th{{border-bottom:1px solid #d9cdb8;padding:.3rem .6rem;text-align:left}}
 tr.blunder td{{background:#f3c9c0}} tr.error td{{background:#f6dfc4}}
 tr.doubtful td{{background:#f4efcf}}
 #marked:checked ~ table tr.fine, #errors:checked ~ table tr.fine,
-#errors:checked ~ table tr.doubtful{{display:none}}</style>
+#errors:checked ~ table tr.doubtful{{display:none}}
+.walk section{{display:none}} .walk input{{display:none}} .walk label{{cursor:pointer;
+color:#1f5f8b;margin-right:1rem;text-decoration:underline}}{walk_style}</style>
 </head><body><h1>{escape.escape(title)}</h1>
 <p>Every decision with a choice, rated against the network's best (equity lost in points
 per cube value; doubtful from {DOUBTFUL}, error from {ERROR}, blunder from {BLUNDER};
@@ -439,8 +472,45 @@ evaluation: {escape.escape(reviewed.evaluation)}.</p>
 <input type="radio" name="show" id="errors"><label for="errors">errors and blunders</label>
 <table class="every"><tr><th>game</th><th>#</th><th>player</th><th>dice</th><th>played</th>
 <th>best</th><th>lost</th><th>mark</th></tr>{every}</table>
+<h2>The match, action by action</h2>{walk}
 </body></html>
 """
 
 
-__all__ = ["Decision", "Review", "html", "mark", "plot", "review"]
+#: The most actions the page steps through (each is a board of its own).
+STEPS = 600
+
+
+def _step_through(reviewed: Review) -> tuple[str, str]:
+    """Every action of the match in turn, one board at a time with links to the one
+    before and after (radio buttons and CSS: no script); and its style rules."""
+    from gammon.render.svg import board_svg
+
+    actions = reviewed.actions[:STEPS]
+    if not actions:
+        return "<p>No action to show.</p>", ""
+    names = reviewed.names
+    inputs, sections, rules = [], [], []
+    for k, a in enumerate(actions):
+        inputs.append(f"<input type='radio' name='walk' id='w{k}'"
+                      f"{' checked' if k == 0 else ''}>")
+        rules.append(f"#w{k}:checked~#v{k}")
+        links = "".join(
+            f"<label for='w{j}'>{label}</label>"
+            for j, label in ((k - 1, "&larr; before"), (k + 1, "after &rarr;"))
+            if 0 <= j < len(actions))
+        d = a.decision
+        rating = f" ({d.mark or 'fine'}, -{d.loss:.3f}; best {escape.escape(d.best)})" \
+            if d is not None else ""
+        sections.append(
+            f"<section id='v{k}'><p>{k + 1} of {len(actions)}. Game {a.game}, action "
+            f"{a.number}: {escape.escape(names[a.player])} &mdash; "
+            f"<b>{escape.escape(a.text)}</b>{rating}</p><p>{links}</p>"
+            f"<div class='board'>{board_svg(a.state, a.player)}</div></section>")
+    more = f"<p>The first {STEPS} actions of {len(reviewed.actions)}.</p>" \
+        if len(reviewed.actions) > STEPS else ""
+    style = ",".join(rules) + "{display:block}"
+    return f"<div class='walk'>{''.join(inputs)}{''.join(sections)}</div>{more}", style
+
+
+__all__ = ["Action", "Decision", "Luck", "Review", "html", "mark", "plot", "review"]
