@@ -303,3 +303,43 @@ def test_the_review_agrees_with_gnubgs_analysis_of_the_same_match(tmp_path):
     assert abs(ours - theirs) < theirs / 3
     assert 1000 * network["g_lost"] / network["plays"] < theirs / 3
     assert network["lost"] < heuristic["lost"] / 3
+
+
+@pytest.mark.gnubg
+def test_the_reviews_cube_figures_are_gnubgs_own():
+    """Issue 31: the review's cube equities (no double, double/take, double/pass, points
+    per cube at the match score) beside gnubg's own cube evaluation of the same
+    positions, both at 0 plies: the heuristic's worst cube decisions in 5-point matches
+    against neural:0, each within 0.12 of gnubg's and rated the same way."""
+    require_gnubg()
+    from gammon.agents.gnubg import bridge, to_gnubg
+    from gammon.analysis.cli import evaluator_for
+    from gammon.analysis.review import review
+
+    evaluator = evaluator_for(gammon.variant("backgammon"), None)
+    compared = 0
+    for seed in (3, 4, 5, 6):
+        seats = ["heuristic", "neural:0"] if seed % 2 else ["neural:0", "heuristic"]
+        table = Table("backgammon", seats, kind=MATCH, length=5, seed=seed)
+        table.run()
+        reviewed = review(table.series.games, evaluator, seats, plies=0)
+        worst = [d for d in reviewed.decisions if d.kind == "cube" and d.loss > 0.2]
+        for d in worst:
+            state, position = d.state, d.state.base.position
+            me = position.turn
+            owner = -1 if state.cube_owner is None else 0 if state.cube_owner == me else 1
+            setting = {"length": 5, "score": [5 - state.score.away(me),
+                                              5 - state.score.away(1 - me)],
+                       "crawford": state.score.crawford, "cube": state.cube_value,
+                       "owner": owner}
+            theirs = bridge().ask({"op": "cube", "board": to_gnubg(position), "plies": 0,
+                                   "match": setting})
+            ours = [equity for _, equity in d.alternatives]
+            assert all(abs(a - b) < 0.12 for a, b in zip(ours, theirs["equities"],
+                                                          strict=True)), (ours, theirs)
+            gnubg_doubles = theirs["decision"].lower().startswith(("double", "redouble"))
+            gnubg_takes = "take" in theirs["decision"].lower()
+            assert d.best in ("double" if gnubg_doubles else "no double",
+                              "take" if gnubg_takes else "drop")
+            compared += 1
+    assert compared >= 3

@@ -273,8 +273,15 @@ def _cube(state: CubeState, step: CubeAction, evaluator: NeuralEvaluator, plies:
     hint = rate_cube(state if not answering else _before_double(state), evaluator, plies)
     view = hint.view
     worth = cube_worth(state, doubler, cube)
-    figures = (("no double", view.no_double / worth), ("double, take", view.take / worth),
-               ("double, pass", view.drop / worth))
+    middle = 0.0
+    if state.score.length:  # match chances as points per cube, 0 half way (gnubg's way)
+        need, other = state.score.away(doubler), state.score.away(1 - doubler)
+        post = state.score.post_crawford
+        middle = (match_equity(need - cube, other, post)
+                  + match_equity(need, other - cube, post)) / 2
+    figures = tuple((text, (value - middle) / worth) for text, value in (
+        ("no double", view.no_double), ("double, take", view.take),
+        ("double, pass", view.drop)))
     if answering:
         took = step is CubeAction.TAKE
         right = view.taker_takes
