@@ -233,7 +233,9 @@ def test_the_review_page_shows_alternatives_pips_the_cube_and_every_decision():
     page = html(reviewed, "Review")
     assert "<i>heuristic</i>" not in page and "&lt;i&gt;heuristic&lt;/i&gt;" in page
     assert "Pips: " in page and "Cube 1, in the middle." in page
-    assert page.count("class='alternatives'") == min(10, len(reviewed.worst(10)))
+    # The worst decisions' alternatives, and every decision's in the step-through.
+    assert page.count("class='alternatives'") == min(10, len(reviewed.worst(10))) + len(
+        reviewed.decisions)
     worst = reviewed.worst(1)[0]
     assert worst.played in page and worst.best in page and "played" in page
     for decision in reviewed.decisions:

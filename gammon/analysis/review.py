@@ -509,11 +509,13 @@ def _step_through(reviewed: Review) -> tuple[str, str]:
         d = a.decision
         rating = f" ({d.mark or 'fine'}, -{d.loss:.3f}; best {escape.escape(d.best)})" \
             if d is not None else ""
+        facts = " ".join(x for x in (_pips(a.state, names), _cube_text(a.state, names)) if x)
         sections.append(
             f"<section id='v{k}'><p>{k + 1} of {len(actions)}. Game {a.game}, action "
             f"{a.number}: {escape.escape(names[a.player])} &mdash; "
-            f"<b>{escape.escape(a.text)}</b>{rating}</p><p>{links}</p>"
-            f"<div class='board'>{board_svg(a.state, a.player)}</div></section>")
+            f"<b>{escape.escape(a.text)}</b>{rating}</p><p>{links}</p><p>{facts}</p>"
+            f"<div class='board'>{board_svg(a.state, a.player)}</div>"
+            f"{_alternatives(d) if d is not None else ''}</section>")
     more = f"<p>The first {STEPS} actions of {len(reviewed.actions)}.</p>" \
         if len(reviewed.actions) > STEPS else ""
     style = ",".join(rules) + "{display:block}"
