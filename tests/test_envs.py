@@ -105,7 +105,7 @@ def test_four_player_and_special_choice_games_end_with_the_engines_returns(name)
 def test_the_observation_is_the_networks_inputs_then_the_dice():
     e = GammonEnv("backgammon")
     e.reset(seed=1)
-    state = e.state
+    state = e.game
     player = state.current_player
     obs = e.observe(f"player_{player}")["observation"]
     units = e.observer.board_units
@@ -146,11 +146,11 @@ def test_the_action_space_is_the_generators_capacity_and_the_mask_a_prefix():
 def test_an_illegal_action_is_refused_with_its_reason_and_changes_nothing():
     e = GammonEnv("backgammon")
     e.reset(seed=1)
-    before, legal = e.state, len(e.state.legal_actions())
+    before, legal = e.game, len(e.game.legal_actions())
     for bad in (legal, -1, 2.5, "x", None):
         with pytest.raises(IllegalPlayError, match="legal|number"):
             e.step(bad)
-        assert e.state is before
+        assert e.game is before
     assert issubclass(IllegalPlayError, GammonError)
 
 
@@ -158,10 +158,10 @@ def test_afterstates_are_the_encoded_results_of_every_play():
     e = GammonEnv("hypergammon")
     e.reset(seed=4)
     rows = e.afterstates()
-    legal = e.state.legal_actions()
+    legal = e.game.legal_actions()
     assert rows.shape == (len(legal), e.observer.board_units)
     boards = np.array([np.frombuffer(p.result.board, np.int8) for p in legal])
-    expected = e.observer.encoder.encode(boards, np.full(len(legal), e.state.current_player))
+    expected = e.observer.encoder.encode(boards, np.full(len(legal), e.game.current_player))
     assert np.array_equal(rows, expected)
 
 
@@ -203,7 +203,7 @@ def test_gymnasium_game_against_a_bot_ends_with_the_learners_result():
         steps += 1
         assert not cut
     assert total != 0 and steps > 1
-    assert e.unwrapped.state.returns()[1] == total
+    assert e.unwrapped.game.returns()[1] == total
 
 
 def test_gymnasium_illegal_action_ends_the_episode_below_any_result():
@@ -253,3 +253,71 @@ def test_a_decision_larger_than_the_action_space_is_refused_not_cut():
     assert action_mask(3, 5).tolist() == [1, 1, 1, 0, 0]
     with pytest.raises(InvalidOptionError, match="does not fit the action space of 5"):
         action_mask(6, 5)
+
+
+# --- issue 32: the defects a researcher met -------------------------------------------------
+
+
+def test_state_is_pettingzoos_global_view():
+    """env.state() raised TypeError: 'GameState' object is not callable."""
+    e = gammon.envs.env("backgammon")
+    e.reset(seed=1)
+    state = e.unwrapped.state()
+    assert state.shape == e.unwrapped.state_space.shape
+    assert e.unwrapped.state_space.contains(state)
+    assert e.unwrapped.game.is_chance is False  # the engine's state keeps its own name
+
+
+@pytest.mark.parametrize(("make", "why"), [
+    (lambda: gammon.envs.env("backgammon", stakes="yes"), "stakes is a StakeRules"),
+    (lambda: gammon.envs.env("backgammon", match="7"), "match is a whole number"),
+    (lambda: gammon.envs.env(42), "the variant is a name"),
+    (lambda: gymnasium.make("gammon/Backgammon-v0", match=True), "match is a whole number"),
+    (lambda: gammon.envs.env("backgammon", stakes={"beavers": True}), "stakes:"),
+    (lambda: gammon.envs.VectorEnv("backgammon", num_envs="4"), "num_envs is a whole"),
+    (lambda: gammon.envs.VectorEnv("backgammon", num_envs=4, seed=1.7), "seed is a whole"),
+])
+def test_wrong_types_are_refused_with_what_is_allowed(make, why):
+    with pytest.raises(GammonError, match=why):
+        make()
+
+
+def test_a_seed_is_a_whole_number():
+    e = gammon.envs.env("backgammon")
+    with pytest.raises(GammonError, match="seed is a whole number"):
+        e.reset(seed=1.7)
+    single = gymnasium.make("gammon/Backgammon-v0").unwrapped
+    with pytest.raises(GammonError, match="seed is a whole number"):
+        single.reset(seed=1.7)
+
+
+def test_in_a_match_an_illegal_action_never_pays_and_ends_the_episode():
+    """match=5 set the illegal-action reward to -4, while a legal game can cost 24 (a
+    backgammon at cube 8); after an illegal action ended the episode, step played on."""
+    single = gymnasium.make("gammon/Backgammon-v0", opponents="heuristic", match=5).unwrapped
+    assert single.illegal_reward < -3 * 64
+    single.reset(seed=0)
+    _, reward, terminated, _, info = single.step(single.max_actions - 1)
+    assert terminated and reward == single.illegal_reward and "illegal_action" in info
+    with pytest.raises(GammonError, match="illegal action ended the episode"):
+        single.step(0)
+
+
+def test_a_match_is_drawn_with_its_cube_score_and_question():
+    """Match and cube games rendered "O to roll" while the other side had to take or
+    drop, and drew no cube or score."""
+    e = gammon.envs.env("backgammon", match=5, render_mode="ansi")
+    e.reset(seed=3)
+    game = e.unwrapped
+    text = game.render()
+    assert "cube 1, in the middle" in text and "match to 5" in text
+    # Double, and the other side is asked.
+    legal = game.legal_actions()
+    while not any(str(a) == "double" for a in legal):
+        e.step(0)
+        legal = game.legal_actions()
+    e.step(next(k for k, a in enumerate(legal) if str(a) == "double"))
+    text = game.render()
+    doubler = game.possible_agents[1 - game.possible_agents.index(game.agent_selection)]
+    assert f"{doubler} doubles to 2: take or drop?" in text
+    assert "(double to 2 offered)" in text

@@ -23,7 +23,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from gammon.core.errors import IllegalPlayError, InvalidOptionError
-from gammon.envs.games import board_text, make_rules, new_game
+from gammon.envs.games import board_text, check_seed, check_stakes, make_rules, new_game
 from gammon.envs.observe import TrackObserver, action_mask, max_actions, observer_for
 
 
@@ -48,7 +48,7 @@ class GammonEnv(AECEnv):
                 f"render_mode {render_mode!r}: choose one of "
                 f"{', '.join(self.RENDER_MODES)} or None")
         self.rules = make_rules(variant, options)
-        self.stakes, self.match = stakes, match
+        self.stakes, self.match = check_stakes(self.rules, stakes, match), match
         self.render_mode = render_mode
         self.observer = observer_for(self.rules)
         new_game(self.rules, stakes, match)  # refuse bad stakes now, not at reset
@@ -65,7 +65,10 @@ class GammonEnv(AECEnv):
             for a in self.possible_agents
         }
         self._rng = random.Random()
-        self.state: Any = None
+        #: The engine's state of the game (PettingZoo's ``state()`` is the global view).
+        self.game: Any = None
+        self.state_space = spaces.Box(self.observer.low, self.observer.high,
+                                      (self.observer.size,), np.float32)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -76,6 +79,7 @@ class GammonEnv(AECEnv):
     # --- the game ------------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        seed = check_seed(seed)
         if seed is not None:
             self._rng = random.Random(seed)
         self.agents = self.possible_agents[:]
@@ -90,7 +94,7 @@ class GammonEnv(AECEnv):
         """Throw the dice until someone must decide or the game is over."""
         while state.is_chance:
             state = state.apply(state.sample_chance(self._rng))
-        self.state = state
+        self.game = state
         if state.is_terminal:
             for agent, result in zip(self.agents, state.returns(), strict=True):
                 self.rewards[agent] = float(result)
@@ -105,11 +109,11 @@ class GammonEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        legal = self.state.legal_actions()
+        legal = self.game.legal_actions()
         index = self._index(action, len(legal))
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._enter(self.state.apply(legal[index]))
+        self._enter(self.game.apply(legal[index]))
         self._accumulate_rewards()
 
     @staticmethod
@@ -129,15 +133,23 @@ class GammonEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         player = self.possible_agents.index(agent)
-        state = self.state
+        state = self.game
         legal = len(state.legal_actions()) if state.current_player == player else 0
         mask = action_mask(legal, self.max_actions)
         return {"observation": self.observer.observe(state, player), "action_mask": mask}
 
+    def state(self) -> np.ndarray:
+        """The global state PettingZoo's ``state()`` gives: the board as the first seat
+        observes it (``state_space``)."""
+        if self.game is None:
+            raise InvalidOptionError("call reset() before state()")
+        observed: np.ndarray = self.observer.observe(self.game, 0)
+        return observed
+
     def legal_actions(self) -> list[Any]:
         """The engine's actions behind the numbers, for the agent to act: action ``k`` is
         ``legal_actions()[k]``."""
-        return [] if self.state.is_terminal else list(self.state.legal_actions())
+        return [] if self.game.is_terminal else list(self.game.legal_actions())
 
     def afterstates(self) -> np.ndarray:
         """For the agent to act, the observation (board units only) of the board each
@@ -146,10 +158,10 @@ class GammonEnv(AECEnv):
         from gammon.core.play import Play
 
         observer = self.observer
-        player = self.state.current_player
+        player = self.game.current_player
         if player is None or not isinstance(observer, TrackObserver):
             raise InvalidOptionError("afterstates are given for a track game's plays")
-        legal = self.state.legal_actions()
+        legal = self.game.legal_actions()
         if not all(isinstance(a, Play) for a in legal):
             raise InvalidOptionError("this decision is not a play: no afterstates")
         boards = np.array([np.frombuffer(a.result.board, np.int8) for a in legal])
@@ -159,7 +171,7 @@ class GammonEnv(AECEnv):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        text = board_text(self.rules, self.state, None, self.possible_agents)
+        text = board_text(self.rules, self.game, None, self.possible_agents)
         if self.render_mode == "human":
             print(text)
             return None

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 import gammon
 from gammon.core.errors import InvalidOptionError
 
@@ -13,9 +15,40 @@ def make_rules(variant: Any, options: dict[str, Any]) -> Any:
     """The rules object of ``variant`` (a name or a rules object) with ``options``."""
     if isinstance(variant, str):
         return gammon.variant(variant, **options)
+    if not (hasattr(variant, "initial_state") and hasattr(variant, "players")):
+        raise InvalidOptionError(f"the variant is a name such as 'backgammon' (see "
+                                 f"gammon.variant_names()) or a rules object, not "
+                                 f"{variant!r}")
     if options:
         raise InvalidOptionError("options go with a variant's name, not a rules object")
     return variant
+
+
+def check_seed(seed: Any) -> int | None:
+    """A seed is a whole number or None (a float would be cut or hashed silently)."""
+    if seed is not None and (not isinstance(seed, int | np.integer) or isinstance(seed, bool)):
+        raise InvalidOptionError(f"seed is a whole number or None, not {seed!r}")
+    return None if seed is None else int(seed)
+
+
+def check_stakes(rules: Any, stakes: Any, match: Any) -> Any:
+    """``stakes`` as a :class:`~gammon.stakes.rules.StakeRules` (or None), after checking
+    it and ``match`` (a whole number of points, 0 for none)."""
+    from gammon.stakes.rules import StakeRules
+
+    if isinstance(match, bool) or not isinstance(match, int | np.integer) or match < 0:
+        raise InvalidOptionError(f"match is a whole number of points (0: no match), not "
+                                 f"{match!r}")
+    if stakes is None or isinstance(stakes, StakeRules):
+        return stakes
+    if not isinstance(stakes, dict):
+        raise InvalidOptionError(f"stakes is a StakeRules, a dict of its options (e.g. "
+                                 f"{{'jacoby': True}}, {{}} for the defaults) or None, not "
+                                 f"{stakes!r}")
+    try:
+        return StakeRules(**stakes)
+    except TypeError as error:
+        raise InvalidOptionError(f"stakes: {error}") from None
 
 
 def new_game(rules: Any, stakes: Any = None, match: int = 0) -> Any:
@@ -31,9 +64,10 @@ def new_game(rules: Any, stakes: Any = None, match: int = 0) -> Any:
 
     if not isinstance(rules, TrackVariant):
         raise InvalidOptionError(f"{rules.name} is not played with stakes around it")
-    if isinstance(stakes, dict):
-        stakes = StakeRules(**stakes)
-    score = MatchScore.match(match) if match else None
+    stakes = check_stakes(rules, stakes, match)
+    if stakes is None:
+        stakes = StakeRules()
+    score = MatchScore.match(int(match)) if match else None
     return cube_game(rules, stakes, score)
 
 
@@ -45,9 +79,18 @@ def board_text(rules: Any, state: Any, viewer: int | None, names: list[str]) -> 
     from rich.console import Console
 
     from gammon.render import board_for
+    from gammon.stakes.cube import CubeState
+    from gammon.stakes.prompt import cube_text, is_stakes_decision, question, score_text
 
     console = Console(file=io.StringIO(), width=100, record=True)
     console.print(board_for(rules).draw(getattr(state, "base", state), viewer=viewer,
                                         names=names))
+    if isinstance(state, CubeState):
+        # The cube and the score beside the board; at a cube decision, who answers what
+        # (the board's "to roll" names the roller, who may be waiting for an answer).
+        console.print(cube_text(state, names) + (f"; {score_text(state, names)}"
+                                                 if state.score.length else ""))
+        if is_stakes_decision(state) and not state.is_terminal:
+            console.print(question(state, names))
     text: str = console.export_text()
     return text

@@ -26,11 +26,11 @@ import numpy as np
 from gymnasium import spaces
 
 from gammon.core.errors import InvalidOptionError
-from gammon.envs.games import board_text, make_rules, new_game
+from gammon.envs.games import board_text, check_seed, check_stakes, make_rules, new_game
 from gammon.envs.observe import action_mask, max_actions, observer_for
 
 
-def worst_result(rules: Any, stakes: Any = None) -> float:
+def worst_result(rules: Any, stakes: Any = None, match: int = 0) -> float:
     """A reward below every result ``rules``' games can give a player (module text): in a
     two-player track game the most it can cost (a backgammon, or the variant's top
     level, at the cube's highest value), else the low end of the results a network
@@ -40,10 +40,11 @@ def worst_result(rules: Any, stakes: Any = None) -> float:
 
         return result_range(rules)[0] - 1.0
     cube = 1
-    if stakes is not None:
+    if stakes is not None or match:  # a match has the cube too
         from gammon.stakes.rules import StakeRules
 
-        rules_of_stakes = StakeRules(**stakes) if isinstance(stakes, dict) else stakes
+        rules_of_stakes = StakeRules(**stakes) if isinstance(stakes, dict) else (
+            stakes if stakes is not None else StakeRules())
         if rules_of_stakes.cube_for(rules):
             cube = rules_of_stakes.max_cube
     return -float((1 + int(rules.gammons) + int(rules.backgammons)) * cube + 1)
@@ -81,29 +82,33 @@ class GammonGymEnv(gymnasium.Env):
             raise InvalidOptionError(f"render_mode {render_mode!r}: choose 'ansi' or None")
         self.opponent_names = names
         self.seat = seat
-        self.stakes, self.match = stakes, match
-        new_game(self.rules, stakes, match)
+        self.stakes, self.match = check_stakes(self.rules, stakes, match), match
+        new_game(self.rules, self.stakes, match)
         self.render_mode = render_mode
         self.observer = observer_for(self.rules)
         self.max_actions = max_actions(self.rules)
-        self.illegal_reward = (worst_result(self.rules, stakes) if illegal_reward is None
-                               else float(illegal_reward))
+        self.illegal_reward = (worst_result(self.rules, self.stakes, match)
+                               if illegal_reward is None else float(illegal_reward))
         self.action_space = spaces.Discrete(self.max_actions)
         self.observation_space = spaces.Dict({
             "observation": spaces.Box(self.observer.low, self.observer.high,
                                       (self.observer.size,), np.float32),
             "action_mask": spaces.Box(0, 1, (self.max_actions,), np.int8),
         })
-        self.state: Any = None
+        #: The engine's state of the game.
+        self.game: Any = None
+        #: Why the episode ended before the game did (an illegal action), else None.
+        self._ended: str | None = None
         self._dice = random.Random()
         self._bots: dict[int, Any] = {}
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray],
                                                               dict[str, Any]]:
-        super().reset(seed=seed)
+        super().reset(seed=check_seed(seed))
         from gammon.agents import make_agent
 
+        self._ended = None
         draws = self.np_random.integers(0, 2**62, size=self.rules.players)
         self._dice = random.Random(int(draws[0]))
         others = [p for p in range(self.rules.players) if p != self.seat]
@@ -122,47 +127,50 @@ class GammonGymEnv(gymnasium.Env):
                 state = state.apply(self._bots[state.current_player].choose(state))
             else:
                 break
-        self.state = state
+        self.game = state
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool,
                                          dict[str, Any]]:
-        if self.state is None:
+        if self.game is None:
             raise InvalidOptionError("call reset() before step()")
-        if self.state.is_terminal:
-            raise InvalidOptionError("the game is over: call reset() to play another")
-        legal = self.state.legal_actions()
+        if self.game.is_terminal or self._ended is not None:
+            why = self._ended or "the game is over"
+            raise InvalidOptionError(f"{why}: the episode has ended, call reset() to play "
+                                     "another")
+        legal = self.game.legal_actions()
         try:
             index = int(action)
         except (TypeError, ValueError):
             index = -1
         if index != action or not 0 <= index < len(legal):
-            info = self._info() | {"illegal_action": (
-                f"action {action!r} is not legal: {len(legal)} legal action(s), numbered "
-                f"0 to {len(legal) - 1}")}
+            why = (f"action {action!r} is not legal: {len(legal)} legal action(s), "
+                   f"numbered 0 to {len(legal) - 1}")
+            self._ended = "an illegal action ended the episode"
+            info = self._info() | {"illegal_action": why}
             return self._observation(), self.illegal_reward, True, False, info
-        self._advance(self.state.apply(legal[index]))
-        reward = float(self.state.returns()[self.seat]) if self.state.is_terminal else 0.0
-        return self._observation(), reward, self.state.is_terminal, False, self._info()
+        self._advance(self.game.apply(legal[index]))
+        reward = float(self.game.returns()[self.seat]) if self.game.is_terminal else 0.0
+        return self._observation(), reward, self.game.is_terminal, False, self._info()
 
     def _observation(self) -> dict[str, np.ndarray]:
-        state = self.state
+        state = self.game
         legal = len(state.legal_actions()) if state.current_player == self.seat else 0
         mask = action_mask(legal, self.max_actions)
-        return {"observation": self.observer.observe(self.state, self.seat),
+        return {"observation": self.observer.observe(self.game, self.seat),
                 "action_mask": mask}
 
     def _info(self) -> dict[str, Any]:
-        legal = 0 if self.state.is_terminal else len(self.state.legal_actions())
+        legal = 0 if self.game.is_terminal else len(self.game.legal_actions())
         return {"legal_actions": legal}
 
     def legal_actions(self) -> list[Any]:
         """The engine's actions behind the numbers: action ``k`` is ``legal_actions()[k]``."""
-        return [] if self.state.is_terminal else list(self.state.legal_actions())
+        return [] if self.game.is_terminal else list(self.game.legal_actions())
 
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        return board_text(self.rules, self.state, self.seat,
+        return board_text(self.rules, self.game, self.seat,
                           [f"player_{p}" for p in range(self.rules.players)])
 
 

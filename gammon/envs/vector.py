@@ -50,6 +50,7 @@ import numpy as np
 
 from gammon.core.errors import IllegalPlayError, InvalidOptionError
 from gammon.core.variant import TrackVariant, variant_from, variant_names
+from gammon.envs.games import check_seed
 from gammon.kernels import tracks
 from gammon.kernels import vector as kernel
 from gammon.nn.encoders import TrackEncoder
@@ -112,10 +113,13 @@ class VectorEnv:
             raise InvalidOptionError(
                 f"VectorEnv plays the two-player track games whose turns simply alternate; "
                 f"{why}. Supported: {', '.join(supported_variants())}")
-        if num_envs < 1:
-            raise InvalidOptionError(f"num_envs must be at least 1, not {num_envs}")
-        if keep < 0:
-            raise InvalidOptionError(f"keep must be 0 or more, not {keep}")
+        for name, value, least in (("num_envs", num_envs, 1), ("threads", threads, 1),
+                                   ("keep", keep, 0)):
+            if isinstance(value, bool) or not isinstance(value, int | np.integer) \
+                    or value < least:
+                raise InvalidOptionError(f"{name} is a whole number, {least} or more, not "
+                                         f"{value!r}")
+        seed = check_seed(seed)
         assert isinstance(rules, TrackVariant)
         threads = max(1, min(int(threads), num_envs))
         parallel = threads > 1
@@ -198,6 +202,7 @@ class VectorEnv:
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """Start a new game in every env. ``seed`` seeds every env's dice (env ``e``
         draws from the stream of ``(seed, e)``); None draws a fresh seed."""
+        seed = check_seed(seed)
         if seed is None:
             seed = secrets.randbits(64)
         kernel.seed_envs(self._rng, np.uint64(int(seed) % (1 << 64)))
