@@ -164,3 +164,98 @@ def test_without_ray_the_message_says_how_to_install_it(monkeypatch):
         duel(HYPER, ["heuristic", "random"], 2, ray="local")
     result = runner.invoke(app, ["duel", HYPER, "--games", "2", "--ray"])
     assert result.exit_code == 2 and "pip install" in result.output
+
+
+# --- joining a cluster by its address (issue 32) --------------------------------------------
+
+
+@pytest.mark.parametrize("address", ["garbage", ":6379", "head:port", "ray://:1", "a b:6379"])
+def test_a_malformed_address_says_what_an_address_is(address):
+    from gammon.agents.parallel import check_address
+
+    with pytest.raises(InvalidOptionError, match="--ray takes auto, HOST:PORT"):
+        check_address(address)
+    result = runner.invoke(app, ["duel", HYPER, "--games", "2", f"--ray={address}"])
+    assert result.exit_code == 2 and "--ray takes auto" in result.output
+
+
+def test_a_wrong_address_fails_within_seconds():
+    """`--ray 127.0.0.1:9999` waited ten minutes; now nothing answering there is said at
+    once (run in its own process: this module's Ray is already running here)."""
+    import socket
+    import subprocess
+    import time
+
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    began = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "gammon", "duel", HYPER, "--games", "2",
+                           "--ray", f"127.0.0.1:{port}"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2 and "nothing answers at 127.0.0.1" in done.stderr
+    assert time.perf_counter() - began < 30
+
+
+def test_rays_client_without_its_extra_is_refused_clearly(monkeypatch):
+    import importlib.util
+
+    from gammon.agents import parallel
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "grpc" else real(name, *a))
+    monkeypatch.setattr(parallel, "import_ray", lambda: type("Ray", (), {
+        "is_initialized": staticmethod(lambda: False)}))
+    with pytest.raises(InvalidOptionError, match=r"pip install 'ray\[client\]'"):
+        parallel.connect("ray://head:10001")
+
+
+def test_a_duel_joins_a_cluster_started_by_ray_start_at_its_address():
+    """`ray start --head` in a process of its own (token authentication on, as Ray makes
+    it since 2.59), then a duel given its address: it joins with this machine's token and
+    gives the numbers of a local run."""
+    import os
+    import shutil
+    import signal
+    import socket
+    import subprocess
+    import tempfile
+    import time
+    from pathlib import Path
+
+    ray_cli = shutil.which("ray", path=str(Path(sys.executable).parent))
+    if ray_cli is None:
+        pytest.skip("the ray command is not installed")
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    folder = tempfile.mkdtemp(prefix="gr", dir="/tmp")  # Ray's socket paths are short
+    head = subprocess.Popen([ray_cli, "start", "--head", "--block", f"--port={port}",
+                             "--num-cpus=1", "--include-dashboard=false",
+                             "--disable-usage-stats", f"--temp-dir={folder}"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        deadline = time.time() + 90
+        while time.time() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(1)
+        time.sleep(3)  # the head's services behind its port
+        base = ["duel", HYPER, "--games", "4", "--seed", "2", "--json"]
+        done = subprocess.run([sys.executable, "-m", "gammon", *base, "--ray",
+                               f"127.0.0.1:{port}"], capture_output=True, text=True,
+                              timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        local = json.loads(runner.invoke(app, base).output)
+        assert json.loads(done.stdout)["margin"] == local["margin"]
+    finally:
+        try:
+            os.killpg(head.pid, signal.SIGTERM)
+            head.wait(timeout=60)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            os.killpg(head.pid, signal.SIGKILL)
+        shutil.rmtree(folder, ignore_errors=True)

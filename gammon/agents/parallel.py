@@ -26,9 +26,11 @@ asks for it. The core never imports this module.
 
 from __future__ import annotations
 
+import importlib.util
 import multiprocessing
 import os
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 from gammon.agents.base import seeded_rng
@@ -85,25 +87,81 @@ def import_ray() -> Any:
     return ray
 
 
+#: How long a cluster's address may take to answer before we say nothing is there.
+ANSWER_SECONDS = 3.0
+#: Where ``ray start`` keeps the token of a cluster that authenticates (Ray 2.59 on).
+TOKEN_FILE = Path.home() / ".ray" / "auth_token"
+
+
+def check_address(address: str) -> tuple[str, int] | None:
+    """The host and port of a Ray address (None for ``local`` and ``auto``), or an error
+    that says what an address looks like."""
+    if address in (LOCAL, "auto"):
+        return None
+    rest = address.removeprefix("ray://")
+    host, _, port = rest.rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536 \
+            or any(ch in host for ch in "/ "):
+        raise InvalidOptionError(
+            f"--ray takes auto, HOST:PORT (a cluster's head, as `ray start --head` prints "
+            f"it: 10.0.0.5:6379) or ray://HOST:PORT (Ray's client), or nothing for a "
+            f"local instance; not {address!r}")
+    return host, int(port)
+
+
+def _answers(host: str, port: int) -> str | None:
+    """Why nothing answers at ``host:port`` within :data:`ANSWER_SECONDS`, or None."""
+    import socket
+
+    try:
+        with socket.create_connection((host, port), timeout=ANSWER_SECONDS):
+            return None
+    except OSError as error:
+        return error.strerror or str(error) or type(error).__name__
+
+
 def connect(address: str, jobs: int = 1) -> Any:
     """Ray, started or joined (see the module text) unless this process already is; the
     ``ray`` module. A local instance started here gets ``jobs`` CPUs when ``jobs > 1``,
-    else every core."""
+    else every core. An address is checked first (its form, then that something answers
+    there within seconds, where Ray itself would wait for minutes); a cluster that wants
+    its token (``ray start`` makes one since Ray 2.59) is joined with the token this
+    machine keeps (``~/.ray/auth_token``, or Ray's own variables)."""
+    where = check_address(address)
+    if where is not None and not os.environ.get("RAY_AUTH_MODE") and (
+            os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH")
+            or TOKEN_FILE.exists()):
+        # A cluster that authenticates wants the token this machine keeps; one that does
+        # not ignores it. Ray reads the mode when it starts in this process.
+        os.environ["RAY_AUTH_MODE"] = "token"
     ray = import_ray()
-    if not ray.is_initialized():
-        options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": True}
-        if address == LOCAL:
-            if jobs > 1:
-                options["num_cpus"] = jobs
-            ray.init(**options)
-        else:
-            try:
-                ray.init(address=address, **options)
-            except ConnectionError as error:
-                raise InvalidOptionError(
-                    f"cannot join the Ray cluster at {address!r}: {error}. Start it with "
-                    "`ray start --head` (and `ray start --address=HEAD:6379` on the "
-                    "workers), or give --ray alone for a local instance") from None
+    if ray.is_initialized():
+        return ray
+    options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": True}
+    if address == LOCAL:
+        if jobs > 1:
+            options["num_cpus"] = jobs
+        ray.init(**options)
+        return ray
+    if address.startswith("ray://") and importlib.util.find_spec("grpc") is None:
+        raise InvalidOptionError(  # grpc is what Ray's client needs
+            f"{address} is Ray's client, which needs pip install 'ray[client]'; or join "
+            "the head at HOST:6379 from a node of the cluster")
+    if where is not None:
+        why = _answers(*where)
+        if why is not None:
+            raise InvalidOptionError(
+                f"nothing answers at {where[0]}:{where[1]} ({why}, in "
+                f"{ANSWER_SECONDS:.0f} s): start the cluster there with `ray start "
+                "--head`, or check the address it printed")
+    try:
+        ray.init(address=address, **options)
+    except ConnectionError as error:
+        raise InvalidOptionError(
+            f"cannot join the Ray cluster at {address!r}: {error}. If it authenticates "
+            "(the default of `ray start` since Ray 2.59), give this machine its token: "
+            "`ray get-auth-token` on the head, into ~/.ray/auth_token or RAY_AUTH_TOKEN"
+        ) from None
     return ray
 
 
