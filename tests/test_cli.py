@@ -140,7 +140,7 @@ def test_id_shows_board_and_all_three_forms():
 def test_play_default_seats_fill_every_seat_with_the_computer():
     result = run("play", "multi-gam", "--seed", "1", input="quit\n")
     assert result.exit_code == 0, result.output
-    assert "rollout 4" in result.output and "Game abandoned" in result.output
+    assert "rollout (seat 4)" in result.output and "Game abandoned" in result.output
 
 
 def test_agents_lists_every_kind_with_its_default_and_variants():

@@ -242,7 +242,7 @@ def test_gammon_play_saves_a_match_file_or_a_log(tmp_path):
     assert result.exit_code == 0, result.output
     assert Table.from_json(json.loads(log.read_text())).state.is_terminal
     for bad, why in ((tmp_path / "mg.mat", "save multi-gam as .json"),
-                     (tmp_path / "x.txt", ".mat match file or a .json log"),
+                     (tmp_path / "x.txt", ".mat or .sgf match file or a .json log"),
                      (tmp_path / "nowhere" / "x.mat", "no folder")):
         result = runner.invoke(app, ["play", "multi-gam" if "mg" in bad.name else "backgammon",
                                      "--seats", "random,random,random,random"
