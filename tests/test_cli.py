@@ -189,7 +189,7 @@ def test_prepare_compiles_what_every_variant_uses():
 
 def test_warming_a_variant_fills_an_empty_kernel_cache(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    subprocess.run([sys.executable, "-c", "from gammon.kernels.warm import warm_variant; "
+    subprocess.run([sys.executable, "-c", "from gammon.cli.warm import warm_variant; "
                     "warm_variant('hypergammon')"], env=env, check=True)
     cached = {path.name.split("-")[0] for path in tmp_path.rglob("*.nbi")}
     # The move generator, the compiled games, and the default bot's evaluator (with three

@@ -29,7 +29,7 @@ from gammon.nn.evaluator import (
     outputs_for,
 )
 from gammon.nn.network import Network
-from gammon.nn.train import Settings, Trainer, lambda_targets, load_for_training, new_network
+from gammon.training.train import Settings, Trainer, lambda_targets, load_for_training, new_network
 
 BG = gammon.variant("backgammon")
 runner = CliRunner()

@@ -1,4 +1,4 @@
-"""Training on a teacher's evaluations (gammon.nn.teacher): sampling positions, gnubg's
+"""Training on a teacher's evaluations (gammon.training.teacher): sampling positions, gnubg's
 labels, the supervised fit, and `gammon train --teacher` resuming where it stopped."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from gammon.core.position import Position
 from gammon.nn import load_network
 from gammon.nn.evaluator import NeuralEvaluator, equity
 from gammon.nn.network import Network
-from gammon.nn.teacher import (
+from gammon.training.teacher import (
     Adam,
     GnubgTeacher,
     TeacherPlan,
@@ -29,7 +29,7 @@ from gammon.nn.teacher import (
     fit_epoch,
     sample_positions,
 )
-from gammon.nn.train import Settings, new_network
+from gammon.training.train import Settings, new_network
 
 BG = gammon.variant("backgammon")
 runner = CliRunner()

@@ -23,7 +23,7 @@ from gammon.analysis.rollout import rollout
 from gammon.cli.main import app, ray_argv
 from gammon.core.errors import InvalidOptionError
 from gammon.nn.network import Network
-from gammon.nn.train import Rounds, Settings, Trainer
+from gammon.training.train import Rounds, Settings, Trainer
 
 runner = CliRunner()
 HYPER = "hypergammon-2"

@@ -707,9 +707,9 @@ def train(
 ) -> None:
     """Train a network by TD(lambda) self-play (or on a teacher's evaluations, with
     --teacher), with checkpoints and a learning curve."""
-    from gammon.nn.cli import run_teacher, run_training
-    from gammon.nn.teacher import TeacherPlan
-    from gammon.nn.train import HIDDEN, LAMBDA, SHARDS, Rounds, Settings, default_rate
+    from gammon.training.cli import run_teacher, run_training
+    from gammon.training.teacher import TeacherPlan
+    from gammon.training.train import HIDDEN, LAMBDA, SHARDS, Rounds, Settings, default_rate
 
     rules = _variant(variant_name, option)
     out = out if out is not None else Path(f"{rules.name}.npz")
@@ -834,7 +834,7 @@ def prepare(
     """Compile the engine's kernels now, so that no game waits for them later (make play
     compiles backgammon's before its first game and the rest in the background; make
     test compiles everything once)."""
-    from gammon.kernels.warm import warm_all, warm_variant
+    from gammon.cli.warm import warm_all, warm_variant
 
     started = time.perf_counter()
     names = [_variant(name).name for name in variants or []]

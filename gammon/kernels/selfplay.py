@@ -1,7 +1,7 @@
 """Compiled TD(lambda) self-play for two-player track games whose turns simply alternate.
 
 :func:`train_games` plays whole games of a network against itself and learns from each,
-exactly as :mod:`gammon.nn.train` does through the game protocol, but in one compiled
+exactly as :mod:`gammon.training.train` does through the game protocol, but in one compiled
 loop: for each roll every legal play comes from :func:`gammon.kernels.tracks.
 generate_plays`, each resulting board is encoded from the side of the player to roll
 next (:func:`gammon.kernels.encoding.encode_track`) and valued by the network, and the mover
@@ -15,7 +15,7 @@ holds checkers of one side at most), so it costs the occupied points, not the in
 
 What is written twice, the game's turn (here and in :func:`gammon.kernels.tracks.
 random_playouts`'s loop) and the learning step (here and in :class:`gammon.nn.network.
-Network` with :func:`gammon.nn.train.lambda_targets`), is tied by
+Network` with :func:`gammon.training.train.lambda_targets`), is tied by
 ``tests/test_nn.py::test_compiled_self_play_chooses_and_learns_as_the_python_trainer``:
 a traced game replayed through the rules objects, every play the best by the Python
 evaluator, and the weights after it equal to the numpy step's.

@@ -1,9 +1,10 @@
-"""Learned evaluation: networks per family of games, their training, the shipped weights.
+"""Learned evaluation: networks per family of games and the shipped weights.
 
 - :mod:`gammon.nn.encoders`: what a network sees of a board, from one player's side;
 - :mod:`gammon.nn.network`: the multilayer perceptron, its training step, its file;
-- :mod:`gammon.nn.evaluator`: a network as an evaluator the search and agents use;
-- :mod:`gammon.nn.train`: TD(lambda) self-play, checkpoints, strength checks.
+- :mod:`gammon.nn.evaluator`: a network as an evaluator the search and agents use.
+
+Training them (self-play, a teacher) is a layer above, :mod:`gammon.training`.
 
 The networks that ship with gammon live in ``gammon/nn/weights``: ``NAME.npz`` for the
 variant (or preset) ``NAME``, with ``NAME.json`` beside it saying how it was trained

@@ -200,7 +200,7 @@ class RingEvaluator:
     order from the perspective player, mapped to 0..1 over :func:`result_range`.
 
     A *residual* network (``meta["residual"]``: every new Acedrex network,
-    :func:`gammon.nn.train.new_network`) learns a correction to the heuristic's money
+    :func:`gammon.training.train.new_network`) learns a correction to the heuristic's money
     (:class:`gammon.agents.evaluators.acedrex.AcedrexHeuristic`): a seat's money is the
     heuristic's plus ``low + output * (high - low)``, so a network whose last layer is
     zero (an output of one half) plays as the heuristic does, and self-play only has to

@@ -14,7 +14,7 @@ compiled loop over the rows (:func:`gammon.kernels.network.forward_rows`, summin
 first layer from the non-zero inputs only), and a framework's per-call overhead would
 cost more than the arithmetic, so training is written out here too: cross-entropy on
 the sigmoid outputs, plain gradient steps (Adam for a teacher's targets,
-:mod:`gammon.nn.teacher`).
+:mod:`gammon.training.teacher`).
 
 A network is saved as one ``.npz`` file holding the weights and a JSON text of what it
 is (family, variant, inputs, outputs) and how it was trained.

@@ -1,6 +1,6 @@
 """Training on a teacher's evaluations: positions from self-play, labelled by gnubg.
 
-TD self-play (:mod:`gammon.nn.train`) learns from the network's own games; a teacher
+TD self-play (:mod:`gammon.training.train`) learns from the network's own games; a teacher
 gives it better targets. For backgammon the teacher is GNU Backgammon: its evaluation of
 a position (at 0 plies its neural nets, with exact bear-off databases; at 1 or 2 plies
 a search on them) is what the network learns to give, by supervised training on the
@@ -445,7 +445,7 @@ class TeacherRun:
                 self.check(epoch + 1)
 
     def check(self, epoch: int) -> None:
-        from gammon.nn.train import strength_point
+        from gammon.training.train import strength_point
 
         point = {"epochs": epoch, **strength_point(self.rules, self.out, self.check_games,
                                                     10_000 + epoch)}

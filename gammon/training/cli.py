@@ -20,8 +20,8 @@ from rich.progress import (
 
 from gammon.core.errors import InvalidOptionError
 from gammon.nn.network import Network
-from gammon.nn.teacher import TeacherPlan, TeacherSpec
-from gammon.nn.train import (
+from gammon.training.teacher import TeacherPlan, TeacherSpec
+from gammon.training.train import (
     Rounds,
     Settings,
     Trainer,
@@ -39,7 +39,7 @@ def run_training(settings: Settings, games: int, out: Path, resume: Path | None,
     """Train (or go on training) until the network has played ``games`` games. A
     resumed network keeps its settings but for the checks and ``changes`` (``lam``,
     ``rate``; ``hidden`` cannot change). ``rounds``: data-parallel self-play
-    (:class:`gammon.nn.train.Rounds`), on local processes or Ray."""
+    (:class:`gammon.training.train.Rounds`), on local processes or Ray."""
     from threadpoolctl import threadpool_limits
 
     trainer = (load_for_training(resume, rounds=rounds) if resume is not None
@@ -111,12 +111,12 @@ def margins(point: dict[str, Any]) -> str:
 def run_teacher(settings: Settings, plan: TeacherPlan, out: Path, resume: Path | None,
                 plot: Path | None, console: Console, command: str = "") -> Network:
     """Train (or go on training) a network on a teacher's evaluations
-    (:mod:`gammon.nn.teacher`): sample positions, have them labelled, fit; every stage
+    (:mod:`gammon.training.teacher`): sample positions, have them labelled, fit; every stage
     saved as it goes, so the same command with ``--resume OUT`` picks up where it
     stopped."""
     from gammon.agents.gnubg import supports
-    from gammon.nn.teacher import TeacherRun, adam_path, data_path
-    from gammon.nn.train import new_network
+    from gammon.training.teacher import TeacherRun, adam_path, data_path
+    from gammon.training.train import new_network
 
     rules = settings.rules()
     TeacherSpec.parse(plan.teacher)  # a bad name fails before anything runs

@@ -1,0 +1,85 @@
+"""The layers of docs/architecture.md point one way (issue 29): no package imports one
+above it, and no two packages import each other, counting the imports made inside
+functions too.
+
+Two known debts remain, listed in :data:`DEBTS` with where they go; the test fails if a
+new upward import appears, and also if a debt is paid without being struck off the list,
+so the list stays true.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent / "gammon"
+
+#: Each package's layer, bottom up (docs/architecture.md).
+LAYERS = {
+    "core": 0, "kernels": 0, "variants": 0,           # the game
+    "stakes": 1, "notation": 2,                      # the stakes; notation reads them
+    "nn": 3, "render": 3,                            # evaluation; drawing
+    "agents": 4,                                     # bots
+    "training": 5, "table": 5,                       # training; the one game loop
+    "analysis": 6, "envs": 6, "cli": 6, "web": 6,    # faces
+}
+
+#: Upward imports not yet removed: (importer, imported) -> where the code goes.
+DEBTS = {
+    ("stakes", "notation"): "the GNU Match ID of a cube state (stakes/cube.py) and the "
+                            "English move text of a record (stakes/record.py) move into "
+                            "notation, as views of the one game record",
+    ("nn", "agents"): "the evaluators and their protocols (agents/evaluators, agents/"
+                      "base.finished_returns) move down into the evaluation layer",
+}
+
+
+def package_imports() -> dict[tuple[str, str], list[str]]:
+    """Every import of one gammon package by another: (importer, imported) -> where."""
+    edges: dict[tuple[str, str], list[str]] = {}
+    for path in sorted(ROOT.rglob("*.py")):
+        parts = path.relative_to(ROOT).parts
+        if len(parts) == 1:
+            continue  # gammon/__init__.py and __main__.py: the package's front door
+        importer = parts[0]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                pieces = name.split(".")
+                if pieces[0] == "gammon" and len(pieces) > 1 and pieces[1] != importer:
+                    edges.setdefault((importer, pieces[1]), []).append(
+                        f"{path.relative_to(ROOT.parent)}:{node.lineno}")
+    return edges
+
+
+def test_every_package_has_a_layer():
+    packages = {p.name for p in ROOT.iterdir() if p.is_dir() and any(p.glob("*.py"))}
+    assert packages == set(LAYERS), f"give {packages ^ set(LAYERS)} a layer"
+
+
+def test_imports_point_down():
+    upward = {edge: where for edge, where in package_imports().items()
+              if LAYERS[edge[1]] > LAYERS[edge[0]]}
+    new = {edge: where for edge, where in upward.items() if edge not in DEBTS}
+    assert not new, f"imports up the layers: {new}"
+    paid = set(DEBTS) - set(upward)
+    assert not paid, f"strike {paid} off DEBTS: they are paid"
+
+
+@pytest.mark.parametrize("edge", sorted(DEBTS))
+def test_each_debt_says_where_the_code_goes(edge):
+    assert len(DEBTS[edge]) > 40
+
+
+def test_no_two_packages_import_each_other():
+    """(Beyond the circles that the debts close.)"""
+    edges = set(package_imports()) - set(DEBTS)
+    circles = sorted({tuple(sorted(e)) for e in edges if (e[1], e[0]) in edges})
+    assert not circles, f"packages importing each other: {circles}"
