@@ -2,7 +2,7 @@
 above it, and no two packages import each other, counting the imports made inside
 functions too.
 
-Two known debts remain, listed in :data:`DEBTS` with where they go; the test fails if a
+A known debt remains, listed in :data:`DEBTS` with where it goes; the test fails if a
 new upward import appears, and also if a debt is paid without being struck off the list,
 so the list stays true.
 """
@@ -28,9 +28,6 @@ LAYERS = {
 
 #: Upward imports not yet removed: (importer, imported) -> where the code goes.
 DEBTS = {
-    ("stakes", "notation"): "the GNU Match ID of a cube state (stakes/cube.py) and the "
-                            "English move text of a record (stakes/record.py) move into "
-                            "notation, as views of the one game record",
     ("nn", "agents"): "the evaluators and their protocols (agents/evaluators, agents/"
                       "base.finished_returns) move down into the evaluation layer",
 }

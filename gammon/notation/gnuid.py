@@ -52,8 +52,11 @@ import re
 from dataclasses import dataclass
 from enum import IntEnum
 
-from gammon.core.errors import InvalidNotationError
+from gammon.core.errors import InvalidNotationError, InvalidOptionError
 from gammon.core.position import Position
+from gammon.core.state import Phase
+from gammon.stakes.cube import DROP, RESIGNED, CubeState
+from gammon.stakes.rules import GEOMETRIC
 
 __all__ = [
     "MAX_CHECKERS",
@@ -67,6 +70,9 @@ __all__ = [
     "parse_match_id",
     "parse_position_id",
     "position_id",
+    "state_gnubg_id",
+    "state_match_id",
+    "state_match_info",
 ]
 
 POSITION_ID_LENGTH = 14
@@ -468,3 +474,63 @@ def parse_match_id(text: str) -> MatchInfo:
         )
     except InvalidNotationError as err:
         raise InvalidNotationError(f"Match ID {shown!r}: {err}") from None
+
+
+# --- the IDs of a game with stakes -----------------------------------------------------------
+
+
+def state_match_info(state: CubeState) -> MatchInfo:
+    """What the GNU Match ID of a :class:`~gammon.stakes.cube.CubeState` says, as gnubg
+    writes it (a beaver on offer has the doubler, who is on roll, to act; a finished
+    match may end past its length)."""
+    if state.base.position.players != 2:
+        raise InvalidOptionError("a GNU Match ID is for two-player games")
+    value = state.cube_value
+    if value & (value - 1) or value > 1 << MAX_CUBE_LOG2:
+        raise InvalidOptionError(
+            f"a GNU Match ID holds a cube of 1, 2, 4, ... {1 << MAX_CUBE_LOG2}, not {value}"
+            + (" (arithmetic stakes)" if state.stakes.progression != GEOMETRIC else "")
+        )
+    base = state.base
+    on_roll = base.position.turn
+    dice = base.dice if base.phase is Phase.DECIDE and len(base.dice) == 2 else None
+    score = state.score
+    status = GameStatus.PLAYING
+    resigned = Resignation.NONE
+    turn = state.current_player if state.current_player is not None else on_roll
+    if state.resignation is not None:
+        resigned = Resignation(state.resignation[1])
+    if state.is_terminal:
+        score = state.result_score
+        if state.ending is None:
+            # Game over by play: gnubg hands the move to the loser.
+            status = GameStatus.OVER
+            loser = 1 - state.winner if state.winner is not None else on_roll
+            on_roll = turn = loser
+            dice = None
+        else:
+            status = GameStatus.DROPPED if state.ending.how == DROP else GameStatus.RESIGNED
+            turn = 1 - state.ending.winner
+            if state.ending.how == RESIGNED:
+                resigned = Resignation(state.ending.level)
+                turn = state.ending.winner
+    return MatchInfo(
+        on_roll=on_roll, dice=dice, cube_value=value, cube_owner=state.cube_owner,
+        score=(score.score[0], score.score[1]), match_length=score.length,
+        crawford=score.crawford,
+        jacoby=state.stakes.jacoby and score.money, game_state=status,
+        double_offered=state.offer is not None, resigned=resigned, turn=turn,
+    )
+
+
+def state_match_id(state: CubeState) -> str:
+    """The GNU Match ID of a cube state (cube, score, match, who acts), as gnubg writes
+    it (**RECORD-MATCH-ID**)."""
+    return match_id(state_match_info(state))
+
+
+def state_gnubg_id(state: CubeState) -> str:
+    """``POSITIONID:MATCHID`` of a cube state, the Position ID from the side of the
+    player on roll."""
+    info = state_match_info(state)
+    return f"{position_id(state.base.position.with_turn(info.on_roll))}:{match_id(info)}"

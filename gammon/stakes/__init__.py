@@ -16,7 +16,8 @@ docs/rules/stakes.md.
 
 Where gnubg writes Match IDs that :class:`gammon.notation.MatchInfo` refuses (a beaver
 on offer: the player on roll answers; a finished match whose winner scored past the
-length), :meth:`CubeState.match_id` writes gnubg's form without MatchInfo's checks.
+length), :func:`gammon.notation.gnuid.state_match_id` writes gnubg's form without
+MatchInfo's checks.
 """
 
 from gammon.stakes.cube import (

@@ -33,8 +33,7 @@ from gammon.core.position import Position
 from gammon.core.protocol import RandomSource
 from gammon.core.state import GameState, Phase
 from gammon.core.variant import TrackVariant, track_variant
-from gammon.notation.gnuid import MAX_CUBE_LOG2, GameStatus, MatchInfo, Resignation, match_id
-from gammon.stakes.rules import GEOMETRIC, StakeRules
+from gammon.stakes.rules import StakeRules
 from gammon.stakes.score import MatchScore
 
 
@@ -512,63 +511,6 @@ class CubeState:
             f"{_name(1 - offerer)} must accept or reject the offer to resign "
             f"{self.variant.result_name(level)}, not {_show(answer)}"
         )
-
-    # --- IDs -----------------------------------------------------------------------------
-
-    def match_info(self) -> MatchInfo:
-        """What the GNU Match ID of this state says, as gnubg writes it (a beaver on
-        offer has the doubler, who is on roll, to act; a finished match may end past
-        its length)."""
-        if self.base.position.players != 2:
-            raise InvalidOptionError("a GNU Match ID is for two-player games")
-        value = self.cube_value
-        if value & (value - 1) or value > 1 << MAX_CUBE_LOG2:
-            raise InvalidOptionError(
-                f"a GNU Match ID holds a cube of 1, 2, 4, ... {1 << MAX_CUBE_LOG2}, not {value}"
-                + (" (arithmetic stakes)" if self.stakes.progression != GEOMETRIC else "")
-            )
-        base = self.base
-        on_roll = base.position.turn
-        dice = base.dice if base.phase is Phase.DECIDE and len(base.dice) == 2 else None
-        score = self.score
-        status = GameStatus.PLAYING
-        resigned = Resignation.NONE
-        turn = self.current_player if self.current_player is not None else on_roll
-        if self.resignation is not None:
-            resigned = Resignation(self.resignation[1])
-        if self.is_terminal:
-            score = self.result_score
-            if self.ending is None:
-                # Game over by play: gnubg hands the move to the loser.
-                status = GameStatus.OVER
-                loser = 1 - self.winner if self.winner is not None else on_roll
-                on_roll = turn = loser
-                dice = None
-            else:
-                status = GameStatus.DROPPED if self.ending.how == DROP else GameStatus.RESIGNED
-                turn = 1 - self.ending.winner
-                if self.ending.how == RESIGNED:
-                    resigned = Resignation(self.ending.level)
-                    turn = self.ending.winner
-        return MatchInfo(
-            on_roll=on_roll, dice=dice, cube_value=value, cube_owner=self.cube_owner,
-            score=(score.score[0], score.score[1]), match_length=score.length,
-            crawford=score.crawford,
-            jacoby=self.stakes.jacoby and score.money, game_state=status,
-            double_offered=self.offer is not None, resigned=resigned, turn=turn,
-        )
-
-    def match_id(self) -> str:
-        """The GNU Match ID of this state (cube, score, match, who acts), as gnubg
-        writes it (**RECORD-MATCH-ID**)."""
-        return match_id(self.match_info())
-
-    def gnubg_id(self) -> str:
-        """``POSITIONID:MATCHID``, the Position ID from the side of the player on roll."""
-        from gammon.notation.gnuid import position_id
-
-        info = self.match_info()
-        return f"{position_id(self.base.position.with_turn(info.on_roll))}:{match_id(info)}"
 
     @classmethod
     def midgame(cls, variant: TrackVariant | str, position: Position,

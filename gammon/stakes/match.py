@@ -16,7 +16,7 @@ from typing import Any
 from gammon.core.errors import InvalidOptionError
 from gammon.core.variant import TrackVariant, track_variant
 from gammon.stakes.cube import CubeState, cube_game
-from gammon.stakes.record import GameRecord
+from gammon.stakes.record import GameRecord, result_event
 from gammon.stakes.rules import StakeRules
 from gammon.stakes.score import MatchScore
 
@@ -118,7 +118,7 @@ class Match:
         for number, record in enumerate(self.games, 1):
             state = record.state
             before = record.start.score
-            result = record.events[-1].text if state.is_terminal and record.events else "playing"
+            result = result_event(state).text if state.is_terminal else "playing"
             winner = state.winner
             who = f"player {winner} " if winner is not None and state.is_terminal else ""
             lines.append(f"game {number} at {before.text()}: {who}{result}")

@@ -16,10 +16,10 @@ from typing import Any
 from gammon.core.dice import Roll
 from gammon.core.play import Play
 from gammon.core.words import agree
+from gammon.notation.events import describe
 from gammon.stakes.cube import CubeAction, CubeState, Resign, ResignAnswer
 from gammon.stakes.match import Match
 from gammon.stakes.prompt import cube_text, result_text, score_text
-from gammon.stakes.record import describe
 from gammon.table.table import ACTION, NEW_GAME, THROW, Step, Table
 
 #: Kinds of line.
