@@ -3,7 +3,7 @@
 
     .venv/bin/python benchmarks/bench_selfplay.py [--seconds 10] [--json]
 
-gammon: :meth:`gammon.nn.train.Trainer.play_compiled` on two networks, each on its own:
+gammon: :meth:`gammon.training.train.Trainer.play_compiled` on two networks, each on its own:
 a copy of the shipped backgammon network (256 hidden units, with the contact features)
 and a network of ``gammon train``'s default size (128 hidden units, the raw inputs,
 after 2,000 games of learning):
@@ -33,7 +33,7 @@ from threadpoolctl import threadpool_limits  # noqa: E402
 import gammon  # noqa: E402
 from gammon.agents.gnubg import gnubg_path  # noqa: E402
 from gammon.nn import load_network  # noqa: E402
-from gammon.nn.train import Settings, Trainer  # noqa: E402
+from gammon.training.train import Settings, Trainer  # noqa: E402
 
 SCRIPT = Path(__file__).resolve().parent / "gnubg_scripts" / "selfplay_speed.py"
 

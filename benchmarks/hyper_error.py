@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/hyper_error.py [--positions 2000] [--seed 1]
         [--agents neural:0,neural:1,neural:2,expectimax:1,expectimax:2,heuristic,mcts,random]
 
-With one and two checkers a side hypergammon is solved (gammon.agents.evaluators.exact):
+With one and two checkers a side hypergammon is solved (gammon.evaluators.exact):
 every play of every position has its exact cubeless equity. Positions are decisions with
 two legal plays or more from games of `expectimax:1` against `heuristic` (the dice from
 the seed); each agent plays each of them, and loses the exact equity of the best play
@@ -26,8 +26,8 @@ import numpy as np  # noqa: E402
 
 import gammon  # noqa: E402
 from gammon.agents import make_agent  # noqa: E402
-from gammon.agents.evaluators.exact import ExactEvaluator  # noqa: E402
 from gammon.analysis.review import BLUNDER, ERROR  # noqa: E402
+from gammon.evaluators.exact import ExactEvaluator  # noqa: E402
 
 AGENTS = "neural:0,neural:1,neural:2,expectimax:1,expectimax:2,heuristic,mcts,random"
 

@@ -1,5 +1,5 @@
 """Solve hypergammon with one and two checkers a side exactly, and write the tables that
-ship (gammon/agents/evaluators/data/hypergammon-N.npz; gammon.agents.evaluators.exact).
+ship (gammon/evaluators/data/hypergammon-N.npz; gammon.evaluators.exact).
 
     .venv/bin/python benchmarks/solve_hypergammon.py [--checkers 1 2]
 """
@@ -15,7 +15,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gammon.agents.evaluators.exact import DATA, solve  # noqa: E402
+from gammon.evaluators.exact import DATA, solve  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,8 +11,8 @@ import pytest
 
 import gammon
 from gammon.agents import make_agent
-from gammon.agents.evaluators.exact import ROLLS, ExactEvaluator, board_of, sides, table
 from gammon.core.position import Position
+from gammon.evaluators.exact import ROLLS, ExactEvaluator, board_of, sides, table
 
 
 def value_after(evaluator: ExactEvaluator, state, play) -> float:

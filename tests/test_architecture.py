@@ -1,18 +1,11 @@
 """The layers of docs/architecture.md point one way (issue 29): no package imports one
 above it, and no two packages import each other, counting the imports made inside
-functions too.
-
-A known debt remains, listed in :data:`DEBTS` with where it goes; the test fails if a
-new upward import appears, and also if a debt is paid without being struck off the list,
-so the list stays true.
-"""
+functions too."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
-
-import pytest
 
 ROOT = Path(__file__).resolve().parent.parent / "gammon"
 
@@ -20,18 +13,11 @@ ROOT = Path(__file__).resolve().parent.parent / "gammon"
 LAYERS = {
     "core": 0, "kernels": 0, "variants": 0,           # the game
     "stakes": 1, "notation": 2,                      # the stakes; notation reads them
-    "nn": 3, "render": 3,                            # evaluation; drawing
+    "nn": 3, "evaluators": 3, "render": 3,           # evaluation; drawing
     "agents": 4,                                     # bots
     "training": 5, "table": 5,                       # training; the one game loop
     "analysis": 6, "envs": 6, "cli": 6, "web": 6,    # faces
 }
-
-#: Upward imports not yet removed: (importer, imported) -> where the code goes.
-DEBTS = {
-    ("nn", "agents"): "the evaluators and their protocols (agents/evaluators, agents/"
-                      "base.finished_returns) move down into the evaluation layer",
-}
-
 
 def package_imports() -> dict[tuple[str, str], list[str]]:
     """Every import of one gammon package by another: (importer, imported) -> where."""
@@ -64,19 +50,10 @@ def test_every_package_has_a_layer():
 def test_imports_point_down():
     upward = {edge: where for edge, where in package_imports().items()
               if LAYERS[edge[1]] > LAYERS[edge[0]]}
-    new = {edge: where for edge, where in upward.items() if edge not in DEBTS}
-    assert not new, f"imports up the layers: {new}"
-    paid = set(DEBTS) - set(upward)
-    assert not paid, f"strike {paid} off DEBTS: they are paid"
-
-
-@pytest.mark.parametrize("edge", sorted(DEBTS))
-def test_each_debt_says_where_the_code_goes(edge):
-    assert len(DEBTS[edge]) > 40
+    assert not upward, f"imports up the layers: {upward}"
 
 
 def test_no_two_packages_import_each_other():
-    """(Beyond the circles that the debts close.)"""
-    edges = set(package_imports()) - set(DEBTS)
+    edges = set(package_imports())
     circles = sorted({tuple(sorted(e)) for e in edges if (e[1], e[0]) in edges})
     assert not circles, f"packages importing each other: {circles}"

@@ -13,10 +13,10 @@ from typer.testing import CliRunner
 import gammon
 from gammon.agents import make_agent
 from gammon.agents.duel import play_game
-from gammon.agents.evaluators.acedrex import AcedrexHeuristic
 from gammon.cli.main import app
 from gammon.core.errors import InvalidOptionError
 from gammon.core.position import Position
+from gammon.evaluators.acedrex import AcedrexHeuristic
 from gammon.nn import load_network, network_name
 from gammon.nn.encoders import QuarterEncoder, RingEncoder, TrackEncoder
 from gammon.nn.evaluator import (

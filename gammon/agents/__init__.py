@@ -6,16 +6,17 @@
 - An agent's ``choose(state)`` returns one of ``state.legal_actions()``; an evaluator's
   ``evaluate(states)`` gives every player's expected return (:mod:`gammon.agents.base`).
 - :func:`evaluator_for` is a variant's heuristic evaluator
-  (:mod:`gammon.agents.evaluators`).
+  (:mod:`gammon.evaluators`).
 - :func:`duel` plays agents against each other with seats rotated and reports means
   with 95% intervals (:mod:`gammon.agents.duel`).
 - :mod:`gammon.agents.cube` decides doubles and takes from winning chances.
 """
 
-from gammon.agents.base import Agent, Evaluator
+from gammon.agents.base import Agent
 from gammon.agents.duel import DuelResult, duel
-from gammon.agents.evaluators import evaluator_for
 from gammon.agents.registry import agent_kinds, make_agent, parse_spec, supported
+from gammon.evaluators import evaluator_for
+from gammon.evaluators.base import Evaluator
 
 __all__ = [
     "Agent",

@@ -1,10 +1,8 @@
 """The agent protocol, and what every agent shares.
 
 An **agent** chooses an action for a state: ``agent.choose(state)`` returns one of
-``state.legal_actions()``. An **evaluator** scores states for every player:
-``evaluator.evaluate(states)`` returns an array of shape ``(len(states), players)``
-holding each player's expected return (in the units of ``state.returns()``: points in
-backgammon, places in Multi-Gam, money in Acedrex). Search agents combine the two:
+``state.legal_actions()``. An **evaluator** (:mod:`gammon.evaluators.base`, a layer
+below) scores states for every player. Search agents combine the two:
 they look ahead over actions and over chance outcomes with their exact probabilities,
 and call the evaluator on the states where they stop.
 
@@ -25,7 +23,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from gammon.core.play import Play
-from gammon.core.state import GameState, Phase
+from gammon.core.state import GameState
 from gammon.core.variant import LegalPlays, TrackVariant
 
 
@@ -39,38 +37,6 @@ class Agent(Protocol):
     name: str
 
     def choose(self, state: Any) -> Any: ...
-
-
-class Evaluator(Protocol):
-    """Scores states: one row per state, one column per player (expected returns)."""
-
-    players: int
-
-    def evaluate(self, states: Sequence[Any]) -> np.ndarray: ...
-
-
-@runtime_checkable
-class ChanceEvaluator(Protocol):
-    """An evaluator that also gives two-player winning chances, for cube decisions."""
-
-    def chances(self, boards: np.ndarray, to_move: int) -> tuple[np.ndarray, ...]:
-        """Player 0's chance to win and each player's gammon rate, for boards (rows of
-        board bytes) with ``to_move`` to roll."""
-        ...
-
-
-@runtime_checkable
-class BoardEvaluator(ChanceEvaluator, Evaluator, Protocol):
-    """An evaluator of raw board rows of a two-player track game, which the compiled
-    board search (:class:`gammon.agents.search.BoardSearch`) scores in batches."""
-
-    def values(self, boards: np.ndarray, to_roll: int) -> np.ndarray:
-        """Each player's value (columns) of each board (rows), ``to_roll`` to roll."""
-        ...
-
-    def terminal_value(self, board: bytes, winner: int) -> np.ndarray:
-        """Each player's result of a finished board that ``winner`` has borne off."""
-        ...
 
 
 def seeded_rng(seed: int | str | None, *salt: object) -> random.Random:
@@ -125,14 +91,3 @@ def chance_children(state: Any) -> list[tuple[Any, float]]:
     return [(state.apply(outcome), float(p)) for outcome, p in state.chance_outcomes()]
 
 
-def finished_returns(states: Sequence[Any], players: int) -> tuple[np.ndarray, list[int]]:
-    """Rows of each player's result, filled for the finished states (exactly, by their
-    returns), and the indices of the others, which an evaluator is to fill."""
-    out = np.zeros((len(states), players))
-    live = []
-    for i, state in enumerate(states):
-        if state.phase is Phase.TERMINAL:
-            out[i] = state.returns()
-        else:
-            live.append(i)
-    return out, live

@@ -4,7 +4,7 @@
 from games between pubeval and the heuristic (a share of random plays keeps them varied:
 a bot must judge bad plays too), asks GNU Backgammon for its 0-ply cubeless chances of
 each, and fits three logistic models of the heuristic's features from the side of the
-player not on roll (:class:`~gammon.agents.evaluators.track.Weights`): the chance to
+player not on roll (:class:`~gammon.evaluators.track.Weights`): the chance to
 win, and the chances that a win or a loss is a gammon. The fit is a logistic
 regression on gnubg's probabilities as soft targets (Newton's method, a little L2
 shrinkage); the gammon models weigh each position by the chance of the win (or loss)
@@ -13,7 +13,7 @@ they describe. It prints the weights as Python.
 ``--target outcomes`` fits the chance to win to the results of the games instead (for
 variants gnubg does not play); that target is far noisier.
 
-This is how the backgammon weights in :mod:`gammon.agents.evaluators.track` were
+This is how the backgammon weights in :mod:`gammon.evaluators.track` were
 obtained: a tool, not part of playing.
 """
 
@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 
 from gammon.agents.base import seeded_rng
-from gammon.agents.evaluators.track import TrackHeuristic
 from gammon.agents.registry import make_agent
+from gammon.evaluators.track import TrackHeuristic
 
 
 def record_positions(variant: Any, specs: list[str], positions: int, seed: int,

@@ -38,11 +38,12 @@ from typing import Any
 
 import numpy as np
 
-from gammon.agents.base import BoardEvaluator, child_states, is_track, play_rows
-from gammon.agents.evaluators import evaluator_for
+from gammon.agents.base import child_states, is_track, play_rows
 from gammon.agents.search import BoardSearch, board_search_applies, candidates
 from gammon.agents.stakes import resolve
 from gammon.core.state import Phase
+from gammon.evaluators import evaluator_for
+from gammon.evaluators.base import BoardEvaluator
 
 #: Walks per decision unless the variant's ``bot_options`` say fewer (where walks cost
 #: more: Acedrex's states are evaluated in Python one by one, acey-deucey's decisions

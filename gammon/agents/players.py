@@ -18,9 +18,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from gammon.agents.evaluators import evaluator_for
 from gammon.agents.search import best_action, candidates, make_search
 from gammon.agents.stakes import resolve
+from gammon.evaluators import evaluator_for
 
 
 class RandomAgent:

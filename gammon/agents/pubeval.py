@@ -34,10 +34,10 @@ from typing import Any
 import numpy as np
 
 from gammon.agents.base import play_rows
-from gammon.agents.evaluators import evaluator_for
 from gammon.agents.stakes import resolve
 from gammon.core.errors import InvalidOptionError
 from gammon.core.variant import TrackVariant
+from gammon.evaluators import evaluator_for
 
 # fmt: off
 #: Race weights (WT.race).

@@ -253,8 +253,8 @@ def _pubeval(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, 
 
 def _perfect(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str],
              name: str) -> Any:
-    from gammon.agents.evaluators.exact import ExactEvaluator
     from gammon.agents.players import ExpectimaxAgent
+    from gammon.evaluators.exact import ExactEvaluator
 
     if pos:
         raise InvalidOptionError(f"agent {spec!r}: perfect takes no setting")

@@ -33,9 +33,9 @@ from typing import Any
 import numpy as np
 
 from gammon.agents.base import child_states
-from gammon.agents.evaluators import evaluator_for
 from gammon.agents.search import candidates
 from gammon.core.state import Phase
+from gammon.evaluators import evaluator_for
 
 #: Games per candidate on average, the default of ``rollout:N``.
 DEFAULT_GAMES = 4000

@@ -33,9 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from gammon.agents import kernels
 from gammon.agents.base import (
-    BoardEvaluator,
     chance_children,
     child_states,
     play_rows,
@@ -43,6 +41,8 @@ from gammon.agents.base import (
 from gammon.core.dice import two_dice
 from gammon.core.state import GameState, Phase
 from gammon.core.variant import LegalPlays, TrackVariant
+from gammon.evaluators.base import BoardEvaluator
+from gammon.kernels.search import expand
 
 
 @functools.cache
@@ -113,14 +113,14 @@ class BoardSearch:
     def expand(self, boards: np.ndarray, player: int) -> tuple[np.ndarray, np.ndarray]:
         """Every play of ``player`` for every roll from each board: the children stacked
         in one array, and where each (board, roll) group starts. One compiled call
-        (:func:`gammon.agents.kernels.expand`) does the whole batch."""
+        (:func:`gammon.kernels.search.expand`) does the whole batch."""
         boards = np.ascontiguousarray(boards, dtype=np.int8)
         starts = np.empty(len(boards) * len(self.rolls), np.int64)
         plays, words = self.kernel.workspace()
         while True:
             if self._out.shape[0] < 64 * len(starts):
                 self._out = np.empty((64 * len(starts), self.size), np.int8)
-            total = kernels.expand(boards, player, self.roll_array, self.kernel.rules, plays,
+            total = expand(boards, player, self.roll_array, self.kernel.rules, plays,
                                    words, self._out, starts)
             if total >= 0:
                 return self._out[:total].copy(), starts

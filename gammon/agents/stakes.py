@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 
-from gammon.agents.base import ChanceEvaluator
 from gammon.agents.cube import (
     CENTRE,
     ME,
@@ -33,6 +32,7 @@ from gammon.agents.cube import (
     view_ahead,
 )
 from gammon.agents.search import BoardSearch
+from gammon.evaluators.base import ChanceEvaluator
 from gammon.nn.encoders import contact_applies
 from gammon.stakes.cube import CubeState
 

@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from gammon.agents.base import finished_returns
 from gammon.core.state import GameState
 from gammon.core.variant import TrackVariant
+from gammon.evaluators.base import finished_returns
 from gammon.nn.encoders import QuarterEncoder, RingEncoder, TrackEncoder, encoder_for
 from gammon.nn.network import Network
 
@@ -201,14 +201,14 @@ class RingEvaluator:
 
     A *residual* network (``meta["residual"]``: every new Acedrex network,
     :func:`gammon.training.train.new_network`) learns a correction to the heuristic's money
-    (:class:`gammon.agents.evaluators.acedrex.AcedrexHeuristic`): a seat's money is the
+    (:class:`gammon.evaluators.acedrex.AcedrexHeuristic`): a seat's money is the
     heuristic's plus ``low + output * (high - low)``, so a network whose last layer is
     zero (an output of one half) plays as the heuristic does, and self-play only has to
     learn what the heuristic misses. A network without the mark (the first one trained)
     is the whole value. docs/networks.md measures both."""
 
     def __init__(self, variant: Any, network: Network) -> None:
-        from gammon.agents.evaluators.acedrex import AcedrexHeuristic
+        from gammon.evaluators.acedrex import AcedrexHeuristic
 
         self.variant = variant
         self.network = network

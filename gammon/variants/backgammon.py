@@ -66,7 +66,7 @@ class Hypergammon(TrackVariant):
         return {24 - i: 1 for i in range(self.checkers_per_side)}
 
     # With one or two checkers a side the game is solved: the perfect player leads
-    # (gammon.agents.evaluators.exact). With three the network two rolls deep beat
+    # (gammon.evaluators.exact). With three the network two rolls deep beat
     # expectimax:2 (docs/strength.md, Networks). The bots depend on the checkers, so
     # these are properties where the base class has class attributes.
     @property

@@ -59,7 +59,7 @@ HELD = len(FEATURES)
 def pair_features(boards, p, q, slots, points, home, made_at, checkers, cross, shots,
                   prime_value, enter_first, features, contact, pips, extra):
     """The features of ``p`` against ``q`` on every board (see
-    :mod:`gammon.agents.evaluators.track`, columns :data:`FEATURES`) into ``features``;
+    :mod:`gammon.evaluators.track`, columns :data:`FEATURES`) into ``features``;
     whether ``q`` still has to pass a checker of ``p`` into ``contact`` (or-ed); ``p``'s
     pip count into ``pips``. ``extra[k]`` receives, for ``p`` on board ``k``: the pips to
     bring every checker home, the points held in the home board, the checkers borne off
@@ -205,7 +205,7 @@ def _race_z(lead, total, mean_roll, roll_sd, logistic):
 def two_player_chances(boards, to_move, ints, floats, cross01, cross10, shots, prime_value,
                        mover_w, roller_w, gammon_win, gammon_lose, win0, gammon0, gammon1):
     """Player 0's chance to win and each player's gammon rate on every board, the whole
-    two-player evaluation of :class:`gammon.agents.evaluators.track.TrackHeuristic` in
+    two-player evaluation of :class:`gammon.evaluators.track.TrackHeuristic` in
     one compiled pass (see there for the model).
 
     ``ints``: slots, points, home, made_at, enter_first, gammons, fitted gammon models

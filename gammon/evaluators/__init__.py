@@ -1,8 +1,8 @@
 """Heuristic evaluators, one per family of variants.
 
-:func:`evaluator_for` gives the evaluator of a variant: :class:`~gammon.agents.
-evaluators.track.TrackHeuristic` for every track game (its weights chosen per family),
-:class:`~gammon.agents.evaluators.acedrex.AcedrexHeuristic` for Acedrex. An evaluator's
+:func:`evaluator_for` gives the evaluator of a variant: :class:`~gammon.evaluators.
+track.TrackHeuristic` for every track game (its weights chosen per family),
+:class:`~gammon.evaluators.acedrex.AcedrexHeuristic` for Acedrex. An evaluator's
 ``evaluate(states)`` returns one row per state and one column per player: each player's
 expected return.
 """
@@ -17,13 +17,13 @@ from gammon.core.protocol import Rules
 
 
 def _track(variant: Any) -> Any:
-    from gammon.agents.evaluators.track import TrackHeuristic
+    from gammon.evaluators.track import TrackHeuristic
 
     return TrackHeuristic(variant)
 
 
 def _acedrex(variant: Any) -> Any:
-    from gammon.agents.evaluators.acedrex import AcedrexHeuristic
+    from gammon.evaluators.acedrex import AcedrexHeuristic
 
     return AcedrexHeuristic(variant)
 

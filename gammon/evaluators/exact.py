@@ -252,7 +252,7 @@ class ExactEvaluator:
     def evaluate(self, states: Sequence[Any]) -> np.ndarray:
         """Each player's exact equity of each state (a state at DECIDE counts as the
         position before its roll is played: use it at CHANCE states)."""
-        from gammon.agents.base import finished_returns
+        from gammon.evaluators.base import finished_returns
 
         out, live = finished_returns(states, 2)
         if live:

@@ -7,7 +7,7 @@ the same thing on every board. What differs between variants is how much each fe
 matters: :class:`Weights`, one set per family, each weight explained where it is set.
 
 The features, for a player ``p`` against an opponent ``q`` (the columns of
-:data:`gammon.agents.kernels.FEATURES`), and why each matters:
+:data:`gammon.kernels.search.FEATURES`), and why each matters:
 
 - **race**: the pip lead, tempo included, in standard deviations of the race. With no
   contact left the game is a pure race and this alone decides it (a normal
@@ -65,11 +65,11 @@ from typing import Any
 
 import numpy as np
 
-from gammon.agents.base import finished_returns
-from gammon.agents.kernels import FEATURES, pair_features, two_player_chances
 from gammon.core.position import Position
 from gammon.core.state import GameState
 from gammon.core.variant import TrackVariant
+from gammon.evaluators.base import finished_returns
+from gammon.kernels.search import FEATURES, pair_features, two_player_chances
 
 #: Rolls out of 36 that let one checker hit a blot ``d`` pips away (no blocks counted):
 #: every way the dice sum or one die makes ``d``. A standard backgammon table.
@@ -95,7 +95,7 @@ class Weights:
 
     A position is scored from the side of the player who is *not* on roll (usually the
     one who just played): ``mover`` weighs that player's features, ``roller`` those of
-    the player about to roll: the weights of :data:`~gammon.agents.kernels.FEATURES`,
+    the player about to roll: the weights of :data:`~gammon.kernels.search.FEATURES`,
     optionally followed by one weight per point for holding it (missing ones are 0).
     The two sides differ where the turn matters: the mover's blots are about to be shot
     at, the roller's are not yet; the roller's checker on the bar must come in now.
@@ -316,7 +316,7 @@ class TrackHeuristic:
         """``p``'s features against ``q`` (columns :data:`FEATURES`), whether the two
         are in contact, ``p``'s pips, and (columns) ``p``'s pips to bring everything
         home, home-board points, checkers off and on the bar: computed in
-        :func:`gammon.agents.kernels.pair_features`, one pass over the boards."""
+        :func:`gammon.kernels.search.pair_features`, one pass over the boards."""
         n = boards.shape[0]
         features = np.zeros((n, len(FEATURES) + self.points))
         contact = np.zeros(n, np.bool_)
@@ -381,7 +381,7 @@ class TrackHeuristic:
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Two players: player 0's chance to win, and the chances that a win of player 0
         and a win of player 1 are gammons (or better). One compiled pass
-        (:func:`gammon.agents.kernels.two_player_chances`); :meth:`chances_numpy` is
+        (:func:`gammon.kernels.search.two_player_chances`); :meth:`chances_numpy` is
         the same model written with numpy, kept as its readable reference."""
         boards = np.ascontiguousarray(boards, dtype=np.int8)
         n = boards.shape[0]
