@@ -205,19 +205,28 @@ def test_cutoff_drops_candidates_far_behind_the_best():
     assert 1 <= searched.sum() <= 8
 
 
-def test_rolled_chances_look_one_roll_ahead():
-    """Cube decisions a roll ahead: a side that bears off its last checker with any roll
-    has won, and a gammon when the other has borne nothing off."""
+def test_cube_chances_look_as_far_ahead_as_the_search():
+    """The chances a cube decision reads a roll ahead: a side that bears off its last
+    checker with any roll has won, and a gammon when the other has borne nothing off;
+    from the other side, the evaluator's chances after its best play of each roll."""
+    from gammon.agents.stakes import view_of
+    from gammon.stakes.cube import CubeState
+
     rules = gammon.variant("backgammon")
+    search = BoardSearch(rules, evaluator_for(rules))
     rows = [[0] * 26, [0] * 26]
     rows[0][0], rows[0][1] = 14, 1
     rows[1][19] = 15
-    board = gammon.Position.from_checkers(rows).board
-    search = BoardSearch(rules, evaluator_for(rules))
-    assert search.rolled_chances(board, 0) == (pytest.approx(1.0), pytest.approx(1.0), 0.0)
+    position = gammon.Position.from_checkers(rows)
+    c, _ = view_of(CubeState.midgame(rules, position), search.evaluator, 0, search, 1)
+    assert (c.win, c.gammons, c.gammons_against) == (pytest.approx(1.0), pytest.approx(1.0),
+                                                     0.0)
     rows[1][0], rows[1][19] = 1, 14
-    win, mine, theirs = search.rolled_chances(gammon.Position.from_checkers(rows).board, 0)
-    assert win == pytest.approx(1.0) and mine == pytest.approx(0.0)
-    # With the other side to roll, the chances are the evaluator's after its best play.
-    win, mine, theirs = search.rolled_chances(board, 1)
-    assert 0.5 < win <= 1.0 and 0.0 <= mine <= 1.0 and 0.0 <= theirs <= 1.0
+    position = gammon.Position.from_checkers(rows)
+    c, _ = view_of(CubeState.midgame(rules, position), search.evaluator, 0, search, 1)
+    assert c.win == pytest.approx(1.0) and c.gammons == pytest.approx(0.0)
+    # With the other side to roll: its chances after its best play of each roll, small.
+    mirror = CubeState.midgame(rules, position.with_turn(1))
+    c, _ = view_of(mirror, search.evaluator, 1, search, 1)
+    assert 0.0 <= c.win < 0.5 and 0.0 <= c.gammons <= 1.0
+

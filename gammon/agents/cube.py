@@ -341,6 +341,23 @@ class Ahead:
     over: bool = False
     rolls: tuple[tuple[float, Ahead], ...] = ()
 
+    def averaged(self) -> Chances:
+        """The doubler's cubeless chances as deep as the tree goes: the leaves' chances
+        averaged over the rolls (gammons as shares of the averaged wins and losses)."""
+        win, won_gammons, lost_gammons = self._sums()
+        return Chances(win, won_gammons / max(win, 1e-9),
+                       lost_gammons / max(1.0 - win, 1e-9))
+
+    def _sums(self) -> tuple[float, float, float]:
+        if not self.rolls:
+            c = self.chances
+            return c.win, c.win * c.gammons, (1.0 - c.win) * c.gammons_against
+        sums = [0.0, 0.0, 0.0]
+        for probability, child in self.rolls:
+            for k, value in enumerate(child._sums()):
+                sums[k] += probability * value
+        return sums[0], sums[1], sums[2]
+
 
 class MoneyStakes:
     """Money play seen from the doubler: equity in points (the root cube counts one)."""

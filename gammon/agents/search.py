@@ -199,19 +199,6 @@ class BoardSearch:
             out[i, 1 + mover] = 1.0 if points >= 2 else 0.0
         return out
 
-    def rolled_chances(self, board: bytes, to_roll: int) -> tuple[float, float, float]:
-        """The evaluator's chances (player 0's chance to win, each side's share of
-        gammons) of a board before ``to_roll`` rolls, one roll deeper: averaged over
-        every roll of the position after the roller's best play of it."""
-        replies = self.best_replies(np.frombuffer(board, np.int8)[None, :], to_roll)[0]
-        win0, g0, g1 = self.board_chances(replies, 1 - to_roll).T
-        probs = self.probs
-        win = float(win0 @ probs)
-        # The gammon shares are of each side's wins: average them weighted by the wins.
-        share0 = float((win0 * g0) @ probs) / max(win, 1e-9)
-        share1 = float(((1.0 - win0) * g1) @ probs) / max(1.0 - win, 1e-9)
-        return win, share0, share1
-
     def scores(self, state: GameState, depth: int, width: int,
                cutoff: float | None = None) -> np.ndarray:
         """The mover's value of each legal play of ``state`` (-inf for plays not kept)."""

@@ -47,16 +47,13 @@ def wrapped(state: Any) -> Any | None:
     return state.base
 
 
-def chances(evaluator: Any, state: CubeState, player: int, search: Any = None) -> Chances:
+def chances(evaluator: Any, state: CubeState, player: int) -> Chances:
     """``player``'s cubeless chances at a stakes state, from the evaluator (any evaluator
-    gives at least its expected points, read as a chance to win without gammons); one
-    roll deeper when ``search`` (a board search) is given."""
+    gives at least its expected points, read as a chance to win without gammons)."""
     base = state.base
     position = base.position
     to_move = position.turn
-    if isinstance(search, BoardSearch) and base.is_chance:
-        win0, g0, g1 = search.rolled_chances(position.board, to_move)
-    elif isinstance(evaluator, ChanceEvaluator):
+    if isinstance(evaluator, ChanceEvaluator):
         board = np.frombuffer(position.board, np.int8)[None, :]
         win0, g0, g1 = (float(x[0]) for x in evaluator.chances(board, to_move))
     else:
@@ -125,10 +122,11 @@ def lookahead(state: CubeState, doubler: int, search: BoardSearch, depth: int) -
 
 def view_of(state: CubeState, evaluator: Any, doubler: int, search: Any = None,
             depth: int = 1) -> tuple[Chances, CubeView]:
-    """The doubler's chances and view of the cube decision at ``state`` (before the
-    doubler's roll, or with the double offered): Janowski's money equities, or the match
-    table's chances, at the position itself, or ``depth`` rolls ahead where ``search``
-    (a board search) is given (:func:`gammon.agents.cube.view_ahead`)."""
+    """The doubler's cubeless chances and view of the cube decision at ``state`` (before
+    the doubler's roll, or with the double offered): Janowski's money equities, or the
+    match table's chances, at the position itself, or ``depth`` rolls ahead where
+    ``search`` (a board search) is given (:func:`gammon.agents.cube.view_ahead`; the
+    chances then those the search averages)."""
     score = state.score
     cube = state.cube_value if state.offer is None else state.offer.stake
     owner = CENTRE if state.cube_owner is None else ME
@@ -137,12 +135,12 @@ def view_of(state: CubeState, evaluator: Any, doubler: int, search: Any = None,
     if score.length:
         stakes = MatchStakes(Score(score.away(doubler), score.away(1 - doubler),
                                    score.post_crawford), score.crawford)
-    c = chances(evaluator, state, doubler, search)
     if isinstance(search, BoardSearch) and base.is_chance and depth > 0:
         root = lookahead(state, doubler, search, depth)
-    else:
-        board = np.frombuffer(base.position.board, np.int8)[None, :]
-        root = Ahead(c, float(efficiencies(base.variant, board, base.position.turn)[0]))
+        return root.averaged(), view_ahead(root, stakes, cube, owner)
+    c = chances(evaluator, state, doubler)
+    board = np.frombuffer(base.position.board, np.int8)[None, :]
+    root = Ahead(c, float(efficiencies(base.variant, board, base.position.turn)[0]))
     return c, view_ahead(root, stakes, cube, owner)
 
 
