@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from gnubg_runner import run_gnubg  # noqa: E402
 
 import gammon  # noqa: E402
-from gammon.analysis.cli import evaluator_for  # noqa: E402
+from gammon.analysis.cli import network_evaluator  # noqa: E402
 from gammon.analysis.review import review  # noqa: E402
 from gammon.notation.mat import read_match, replay_match, write_match  # noqa: E402
 from gammon.table.table import MATCH, Table  # noqa: E402
@@ -36,7 +36,7 @@ def compare(players: list[str], matches: int, length: int, plies: int, seed: int
             folder: Path) -> list[dict]:
     """Per player: our figures and gnubg's, summed over the matches."""
     rules = gammon.variant("backgammon")
-    evaluator = evaluator_for(rules, None)
+    evaluator = network_evaluator(rules, None)
     totals = [{"player": name, "plays": 0, "lost": 0.0, "cube": 0, "cube_lost": 0.0,
                "luck": 0.0, "g_plays": 0, "g_lost": 0.0, "g_cube": 0, "g_cube_lost": 0.0,
                "g_luck": 0.0} for name in players]

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 import gammon
-from gammon.analysis.cli import evaluator_for, read_state
+from gammon.analysis.cli import network_evaluator, read_state
 from gammon.analysis.hint import rate_cube, rate_plays
 from gammon.analysis.review import mark, review
 from gammon.analysis.rollout import rollout
@@ -24,7 +24,7 @@ runner = CliRunner()
 
 
 def test_every_play_is_rated_best_first():
-    evaluator = evaluator_for(BG, None)
+    evaluator = network_evaluator(BG, None)
     state = read_state(BG, OPENING_52, None).base
     rated = rate_plays(state, evaluator, plies=1)
     assert len(rated) == len(state.legal_actions()) == 8
@@ -38,7 +38,7 @@ def test_every_play_is_rated_best_first():
 
 
 def test_the_cube_decision_of_a_position():
-    evaluator = evaluator_for(BG, None)
+    evaluator = network_evaluator(BG, None)
     start = read_state(BG, START, None)
     hint = rate_cube(start, evaluator, plies=0)
     assert hint.decision == "No double, take" and not hint.view.double
@@ -51,7 +51,7 @@ def test_the_cube_decision_of_a_position():
 def test_hint_takes_the_three_point_match_double_gnubg_takes():
     """Issue 31's XGID: gnubg 2-ply says "Double, take" at this 3-point match score;
     the cube decision two rolls ahead agrees (the one on averaged chances said pass)."""
-    evaluator = evaluator_for(BG, None)
+    evaluator = network_evaluator(BG, None)
     state = read_state(BG, "XGID=aB-Ba-B-DA--bB--cc-e----B-:0:0:1:00:0:0:0:3:10", None)
     hint = rate_cube(state, evaluator, plies=2)
     assert hint.decision == "Double, take"
@@ -78,7 +78,7 @@ def test_hint_on_the_command_line_and_its_errors():
 
 
 def test_rollouts_follow_the_seed_and_jobs_do_not_change_them():
-    evaluator = evaluator_for(gammon.variant("hypergammon-2"), None)
+    evaluator = network_evaluator(gammon.variant("hypergammon-2"), None)
     rules = evaluator.variant
     start = rules.initial_state()
     while start.is_chance:
@@ -96,7 +96,7 @@ def test_rollouts_follow_the_seed_and_jobs_do_not_change_them():
 def test_a_match_is_reviewed(tmp_path):
     table = Table("backgammon", ["heuristic", "neural:0"], kind=MATCH, length=3, seed=4)
     table.run()
-    evaluator = evaluator_for(BG, None)
+    evaluator = network_evaluator(BG, None)
     reviewed = review(table.series.games, evaluator, ["heuristic", "neural"], plies=0)
     summary = reviewed.summary()
     assert [r["player"] for r in summary] == ["heuristic", "neural"]
@@ -143,7 +143,7 @@ def test_the_luck_of_a_roll_is_measured_against_the_average_roll():
     from gammon.agents.search import BoardSearch
     from gammon.analysis.rollout import _other_side, roll_luck
 
-    evaluator = evaluator_for(BG, None)
+    evaluator = network_evaluator(BG, None)
     search = BoardSearch(BG, evaluator)
     state = read_state(BG, START, None).base
     lucks = {roll: roll_luck(search, evaluator, state, roll) for roll in search.rolls}
@@ -203,7 +203,7 @@ def test_a_match_with_a_resigned_game_is_analysed(tmp_path):
 
 def test_no_network_no_hint():
     with pytest.raises(InvalidOptionError, match="no network"):
-        evaluator_for(gammon.variant("acedrex"), None)
+        network_evaluator(gammon.variant("acedrex"), None)
 
 
 def test_hint_and_rollout_fit_eighty_columns_without_cutting_numbers():
@@ -228,7 +228,7 @@ def test_the_review_page_shows_alternatives_pips_the_cube_and_every_decision():
 
     table = Table("backgammon", ["heuristic", "neural:0"], kind=MATCH, length=3, seed=4)
     table.run()
-    evaluator = evaluator_for(BG, None)
+    evaluator = network_evaluator(BG, None)
     reviewed = review(table.series.games, evaluator, ["<i>heuristic</i>", "neural"], plies=0)
     page = html(reviewed, "Review")
     assert "<i>heuristic</i>" not in page and "&lt;i&gt;heuristic&lt;/i&gt;" in page
@@ -263,7 +263,7 @@ def test_the_review_page_shows_alternatives_pips_the_cube_and_every_decision():
 def test_hint_chances_are_those_behind_each_equity(plies):
     """Issue 31: `hint` showed 2-ply equities beside 0-ply chances; the chances of a
     play searched deeper now come from the same search, so they make its equity."""
-    evaluator = evaluator_for(BG, None)
+    evaluator = network_evaluator(BG, None)
     state = read_state(BG, OPENING_52, None).base
     rated = rate_plays(state, evaluator, plies=plies)
     deep = [r for r in rated if r.plies == plies]

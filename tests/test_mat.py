@@ -200,10 +200,10 @@ def test_we_read_twenty_matches_that_gnubg_played_and_exported(tmp_path):
     jobs = [{"play": 3 + 2 * (k % 2), "seed": 200 + k, "export": str(tmp_path / f"g{k}.mat")}
             for k in range(20)]
     results, _ = run_gnubg(DRIVER, jobs, processes=2)
-    from gammon.analysis.cli import evaluator_for
+    from gammon.analysis.cli import network_evaluator
     from gammon.analysis.review import review
 
-    evaluator = evaluator_for(gammon.variant("backgammon"), None)
+    evaluator = network_evaluator(gammon.variant("backgammon"), None)
     resigned = 0
     for job, result in zip(jobs, results, strict=True):
         assert "error" not in result, result
@@ -313,10 +313,10 @@ def test_the_reviews_cube_figures_are_gnubgs_own():
     against neural:0, each within 0.12 of gnubg's and rated the same way."""
     require_gnubg()
     from gammon.agents.gnubg import bridge, to_gnubg
-    from gammon.analysis.cli import evaluator_for
+    from gammon.analysis.cli import network_evaluator
     from gammon.analysis.review import review
 
-    evaluator = evaluator_for(gammon.variant("backgammon"), None)
+    evaluator = network_evaluator(gammon.variant("backgammon"), None)
     compared = 0
     for seed in (3, 4, 5, 6):
         seats = ["heuristic", "neural:0"] if seed % 2 else ["neural:0", "heuristic"]

@@ -9,7 +9,7 @@ import pytest
 from scripted import console, script
 
 import gammon
-from gammon.cli.play import check_seats, make_agent, run_game
+from gammon.cli.play import check_seats, run_game, seat_bot
 from gammon.core.errors import InvalidOptionError
 
 BG = gammon.variant("backgammon")
@@ -140,10 +140,10 @@ def test_help_and_bad_numbers():
 
 def test_seats_are_checked():
     with pytest.raises(InvalidOptionError, match="human, random"):
-        make_agent("expert")
+        seat_bot("expert")
     with pytest.raises(InvalidOptionError, match="person"):
-        make_agent("human")
-    assert make_agent("Random").name == "random"
+        seat_bot("human")
+    assert seat_bot("Random").name == "random"
     with pytest.raises(InvalidOptionError, match="human, random"):
         run_game(BG, ["human", "expert"], 1, console(), script([])[0])
     with pytest.raises(InvalidOptionError, match="2 seats"):

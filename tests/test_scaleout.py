@@ -17,7 +17,7 @@ import gammon
 from gammon.agents import duel
 from gammon.agents.parallel import run_tasks, task_seed
 from gammon.agents.playouts import CHUNK, random_games
-from gammon.analysis.cli import evaluator_for
+from gammon.analysis.cli import network_evaluator
 from gammon.analysis.hint import rate_plays
 from gammon.analysis.rollout import rollout
 from gammon.cli.main import app, ray_argv
@@ -78,7 +78,7 @@ def test_selfplay_is_the_same_on_every_backend(ray_local):
 
 
 def test_a_rollout_is_the_same_locally_and_on_ray(ray_local):
-    evaluator = evaluator_for(gammon.variant(HYPER), None)
+    evaluator = network_evaluator(gammon.variant(HYPER), None)
     rules = evaluator.variant
     start = rules.initial_state()
     while start.is_chance:

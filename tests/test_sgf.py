@@ -114,11 +114,11 @@ def test_we_read_gnubgs_analysed_sgf_and_keep_its_analysis(tmp_path):
     assert kept > 0
     # The luck of each roll: ours and gnubg's (its LU on the move's node) go the same
     # way wherever gnubg calls the roll lucky or unlucky by a tenth of a point or more.
-    from gammon.analysis.cli import evaluator_for
+    from gammon.analysis.cli import network_evaluator
     from gammon.analysis.review import review
     from gammon.core.variant import track_variant
 
-    evaluator = evaluator_for(track_variant("backgammon"), None)
+    evaluator = network_evaluator(track_variant("backgammon"), None)
     same = judged = 0
     for job in jobs:
         sgf = read_sgf(Path(job["save"]).read_text())

@@ -26,7 +26,7 @@ from gammon.nn.evaluator import NeuralEvaluator
 PROBS = ("win", "win\ng", "win\nbg", "lose\ng", "lose\nbg")
 
 
-def evaluator_for(rules: Any, net: Path | None) -> NeuralEvaluator:
+def network_evaluator(rules: Any, net: Path | None) -> NeuralEvaluator:
     """The network evaluator of ``rules`` (its shipped network, or ``net``)."""
     from gammon.core.variant import TrackVariant
 
@@ -188,7 +188,7 @@ def run_analyze(console: Console, path: Path, net: Path | None, plies: int,
                 picture: Path | None, page: Path | None, as_json: bool) -> None:
     """Review a match file (.mat, gnubg's .sgf) or a table's log (.json)."""
     records, rules, names, theirs = _load_records(path)
-    evaluator = evaluator_for(rules, net)
+    evaluator = network_evaluator(rules, net)
     reviewed = review(records, evaluator, names, plies)
     if picture is not None:
         fmt = picture.suffix.lstrip(".").lower() or "png"

@@ -760,11 +760,11 @@ def hint(
     option: OptionOpt = None,
 ) -> None:
     """The best plays of a roll with their equities, or the cube decision."""
-    from gammon.analysis.cli import evaluator_for, print_hint, read_state
+    from gammon.analysis.cli import network_evaluator, print_hint, read_state
 
     rules = _variant(variant_name, option)
     try:
-        evaluator = evaluator_for(rules, net)
+        evaluator = network_evaluator(rules, net)
         print_hint(console, rules, read_state(rules, position, dice), evaluator, plies,
                    as_json)
     except GammonError as error:
@@ -789,11 +789,11 @@ def rollout(
     option: OptionOpt = None,
 ) -> None:
     """Cubeless rollouts with the network's players, 95% intervals, luck-adjusted."""
-    from gammon.analysis.cli import evaluator_for, read_state, run_rollout
+    from gammon.analysis.cli import network_evaluator, read_state, run_rollout
 
     rules = _variant(variant_name, option)
     try:
-        evaluator = evaluator_for(rules, net)
+        evaluator = network_evaluator(rules, net)
         state = read_state(rules, position, dice)
         chosen = [p.strip() for p in plays.split(",") if p.strip()] if plays else None
         run_rollout(console, rules, state, evaluator, games, seed, jobs, chosen, as_json, ray)

@@ -97,7 +97,7 @@ def check_seats(seats: Sequence[str], players: int) -> list[str]:
     return kinds
 
 
-def make_agent(name: str, seed: int | str | None = None, variant: Any = "backgammon") -> Any:
+def seat_bot(name: str, seed: int | str | None = None, variant: Any = "backgammon") -> Any:
     """The bot called ``name`` for ``variant`` (:func:`gammon.agents.make_agent`);
     :class:`InvalidOptionError` naming every seat kind for an unknown one."""
     spec = name.strip().lower()

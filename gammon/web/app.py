@@ -354,12 +354,12 @@ def _row(saved: Any, taken: set[int]) -> dict[str, Any]:
 def review_page_of(record: dict[str, Any], names: list[str], table_id: str) -> str:
     """The review page of a finished table (every decision rated at 1 ply): in a bots'
     worker process, since it evaluates every decision of the game."""
-    from gammon.analysis.cli import evaluator_for
+    from gammon.analysis.cli import network_evaluator
     from gammon.analysis.review import html, review
     from gammon.table.table import Table
 
     table = Table.from_json(record)
-    evaluator = evaluator_for(table.variant, None)
+    evaluator = network_evaluator(table.variant, None)
     reviewed = review(table.series.games, evaluator, names, plies=1)
     return html(reviewed, f"Review of table {table_id} ({table.variant.name})")
 
