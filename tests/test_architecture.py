@@ -57,3 +57,18 @@ def test_no_two_packages_import_each_other():
     edges = set(package_imports())
     circles = sorted({tuple(sorted(e)) for e in edges if (e[1], e[0]) in edges})
     assert not circles, f"packages importing each other: {circles}"
+
+
+def test_the_turn_structure_is_stated_where_a_variant_has_its_own():
+    """Issue 29: whether a variant changes the turn structure was guessed by comparing
+    its methods with TrackVariant's; now each states it (``turns``). The guess stays
+    here as the check: a variant whose turn methods are its own says so."""
+    import gammon
+    from gammon.core.variant import TrackVariant
+
+    turn_methods = ("chance_outcomes", "apply_roll", "legal_plays", "after_play", "returns")
+    for cls in gammon.variant_classes():
+        if not issubclass(cls, TrackVariant):
+            continue
+        own = any(getattr(cls, m) is not getattr(TrackVariant, m) for m in turn_methods)
+        assert (cls.turns == "own") == own, cls.name

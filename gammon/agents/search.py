@@ -57,14 +57,8 @@ def roll_table(sides: int) -> tuple[tuple[tuple[int, int], ...], np.ndarray]:
 def board_search_applies(variant: Any) -> bool:
     """Whether ``variant`` is a two-player track game whose turns simply alternate,
     with two dice each turn: what :class:`BoardSearch` assumes."""
-    if not isinstance(variant, TrackVariant) or variant.players != 2:
-        return False
-    cls = type(variant)
-    same = all(
-        getattr(cls, name) is getattr(TrackVariant, name)
-        for name in ("chance_outcomes", "apply_roll", "legal_plays", "after_play", "returns")
-    )
-    return same and not variant.last_roll
+    return (isinstance(variant, TrackVariant) and variant.players == 2
+            and variant.turns == "alternate" and not variant.last_roll)
 
 
 class BoardSearch:

@@ -47,6 +47,11 @@ class TrackVariant:
     #: Other names that also set options, such as ``hypergammon-2``.
     presets: ClassVar[dict[str, dict[str, Any]]] = {}
     players: ClassVar[int] = 2
+    #: How turns go (a static fact, as OpenSpiel's GameType states them): ``alternate``,
+    #: the sides take turns of one roll of two dice each, the turn ending with the play
+    #: (what the compiled board search and kernels assume); ``own``: the variant's module
+    #: has turns of its own (extra rolls, a choice of doubles, more players' order).
+    turns: ClassVar[str] = "alternate"
     points: ClassVar[int] = 24
     home: ClassVar[int] = 6
     sides: ClassVar[int] = 6

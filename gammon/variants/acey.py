@@ -99,6 +99,8 @@ class AceyDeucey(TrackVariant):
     """Acey-deucey as the source's standard rules play it by default; each opening rule
     can be turned off, and each restrictive rule is an option."""
 
+    turns = "own"
+
     name = "acey-deucey"
     summary = (
         "All 15 checkers start off the board; nothing moves before a first doubles or "

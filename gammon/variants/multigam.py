@@ -107,6 +107,7 @@ class MultiGam(TrackVariant):
     )
     aliases = ("multigam",)
     players = 4
+    turns = "own"
     points = 6
     home = 6
     hitting = True
