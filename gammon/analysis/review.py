@@ -4,14 +4,19 @@
 decision that had a choice it rates every play (:func:`gammon.analysis.hint.
 rate_plays`) and every cube decision (:func:`gammon.analysis.hint.rate_cube`), and
 keeps how much equity the choice made lost against the best (points per cube value; a
-match's cube decisions are converted from match winning chances by the worth of a point
-at that score). Each decision is marked as gnubg marks them: **doubtful** from 0.04,
-**error** from 0.08, **blunder** from 0.16. Each player's error rate is the mean loss per
-decision in thousandths (gnubg's mEMG), and the network's winning chances before every
-roll are kept for the plot of the game.
+match's cube decisions are converted from match winning chances by the worth of a cube
+at that score, :func:`cube_worth`) with the alternatives. Each decision is marked as
+gnubg marks them: **doubtful** from 0.04, **error** from 0.08, **blunder** from 0.16.
+Per player (:meth:`Review.summary`): the error rates, checker play and cube apart (the
+mean loss per decision in thousandths, gnubg's mEMG), the performance rating (PR), the
+luck of every roll (:func:`gammon.analysis.rollout.roll_luck`) and the luck-adjusted
+result, and in a match the errors in match-winning chance. The network's chances before
+every roll (in a match, the chance to win the match) are kept for the plot, and every
+action for the page that steps through the match (docs/study.md).
 
 :func:`plot` draws those chances (PNG or SVG, by the file's name) and :func:`html`
-writes one page: the summary, the plot, and the boards of the worst decisions.
+writes one page: the summary, the plot, the worst decisions with their boards and
+alternatives, every decision in a table, and the match action by action.
 """
 
 from __future__ import annotations
