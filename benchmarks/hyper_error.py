@@ -2,8 +2,10 @@
 
     .venv/bin/python benchmarks/hyper_error.py [--positions 2000] [--seed 1]
         [--agents neural:0,neural:1,neural:2,expectimax:1,expectimax:2,heuristic,mcts,random]
+        [--variants hypergammon-1,hypergammon-2,hypergammon-3]
 
-With one and two checkers a side hypergammon is solved (gammon.evaluators.exact):
+Hypergammon is solved (gammon.evaluators.exact; three checkers once `gammon solve 3`
+has built their table):
 every play of every position has its exact cubeless equity. Positions are decisions with
 two legal plays or more from games of `expectimax:1` against `heuristic` (the dice from
 the seed); each agent plays each of them, and loses the exact equity of the best play
@@ -72,10 +74,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--agents", default=AGENTS)
+    parser.add_argument("--variants", default="hypergammon-1,hypergammon-2,hypergammon-3")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     figures = []
-    for name in ("hypergammon-1", "hypergammon-2"):
+    for name in [v.strip() for v in args.variants.split(",") if v.strip()]:
         rules = gammon.variant(name)
         evaluator = ExactEvaluator(rules)
         states = positions(rules, args.positions, args.seed)

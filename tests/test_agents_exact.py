@@ -1,6 +1,10 @@
-"""Hypergammon solved: the shipped tables hold the exact values of the engine's own game
-(each value is what the best play of every roll is worth, by the engine's legal plays and
-results), and the perfect bot plays by them."""
+"""Hypergammon solved: the tables hold the exact values of the engine's own game (each
+value is what the best play of every roll is worth, by the engine's legal plays and
+results), and the perfect bot plays by them.
+
+Three checkers' table is built on the machine (``gammon solve 3``, minutes and 6 GB):
+the tests marked ``solved`` read it, and ``make hypergammon`` builds it and runs them.
+"""
 
 from __future__ import annotations
 
@@ -11,8 +15,14 @@ import pytest
 
 import gammon
 from gammon.agents import make_agent
+from gammon.agents.registry import default_bot
+from gammon.cli.main import app
+from gammon.core.errors import InvalidOptionError
 from gammon.core.position import Position
-from gammon.evaluators.exact import ROLLS, ExactEvaluator, board_of, sides, table
+from gammon.evaluators import exact
+from gammon.evaluators.exact import ROLLS, ExactEvaluator, board_of, sides, solve, table
+
+THREE = pytest.param(3, marks=pytest.mark.solved)
 
 
 def value_after(evaluator: ExactEvaluator, state, play) -> float:
@@ -24,7 +34,7 @@ def value_after(evaluator: ExactEvaluator, state, play) -> float:
     return float(evaluator.values(board, 1 - state.current_player)[0][state.current_player])
 
 
-@pytest.mark.parametrize("checkers", [1, 2])
+@pytest.mark.parametrize("checkers", [1, 2, THREE])
 def test_every_value_is_the_best_play_of_every_roll(checkers):
     """The Bellman equation, checked against the engine on random positions."""
     rules = gammon.variant("hypergammon", checkers_per_side=checkers)
@@ -56,10 +66,11 @@ def test_the_tables_know_the_ends_of_the_game():
     assert np.isnan(t[index[(1,)] * m + index[(24,)]]).all()  # one point, two sides
 
 
-@pytest.mark.parametrize("name", ["hypergammon-1", "hypergammon-2"])
+@pytest.mark.parametrize("name", ["hypergammon-1", "hypergammon-2",
+                                  pytest.param("hypergammon-3", marks=pytest.mark.solved)])
 def test_the_perfect_bot_plays_a_best_play_and_leads_the_list(name):
     rules = gammon.variant(name)
-    assert rules.bots[0] == "perfect"
+    assert rules.bots[0] == "perfect" and default_bot(rules) == "perfect"
     agent = make_agent("perfect", rules, 1)
     evaluator = ExactEvaluator(rules)
     rng = random.Random(5)
@@ -78,3 +89,42 @@ def test_the_perfect_bot_plays_a_best_play_and_leads_the_list(name):
             checked += 1
         state = state.apply(choice if checked % 2 else other.choose(state))
     assert checked >= 1
+
+
+@pytest.mark.parametrize("checkers", [1, 2])
+def test_the_compiled_solver_gives_the_shipped_tables(checkers):
+    """The solver that builds three checkers' table, run on the tables that ship."""
+    solved, sweeps = solve(checkers)
+    shipped = table(checkers)
+    assert sweeps > 2
+    assert (np.isnan(solved) == np.isnan(shipped)).all()
+    assert np.nanmax(np.abs(solved - shipped)) < 1e-6
+
+
+@pytest.fixture
+def data_folder(tmp_path, monkeypatch):
+    """An empty folder for the tables this machine builds."""
+    monkeypatch.setenv("GAMMON_DATA", str(tmp_path))
+    exact.table.cache_clear()
+    yield tmp_path
+    exact.table.cache_clear()
+
+
+def test_three_checkers_lead_with_the_network_until_solved_here(data_folder):
+    assert "perfect" in gammon.variant("hypergammon-3").bots
+    assert default_bot("hypergammon-3") == "neural"
+    with pytest.raises(InvalidOptionError, match="gammon solve 3"):
+        make_agent("perfect", "hypergammon-3", 1)
+    (data_folder / "hypergammon-3.npy").touch()
+    assert default_bot("hypergammon-3") == "perfect"
+
+
+def test_gammon_solve_writes_the_table_where_the_bot_reads_it(data_folder):
+    from typer.testing import CliRunner
+
+    result = CliRunner().invoke(app, ["solve", "1"])
+    assert result.exit_code == 0, result.output
+    assert "is solved" in result.output
+    built = np.load(data_folder / "hypergammon-1.npy")
+    assert np.allclose(built, table(1), equal_nan=True)
+    assert CliRunner().invoke(app, ["solve", "4"]).exit_code != 0

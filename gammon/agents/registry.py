@@ -29,8 +29,10 @@ kind               what it is                                              varia
                                                                            board
 ``gnubg:P``        GNU Backgammon at P plies (default 0); ``noise=X``      backgammon
 ``perfect``        the exact values of every position: perfect checker    hypergammon
-                   play (cubeless); its cube decisions from the exact      with 1 or 2
-                   chances                                                 checkers
+                   play (cubeless); its cube decisions from the exact      (3 checkers
+                   chances                                                 after
+                                                                           ``gammon
+                                                                           solve 3``)
 =================  ======================================================  ==========
 """
 
@@ -58,10 +60,15 @@ class AgentKind:
     options: str = ""
     #: ... and their names.
     option_names: tuple[str, ...] = ()
+    #: Whether what it needs is on this machine for ``rules`` (None: always).
+    ready: Callable[[Rules], bool] | None = None
 
     def supports(self, rules: Rules) -> bool:
         """Whether it plays ``rules``: the variant lists the kinds it is played by."""
         return self.name in rules.bots
+
+    def is_ready(self, rules: Rules) -> bool:
+        return self.supports(rules) and (self.ready is None or self.ready(rules))
 
 
 def _rules(variant: Rules | str) -> Rules:
@@ -261,6 +268,12 @@ def _perfect(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, 
     return ExpectimaxAgent(rules, depth=0, evaluator=ExactEvaluator(rules), name=name)
 
 
+def _solved(rules: Any) -> bool:
+    from gammon.evaluators.exact import is_solved
+
+    return is_solved(int(rules.checkers_per_side))
+
+
 def _gnubg(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str],
         name: str) -> Any:
     from gammon.agents.gnubg import GnubgAgent
@@ -307,8 +320,9 @@ KINDS: dict[str, AgentKind] = {
         AgentKind("gnubg", "GNU Backgammon through its embedded Python", "plies", "0",
                   build=_gnubg, option_names=("noise", "plies"),
                   options="noise=X evaluation noise (0)"),
-        AgentKind("perfect", "the exact value of every position (hypergammon with one or "
-                  "two checkers a side, solved)", build=_perfect),
+        AgentKind("perfect", "the exact value of every position (hypergammon, solved: one "
+                  "and two checkers ship, `gammon solve 3` builds three)", build=_perfect,
+                  ready=_solved),
     )
 }
 
@@ -316,6 +330,14 @@ KINDS: dict[str, AgentKind] = {
 def agent_kinds() -> list[AgentKind]:
     """Every kind of agent, in the order of :data:`KINDS`."""
     return list(KINDS.values())
+
+
+def default_bot(variant: Rules | str) -> str:
+    """The bot that leads ``variant``'s list and can play here: the first of
+    ``rules.bots`` whose kind is ready (a solved game's perfect player once its table is
+    on this machine, the next one until then)."""
+    rules = _rules(variant)
+    return next(name for name in rules.bots if name not in KINDS or KINDS[name].is_ready(rules))
 
 
 def supported(spec: str, variant: Any) -> bool:

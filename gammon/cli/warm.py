@@ -20,11 +20,11 @@ from gammon.core.variant import variant, variant_names
 
 def warm_variant(name: str, turns: int = 12) -> None:
     """Run every kernel a game of ``name`` uses once, so each is compiled and cached."""
-    from gammon.agents.registry import make_agent
+    from gammon.agents.registry import default_bot, make_agent
 
     rules = variant(name)
     rng = random.Random(0)
-    bot = make_agent(rules.bots[0], rules, seed=0)
+    bot = make_agent(default_bot(rules), rules, seed=0)
     rules.random_playouts(2, 0)
     state = rules.initial_state()
     decided = False

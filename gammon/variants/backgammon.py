@@ -65,14 +65,15 @@ class Hypergammon(TrackVariant):
     def start_layout(self) -> dict[int, int]:
         return {24 - i: 1 for i in range(self.checkers_per_side)}
 
-    # With one or two checkers a side the game is solved: the perfect player leads
-    # (gammon.evaluators.exact). With three the network two rolls deep beat
-    # expectimax:2 (docs/strength.md, Networks). The bots depend on the checkers, so
-    # these are properties where the base class has class attributes.
+    # The game is solved: the perfect player leads (gammon.evaluators.exact). One and two
+    # checkers ship solved; three are solved on the machine by `gammon solve 3`, and until
+    # then the bot that leads is the network two rolls deep, which beat expectimax:2
+    # (docs/strength.md, Networks; gammon.agents.registry.default_bot). The bots depend
+    # on the checkers, so these are properties where the base class has class attributes.
     @property
     def bots(self) -> tuple[str, ...]:  # type: ignore[override]
         if self.checkers_per_side == 3:
-            return ("neural", "expectimax", "mcts", "heuristic", "random")
+            return ("perfect", "neural", "expectimax", "mcts", "heuristic", "random")
         return ("perfect", *TrackVariant.bots)
 
     @property

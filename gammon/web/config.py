@@ -164,8 +164,10 @@ class ServerConfig:
 
 def default_levels(rules: Rules) -> dict[str, Level]:
     """``best``, ``fast`` and ``beginner`` of ``rules`` (module text)."""
+    from gammon.agents.registry import default_bot
+
     budget = MARGIN + 3 * rules.think_seconds
-    best = rules.bots[0]
+    best = default_bot(rules)
     options = rules.bot_options.get(best)
     return {
         "best": Level("best", f"{best}:{options}" if options else best, budget, LEVELS["best"]),
