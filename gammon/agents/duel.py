@@ -34,6 +34,7 @@ from typing import Any
 from gammon.agents import parallel
 from gammon.agents.base import seeded_rng
 from gammon.core.errors import InvalidOptionError
+from gammon.core.protocol import play_on
 
 #: Actions after which a game is abandoned as unfinished (no variant needs as many).
 MAX_ACTIONS = 50_000
@@ -208,30 +209,22 @@ class _Seats:
         """Play ``state`` to its end (each step through ``series.apply`` when the game is
         a match's): the last state, and whether it ended before ``max_actions`` actions
         in all."""
-        clock = time.perf_counter
+        last = play_on(state, dice, self.choose, until=lambda _: self.actions >= max_actions,
+                       apply=None if series is None else series.apply)
+        return last, last.is_terminal
 
-        def apply(outcome_or_action: Any) -> Any:
-            return state.apply(outcome_or_action) if series is None \
-                else series.apply(outcome_or_action)
-
-        while not state.is_terminal:
-            if state.is_chance:
-                state = apply(state.sample_chance(dice))
-                continue
-            if self.actions >= max_actions:
-                return state, False
-            player = state.current_player
-            legal = state.legal_actions()
-            if len(legal) == 1:
-                action = legal[0]
-            else:
-                began = clock()
-                action = self.agents[player].choose(state)
-                self.thinking[player] += clock() - began
-                self.decisions[player] += 1
-            state = apply(action)
-            self.actions += 1
-        return state, True
+    def choose(self, state: Any) -> Any:
+        """The seat's action (a forced one without asking), timed and counted."""
+        player = state.current_player
+        legal = state.legal_actions()
+        self.actions += 1
+        if len(legal) == 1:
+            return legal[0]
+        began = time.perf_counter()
+        action = self.agents[player].choose(state)
+        self.thinking[player] += time.perf_counter() - began
+        self.decisions[player] += 1
+        return action
 
 
 def play_game(rules: Any, agents: Sequence[Any], dice: Any,

@@ -43,6 +43,7 @@ from gammon.stakes.prompt import parse_command, stakes_help
 from gammon.stakes.rules import StakeRules
 from gammon.stakes.session import Session
 from gammon.table import narrate
+from gammon.table.narrate import Turn
 from gammon.table.table import (
     ANOTHER,
     CHOICE,
@@ -54,7 +55,6 @@ from gammon.table.table import (
     NEW_GAME,
     NEXT_GAME,
     PLAY,
-    THROW,
     Question,
     Seat,
     Step,
@@ -136,18 +136,6 @@ def seat_names(rules: Rules, kinds: Sequence[str], person: str = "you") -> list[
 # --- the record ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Turn:
-    """One line of a game's record: who did what with which dice."""
-
-    player: int
-    dice: tuple[int, ...]
-    text: str
-    #: A decision made in parts (an Acedrex throw spent step by step): the next part of
-    #: the same player's joins this line.
-    parts: bool = False
-
-
 @dataclass
 class GameResult:
     """How a game ended: its last state, the record, and the result (``winner`` None
@@ -186,12 +174,10 @@ class TerminalGame:
         humans = table.humans
         # One person: the board stays on their side. Two: it turns to whoever acts.
         self.viewer = humans[0] if len(humans) == 1 else (0 if not humans else None)
-        self.turns: list[list[Turn]] = []
         self.last_play: Any = None
         self.pending: Text | None = None  # a bot's roll, told with its play
         self.pending_parts = 0  # the parts of a roll told so far (Acedrex's die)
         self.quiet = False  # no person left in the game: the bots finish it at once
-        self.throws: list[str] = []  # the opening's throws of this game, for the record
 
     # --- output --------------------------------------------------------------------------
 
@@ -343,35 +329,11 @@ class TerminalGame:
         return f" ({self.board_kind.token(mover).plain}'s numbering; on your board {mapped})"
 
     def remember(self, step: Step) -> None:
-        """Keep the record of the game: one line per play or decision."""
-        taken, before = step.taken, base_state(step.before)
-        if step.kind == THROW and taken.opening and self.rules.players > 2:
-            # Who starts among more than two is a story of its own: keep the throws.
-            throwers = taken.players or range(len(taken.dice))
-            self.throws.append(" ".join(f"{self.board_kind.token(p).plain}:{die}"
-                                        for p, die in zip(throwers, taken.dice, strict=True)))
-        if step.kind == THROW or step.seat is None:
-            return
-        record = self.turns[-1]
-        if isinstance(taken, Play):
-            self.last_play = taken if taken.moves else None
-            record.append(Turn(step.seat, before.dice,
-                               self.moves.format_action(taken) if taken.moves else NO_MOVE))
-        elif record and record[-1].player == step.seat and record[-1].parts:
-            # The parts of one decision (an Acedrex throw spent in parts) share a line.
-            dice = record[-1].dice
-            thrown = getattr(before, "die", None)
-            if thrown is not None and dice and thrown != dice[-1]:
-                dice += (thrown,)  # thrown again (a reroll): both throws shown
-            record[-1] = Turn(step.seat, dice, f"{record[-1].text}, {taken}", True)
-        else:
-            thrown = getattr(before, "die", None)  # Acedrex: the throw being spent
-            record.append(Turn(step.seat, () if thrown is None else (thrown,), str(taken),
-                               thrown is not None))
+        """The last play, which the board outlines."""
+        if isinstance(step.taken, Play) and step.seat is not None:
+            self.last_play = step.taken if step.taken.moves else None
 
     def new_game(self, step: Step) -> None:
-        self.turns.append([])
-        self.throws = []
         self.last_play = None
         self.quiet = False
         self.console.print()
@@ -387,13 +349,16 @@ class TerminalGame:
             self.say((line.text, "bold" if line.kind == narrate.GAME else "italic"))
 
     def record(self) -> None:
-        turns = self.turns[-1] if self.turns else []
+        kept = narrate.record(self.table)
+        turns = kept.turns
         if not turns:
             return
         self.console.rule("Game record", style="grey50")
         width = max(len(name) for name in self.names)
-        if self.throws:
-            self.say("     opening  ", (", then ".join(self.throws), "cyan"))
+        if kept.opening:
+            throws = [" ".join(f"{self.board_kind.token(p).plain}:{die}" for p, die in throw)
+                      for throw in kept.opening]
+            self.say("     opening  ", (", then ".join(throws), "cyan"))
         for number, turn in enumerate(turns, 1):
             dice = ("/" if turn.parts else "").join(map(str, turn.dice)).ljust(2)
             self.say(f"{number:>3}  ", self.board_kind.token(turn.player), " ",
@@ -422,7 +387,7 @@ class TerminalGame:
 
     def people_in_play(self, state: Any) -> bool:
         """Whether a person is still in the game (not finished, not resigned)."""
-        game = base_state(state)
+        game = narrate.base(state)
         return any(game.variant.in_play(game, p) for p in self.table.humans)
 
     # --- asking a person ------------------------------------------------------------------
@@ -448,7 +413,7 @@ class TerminalGame:
     def ask(self, question: Question) -> list[Any]:
         """The actions a person answers ``question`` with (usually one)."""
         state, seat, legal = question.state, question.seat, list(question.actions)
-        game = base_state(state)
+        game = narrate.base(state)
         if question.kind == PLAY:
             if len(legal) == 1 and not legal[0].moves:
                 return [legal[0]]  # nothing to play: the narration says why
@@ -698,13 +663,8 @@ class TerminalGame:
             self.say("Moved ", (partial.text, "bold"), f"; still to play: {left}.")
 
 
-def base_state(state: Any) -> Any:
-    """The game state under the stakes."""
-    return narrate.base(state)
-
-
 def _actor(state: Any) -> int:
-    game = base_state(state)
+    game = narrate.base(state)
     actor = state.current_player
     return actor if actor is not None else game.position.turn
 
@@ -743,7 +703,7 @@ def play_table(table: Table, console: Console | None = None,
     face = TerminalGame(table, console, input_func)
     face.play()
     state = table.state
-    turns = face.turns[-1] if face.turns else []
+    turns = narrate.record(table).turns
     finished = state is not None and state.is_terminal
     if not finished:
         return GameResult(state, turns, table=table)

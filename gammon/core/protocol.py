@@ -28,9 +28,9 @@ agents, duels, the table and every face use nothing else.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from gammon.core.dice import Roll
 from gammon.core.state import Phase
@@ -89,6 +89,10 @@ class State(Protocol):
 
     def sample_chance(self, rng: RandomSource) -> Roll:
         """Draw a chance outcome with its probability, with one ``rng.random()``."""
+
+
+#: A state of one kind, kept through :func:`play_on`.
+AnyState = TypeVar("AnyState", bound=State)
 
 
 class Rules(Protocol):
@@ -165,3 +169,27 @@ class Rules(Protocol):
     def no_move_reason(self, state: Any) -> str | None:
         """Why the player to act can do nothing, when a rule (not the board) stops
         them, else None."""
+
+
+def play_on(state: AnyState, dice: RandomSource,
+            choose: Callable[[AnyState], Any] | None = None, *,
+            until: Callable[[AnyState], bool] | None = None,
+            apply: Callable[[Any], AnyState] | None = None) -> AnyState:
+    """Step a game on: the one loop of everything that plays games without a person
+    (the learning environments, duels, matches and money sessions). From ``state``,
+    every chance node's outcome is drawn from ``dice`` and every decision is
+    ``choose(state)``'s, until the game is over or ``until(state)`` holds at a decision
+    (a learner's turn, a budget spent); without ``choose``, until the first decision.
+    ``apply`` takes each step (default ``state.apply``; a match or a session passes its
+    own, which keeps the score). The state reached. The table (:mod:`gammon.table`),
+    which faces drive one step at a time, asks the same two things at each step: the
+    dice at chance, the seat at a decision."""
+    while not state.is_terminal:
+        if state.is_chance:
+            step = state.sample_chance(dice)
+        elif choose is None or (until is not None and until(state)):
+            break
+        else:
+            step = choose(state)
+        state = state.apply(step) if apply is None else apply(step)  # type: ignore[assignment]
+    return state

@@ -23,6 +23,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from gammon.core.errors import IllegalPlayError, InvalidOptionError
+from gammon.core.protocol import play_on
 from gammon.envs.games import board_text, check_seed, check_stakes, make_rules, new_game
 from gammon.envs.observe import TrackObserver, action_mask, max_actions, observer_for
 
@@ -92,9 +93,7 @@ class GammonEnv(AECEnv):
 
     def _enter(self, state: Any) -> None:
         """Throw the dice until someone must decide or the game is over."""
-        while state.is_chance:
-            state = state.apply(state.sample_chance(self._rng))
-        self.game = state
+        self.game = state = play_on(state, self._rng)
         if state.is_terminal:
             for agent, result in zip(self.agents, state.returns(), strict=True):
                 self.rewards[agent] = float(result)

@@ -26,6 +26,7 @@ import numpy as np
 from gymnasium import spaces
 
 from gammon.core.errors import InvalidOptionError
+from gammon.core.protocol import play_on
 from gammon.envs.games import board_text, check_seed, check_stakes, make_rules, new_game
 from gammon.envs.observe import action_mask, max_actions, observer_for
 
@@ -100,7 +101,7 @@ class GammonGymEnv(gymnasium.Env):
         #: Why the episode ended before the game did (an illegal action), else None.
         self._ended: str | None = None
         self._dice = random.Random()
-        self._bots: dict[int, Any] = {}
+        self._bots: dict[int | None, Any] = {}
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray],
@@ -120,14 +121,8 @@ class GammonGymEnv(gymnasium.Env):
 
     def _advance(self, state: Any) -> None:
         """Throw the dice and let the bots act until the learner decides or the game ends."""
-        while not state.is_terminal:
-            if state.is_chance:
-                state = state.apply(state.sample_chance(self._dice))
-            elif state.current_player != self.seat:
-                state = state.apply(self._bots[state.current_player].choose(state))
-            else:
-                break
-        self.game = state
+        self.game = play_on(state, self._dice, lambda s: self._bots[s.current_player].choose(s),
+                            until=lambda s: s.current_player == self.seat)
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool,
                                          dict[str, Any]]:

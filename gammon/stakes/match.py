@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gammon.core.errors import InvalidOptionError
+from gammon.core.protocol import play_on
 from gammon.core.variant import TrackVariant, track_variant
 from gammon.stakes.cube import CubeState, cube_game
 from gammon.stakes.record import GameRecord, result_event
@@ -99,10 +100,7 @@ class Match:
 
     def play_game(self, choose: Chooser, rng: Any) -> CubeState:
         """Play a whole game: ``choose(state)`` decides, ``rng`` throws the dice."""
-        state = self.new_game()
-        while not state.is_terminal:
-            state = self.apply(state.sample_chance(rng) if state.is_chance else choose(state))
-        return state
+        return play_on(self.new_game(), rng, choose, apply=self.apply)
 
     def play(self, choose: Chooser, rng: Any) -> int:
         """Play games until the match is over; returns the winner."""

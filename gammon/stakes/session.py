@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from gammon.core.errors import InvalidOptionError
-from gammon.core.protocol import State
+from gammon.core.protocol import State, play_on
 from gammon.core.variant import TrackVariant
 from gammon.stakes.cube import cube_game
 from gammon.stakes.record import GameRecord
@@ -109,9 +109,7 @@ class Session:
         return state
 
     def play_game(self, choose: Callable[[Any], Any], rng: Any) -> LedgerEntry:
-        state = self.new_game()
-        while not state.is_terminal:
-            state = self.apply(state.sample_chance(rng) if state.is_chance else choose(state))
+        play_on(self.new_game(), rng, choose, apply=self.apply)
         return self.ledger[-1]
 
     # --- the ledger ----------------------------------------------------------------------

@@ -5,6 +5,8 @@ plain text, each about one seat (whose name a face puts first, styled its own wa
 about nobody in particular. What the stakes layer and the variant add (a double, an
 extra roll, a combat's result) comes from them: the stakes record
 (:func:`gammon.stakes.record.describe`) and the variant's ``announce``.
+:func:`record` is the game's record, a line per play or decision, read from the table's
+steps of the game (its log with the states around each entry).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from gammon.core.dice import Roll
 from gammon.core.play import Play
 from gammon.core.words import agree
 from gammon.notation.events import describe
+from gammon.notation.movetext import NO_MOVE
 from gammon.stakes.cube import CubeAction, CubeState, Resign, ResignAnswer
 from gammon.stakes.match import Match
 from gammon.stakes.prompt import cube_text, result_text, score_text
@@ -128,6 +131,56 @@ def _action(table: Table, seat: int, action: Any, before: Any, after: Any) -> li
         forced = ", the only legal play" if len(base(before).legal_actions()) == 1 else ""
         return [Line(seat, f"plays {table.describe(before, action)}{forced}", PLAY)]
     return [Line(seat, str(action), CHOICE)]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One line of a game's record: who did what with which dice."""
+
+    player: int
+    dice: tuple[int, ...]
+    text: str
+    #: A decision made in parts (an Acedrex throw spent step by step): the next part of
+    #: the same player's joins this line.
+    parts: bool = False
+
+
+@dataclass(frozen=True)
+class Record:
+    """A game's record: one :class:`Turn` per play or decision, and with more than two
+    players the throws of the opening that chose who starts (each throw's ``(seat,
+    die)`` pairs)."""
+
+    turns: list[Turn]
+    opening: list[list[tuple[int, int]]]
+
+
+def record(table: Table) -> Record:
+    """The record of the game the table plays (or played last), from its steps."""
+    turns: list[Turn] = []
+    opening: list[list[tuple[int, int]]] = []
+    for step in table.steps:
+        taken, before = step.taken, base(step.before)
+        if step.kind == THROW and taken.opening and table.variant.players > 2:
+            throwers = taken.players or range(len(taken.dice))
+            opening.append(list(zip(throwers, taken.dice, strict=True)))
+        if step.kind != ACTION or step.seat is None:
+            continue
+        if isinstance(taken, Play):
+            turns.append(Turn(step.seat, before.dice,
+                              table.describe(step.before, taken) if taken.moves else NO_MOVE))
+        elif turns and turns[-1].player == step.seat and turns[-1].parts:
+            # The parts of one decision (an Acedrex throw spent in parts) share a line.
+            dice = turns[-1].dice
+            thrown = getattr(before, "die", None)
+            if thrown is not None and dice and thrown != dice[-1]:
+                dice += (thrown,)  # thrown again (a reroll): both throws shown
+            turns[-1] = Turn(step.seat, dice, f"{turns[-1].text}, {taken}", True)
+        else:
+            thrown = getattr(before, "die", None)  # Acedrex: the throw being spent
+            turns.append(Turn(step.seat, () if thrown is None else (thrown,), str(taken),
+                              thrown is not None))
+    return Record(turns, opening)
 
 
 def result_lines(table: Table, state: Any, names: Sequence[str]) -> list[Line]:
