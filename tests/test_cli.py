@@ -188,7 +188,8 @@ def test_prepare_compiles_what_every_variant_uses():
 
 
 def test_warming_a_variant_fills_an_empty_kernel_cache(tmp_path):
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    # No table of three checkers solved here (GAMMON_DATA empty): the network leads.
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "GAMMON_DATA": str(tmp_path)}
     subprocess.run([sys.executable, "-c", "from gammon.cli.warm import warm_variant; "
                     "warm_variant('hypergammon')"], env=env, check=True)
     cached = {path.name.split("-")[0] for path in tmp_path.rglob("*.nbi")}

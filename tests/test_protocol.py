@@ -366,3 +366,37 @@ def test_expectimax_agent_chooses_a_legal_action_in_every_variant(name: str) -> 
         assert action in legal
         after = state.apply(action)
         assert after != state
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_every_variant_states_what_kind_of_game_it_is(name: str) -> None:
+    """GameType: the static facts agree with the games the rules make."""
+    from gammon.core.play import Play
+    from gammon.core.position import Position
+    from gammon.table import Seat, Table
+
+    rules = gammon.variant(name)
+    kind = rules.game_type
+    assert (kind.players, kind.board) == (rules.players, rules.board)
+    assert kind.turns in ("alternate", "own") and kind.chance
+    rng = random.Random(11)
+    most, plays = 0, 0
+    for _ in range(3):
+        state = rules.initial_state()
+        while not state.is_terminal:
+            if state.is_chance:
+                state = state.apply(state.sample_chance(rng))
+                continue
+            legal = state.legal_actions()
+            most = max(most, len(legal))
+            assert kind.checkers == isinstance(getattr(state, "position", None), Position)
+            plays += sum(isinstance(a, Play) for a in legal)
+            state = state.apply(rng.choice(list(legal)))
+    assert 0 < most <= kind.max_actions
+    assert (plays > 0) == kind.checkers
+    seats = [Seat("random")] * rules.players
+    if kind.stakes:
+        assert Table(rules, seats, kind="match", length=3).series.score.length == 3
+    else:
+        with pytest.raises(gammon.GammonError, match="two-player"):
+            Table(rules, seats, kind="match", length=3)

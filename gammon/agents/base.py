@@ -24,7 +24,7 @@ import numpy as np
 
 from gammon.core.play import Play
 from gammon.core.state import GameState
-from gammon.core.variant import LegalPlays, TrackVariant
+from gammon.core.variant import LegalPlays
 
 
 @runtime_checkable
@@ -53,7 +53,7 @@ def seeded_rng(seed: int | str | None, *salt: object) -> random.Random:
 
 def is_track(state: Any) -> bool:
     """Whether ``state`` is a track game's :class:`GameState` (board bytes, kernel)."""
-    return isinstance(state, GameState) and isinstance(state.variant, TrackVariant)
+    return isinstance(state, GameState) and state.variant.game_type.checkers
 
 
 def play_rows(legal: Any) -> np.ndarray | None:

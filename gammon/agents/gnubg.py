@@ -28,7 +28,7 @@ import numpy as np
 from gammon.agents.stakes import resolve
 from gammon.core.errors import GammonError, InvalidOptionError
 from gammon.core.position import Position
-from gammon.core.variant import TrackVariant, play_leading_to
+from gammon.core.variant import play_leading_to
 from gammon.stakes.cube import CubeState
 
 DRIVER = Path(__file__).resolve().parent / "gnubg_driver.py"
@@ -50,7 +50,7 @@ def gnubg_path() -> str | None:
 
 def supports(variant: Any) -> bool:
     """gnubg plays the standard game: the variants that list it among their bots."""
-    return isinstance(variant, TrackVariant) and "gnubg" in variant.bots
+    return "gnubg" in variant.bots
 
 
 class GnubgBridge:

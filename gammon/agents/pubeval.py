@@ -36,7 +36,6 @@ import numpy as np
 from gammon.agents.base import play_rows
 from gammon.agents.stakes import resolve
 from gammon.core.errors import InvalidOptionError
-from gammon.core.variant import TrackVariant
 from gammon.evaluators import evaluator_for
 
 # fmt: off
@@ -86,7 +85,7 @@ WINS = 99999999.0
 #: the two sides moving in opposite directions, hitting.
 def supports(variant: Any) -> bool:
     """pubeval reads backgammon's board: the variants that list it among their bots."""
-    return isinstance(variant, TrackVariant) and "pubeval" in variant.bots
+    return "pubeval" in variant.bots
 
 
 def encode(boards: np.ndarray, player: int) -> np.ndarray:

@@ -57,8 +57,9 @@ def roll_table(sides: int) -> tuple[tuple[tuple[int, int], ...], np.ndarray]:
 def board_search_applies(variant: Any) -> bool:
     """Whether ``variant`` is a two-player track game whose turns simply alternate,
     with two dice each turn: what :class:`BoardSearch` assumes."""
-    return (isinstance(variant, TrackVariant) and variant.players == 2
-            and variant.turns == "alternate" and not variant.last_roll)
+    kind = variant.game_type
+    return (kind.checkers and kind.players == 2 and kind.turns == "alternate"
+            and not variant.last_roll)
 
 
 class BoardSearch:

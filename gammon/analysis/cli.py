@@ -28,9 +28,7 @@ PROBS = ("win", "win\ng", "win\nbg", "lose\ng", "lose\nbg")
 
 def network_evaluator(rules: Any, net: Path | None) -> NeuralEvaluator:
     """The network evaluator of ``rules`` (its shipped network, or ``net``)."""
-    from gammon.core.variant import TrackVariant
-
-    if not isinstance(rules, TrackVariant):
+    if not rules.game_type.checkers:
         raise InvalidOptionError(f"{rules.name} has no network yet: hint, rollout and "
                                  "analyze need one")
     return NeuralEvaluator(rules, load_network(rules, net))

@@ -392,7 +392,7 @@ def play(
                 f"{rules.name} has {rules.players} seats; --seats gave {len(names)}")
         stakes = None
         if match is not None or money:
-            if cube_options and not (isinstance(rules, TrackVariant) and rules.players == 2):
+            if cube_options and not rules.game_type.stakes:
                 raise InvalidOptionError(
                     f"the doubling cube is for two-player games; {rules.name} has "
                     f"{rules.players} players: leave out the cube options")

@@ -33,7 +33,7 @@ from gammon.agents.registry import parse_spec
 from gammon.core.errors import GammonError, InvalidOptionError
 from gammon.core.play import Play
 from gammon.core.protocol import Rules
-from gammon.core.variant import TrackVariant, variant_from
+from gammon.core.variant import variant_from
 from gammon.core.words import agree
 from gammon.notation.movetext import NO_MOVE, MoveText, Pair, move_text_for
 from gammon.render import board_for
@@ -316,9 +316,10 @@ class TerminalGame:
         """For another player's play written in that player's own point numbers: the
         same moves as the viewer's board numbers them, so no one reads 24/15 as their
         own 24 point."""
-        mover, variant, viewer = play.result.turn, self.rules, self.viewer
+        mover, viewer = play.result.turn, self.viewer
+        variant: Any = self.rules  # a game of checkers (below), which numbers its slots
         if viewer is None or mover == viewer or not play.moves \
-                or not self.moves.numbered_by_mover or not isinstance(variant, TrackVariant):
+                or not self.moves.numbered_by_mover or not variant.game_type.checkers:
             return ""
 
         def seen(number: re.Match[str]) -> str:

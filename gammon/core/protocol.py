@@ -29,6 +29,7 @@ agents, duels, the table and every face use nothing else.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar
 
@@ -38,6 +39,33 @@ from gammon.core.state import Phase
 #: A line for the game's log: the player it is about (None: nobody in particular) and
 #: the words, which read after that player's name ("rolls again.").
 Note = tuple[int | None, str]
+
+
+@dataclass(frozen=True)
+class GameType:
+    """What kind of game a variant is, stated once by its rules (``rules.game_type``, as
+    OpenSpiel's ``GameType``), so that no layer probes classes or names to find out."""
+
+    players: int
+    #: ``alternate``: the sides take turns of one roll of two dice each, the turn ending
+    #: with the play (what the compiled board search and kernels assume); ``own``: the
+    #: variant has turns of its own (extra rolls, a choice of doubles, more players'
+    #: order, a die spent in parts).
+    turns: str
+    #: The board the faces draw: ``track``, ``quarter`` or ``ring``.
+    board: str
+    #: Whether its states hold a :class:`~gammon.core.position.Position` of checker
+    #: counts and its moves are plays (a variant may add choices of its own, as
+    #: acey-deucey's doubles): what position IDs, hints, analysis, the compiled kernels
+    #: of the track games and the vector environment read.
+    checkers: bool
+    #: Whether the cube, matches and money sessions can be played around it (the stakes
+    #: layer: two players with checkers).
+    stakes: bool
+    #: The most legal actions one decision can list: the size of a fixed action space.
+    max_actions: int
+    #: How chance enters, in words.
+    chance: str
 
 
 class RandomSource(Protocol):
@@ -110,6 +138,10 @@ class Rules(Protocol):
     @property
     def board(self) -> str:
         """The kind of board the faces draw (``track``, ``quarter``, ``ring``)."""
+
+    @property
+    def game_type(self) -> GameType:
+        """What kind of game it is (:class:`GameType`)."""
 
     @property
     def notation(self) -> str:

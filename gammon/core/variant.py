@@ -23,7 +23,7 @@ from gammon.core.dice import Roll, is_decisive, opening_throws, two_dice
 from gammon.core.errors import IllegalOutcomeError, IllegalPlayError, InvalidOptionError
 from gammon.core.play import Move, Play
 from gammon.core.position import Position
-from gammon.core.protocol import Rules
+from gammon.core.protocol import GameType, Rules
 from gammon.core.state import GameState, Phase
 from gammon.kernels import TrackKernel, tracks
 
@@ -189,6 +189,14 @@ class TrackVariant:
     def options(self) -> dict[str, Any]:
         """The options this rules object was built with."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    @functools.cached_property
+    def game_type(self) -> GameType:
+        return GameType(
+            players=self.players, turns=self.turns, board=self.board, checkers=True,
+            stakes=self.players == 2, max_actions=tracks.MAX_PLAYS,
+            chance=f"two {self.sides}-sided dice a turn"
+            + (", one each to open" if self.players == 2 else ""))
 
     @functools.cached_property
     def kernel(self) -> TrackKernel:

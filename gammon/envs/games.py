@@ -57,12 +57,11 @@ def new_game(rules: Any, stakes: Any = None, match: int = 0) -> Any:
     ``match`` are given."""
     if stakes is None and not match:
         return rules.initial_state()
-    from gammon.core.variant import TrackVariant
     from gammon.stakes.cube import cube_game
     from gammon.stakes.rules import StakeRules
     from gammon.stakes.score import MatchScore
 
-    if not isinstance(rules, TrackVariant):
+    if not rules.game_type.stakes:
         raise InvalidOptionError(f"{rules.name} is not played with stakes around it")
     stakes = check_stakes(rules, stakes, match)
     if stakes is None:

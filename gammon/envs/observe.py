@@ -45,25 +45,17 @@ import numpy as np
 from gammon.core.errors import InvalidOptionError
 from gammon.core.state import Phase
 from gammon.core.variant import TrackVariant
-from gammon.kernels import tracks
 from gammon.kernels.vector import DICE_UNITS  # one-hot high die, then low: one layout
 from gammon.nn.encoders import QuarterEncoder, RingEncoder, TrackEncoder, encoder_for
 
 #: Decision kind (5), cube (4), double offered (1), match (3).
 EXTRA_UNITS = 13
-#: What Acedrex's ``legal_actions()`` may list at most: a step of each of the nine
-#: pieces of a side for each way of spending the die, jumps, resign (its largest
-#: decision in 300 random games listed 157).
-ACEDREX_MAX_ACTIONS = 1024
-
 _PLAY, _DOUBLE, _ANSWER, _RESIGN_ANSWER, _OTHER = range(5)
 
 
 def max_actions(rules: Any) -> int:
     """The size of the action space of ``rules``' games (module text)."""
-    if isinstance(rules, TrackVariant):
-        return tracks.MAX_PLAYS
-    return ACEDREX_MAX_ACTIONS
+    return int(rules.game_type.max_actions)
 
 
 def action_mask(legal: int, size: int) -> np.ndarray:

@@ -67,8 +67,8 @@ _TURN_METHODS = ("after_play", "apply_roll", "apply_opening", "returns", "legal_
 
 
 def _why_unsupported(rules: Any) -> str | None:
-    if not isinstance(rules, TrackVariant):
-        return f"{rules.name} is not a track game"
+    if not rules.game_type.checkers:
+        return f"{rules.name} is not a game of checkers on a track"
     if rules.players != 2:
         return f"{rules.name} has {rules.players} players"
     if rules.sides != 6:

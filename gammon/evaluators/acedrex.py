@@ -38,7 +38,9 @@ from gammon.variants.acedrex import (
     PIECES,
     PLAYERS,
     SIDES,
+    combat_outcome,
     combat_stops,
+    fighting_pair,
     owner,
     points,
     territory,
@@ -69,13 +71,12 @@ def combat_odds(attack_bonus: int, defend_bonus: int, threshold: int = 13,
     weight = 1.0 / (len(attacks) * len(THROWS))
     for a in attacks:
         for d in THROWS:
-            at, dt = a + attack_bonus, d + defend_bonus
-            if at == dt and ties == "reroll":
+            outcome = combat_outcome(a + attack_bonus, d + defend_bonus, threshold, ties)
+            if outcome == "tie":
                 tie += weight
-            elif at > dt:
-                if at >= threshold:
-                    ace += weight
-            elif dt >= threshold:
+            elif outcome == "ace":
+                ace += weight
+            elif outcome == "drex":
                 drex += weight
     if tie:
         if attack:
@@ -84,18 +85,6 @@ def combat_odds(attack_bonus: int, defend_bonus: int, threshold: int = 13,
             return ace + tie * again[0], drex + tie * again[1]
         return ace / (1.0 - tie), drex / (1.0 - tie)
     return ace, drex
-
-
-def _pair(stack: tuple[int, ...], tapped: int) -> int:
-    """The attacker's index in ``stack`` (outermost opposing untapped neighbours; a
-    tapped piece blocks further in), or -1."""
-    for i in range(len(stack) - 1, 0, -1):
-        a, d = stack[i], stack[i - 1]
-        if tapped >> a & 1 or tapped >> d & 1:
-            return -1
-        if a // PIECES != d // PIECES:
-            return i
-    return -1
 
 
 class AcedrexHeuristic:
@@ -163,7 +152,7 @@ class AcedrexHeuristic:
             if len(stack) < 2:
                 continue
             current = stop in now
-            i = _pair(stack, tapped if current else 0)
+            i = fighting_pair(stack, tapped if current else 0)
             if i < 0:
                 continue
             a_side, d_side = stack[i] // PIECES, stack[i - 1] // PIECES

@@ -55,7 +55,7 @@ from gammon.kernels.encoding import (
 def contact_applies(variant: Any) -> bool:
     """Whether the contact features describe ``variant``: two players who hit, on 24
     points with six-point home boards, running in opposite directions."""
-    return (isinstance(variant, TrackVariant) and variant.players == 2 and variant.hitting
+    return (variant.game_type.stakes and variant.hitting
             and variant.points == 24 and variant.home == 6 and variant.block == 2
             and all(variant.shared_slot(0, s, 1) == variant.points + 1 - s
                     for s in range(1, variant.points + 1)))

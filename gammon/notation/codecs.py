@@ -49,7 +49,7 @@ def codec_for(variant: Rules) -> PositionCodec:
 def parse_position(variant: Any, text: str) -> Any:
     """Read a position of ``variant`` and check that it fits the variant."""
     position = codec_for(variant).parse(variant, text.strip())
-    if isinstance(variant, TrackVariant):
+    if variant.game_type.checkers:
         variant.check_position(position)
     return position
 

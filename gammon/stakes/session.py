@@ -22,7 +22,6 @@ from typing import Any
 
 from gammon.core.errors import InvalidOptionError
 from gammon.core.protocol import State, play_on
-from gammon.core.variant import TrackVariant
 from gammon.stakes.cube import cube_game
 from gammon.stakes.record import GameRecord
 from gammon.stakes.rules import StakeRules
@@ -91,7 +90,7 @@ class Session:
         cube and resignations), the variant's own state otherwise."""
         if self.state is not None and not self.state.is_terminal:
             raise InvalidOptionError("finish the game in progress first")
-        if self.players == 2 and isinstance(self.variant, TrackVariant):
+        if self.variant.game_type.stakes:
             score = MatchScore(0, tuple(self.won))
             start: Any = cube_game(self.variant, self.stakes, score)
         else:

@@ -28,7 +28,7 @@ import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from gammon.core.dice import Roll
 from gammon.core.errors import GammonError, IllegalPlayError, InvalidOptionError
@@ -182,11 +182,11 @@ class Table:
         self.finished = False  # a person said enough, or a game was abandoned
 
     def _track(self, what: str) -> TrackVariant:
-        if not isinstance(self.variant, TrackVariant) or self.variant.players != 2:
+        if not self.variant.game_type.stakes:
             raise InvalidOptionError(
                 f"{what} is for two-player games; {self.variant.name} has "
                 f"{self.variant.players} players: play a single game or money (--stake)")
-        return self.variant
+        return cast(TrackVariant, self.variant)  # what game_type.stakes says
 
     # --- what the table is doing --------------------------------------------------------
 

@@ -75,7 +75,7 @@ def last_steps(table: Table, viewer: int) -> dict[str, Any] | None:
     checkers once per play)."""
     found = last_play(table)
     state = _base(table.state)
-    if found is None or not isinstance(state.variant, TrackVariant):
+    if found is None or not state.variant.game_type.checkers:
         return None
     index, mover, play = found
     variant = state.variant
