@@ -153,6 +153,7 @@ def train_games(games, start, rules, cross, checkers, contact, escapes, w1, b1, 
     for g in range(games):
         board[:] = start
         player, a, b = tracks.opening(rules)
+        starter = player
         turns = 0
         kept = 0
         winner = -1
@@ -194,8 +195,8 @@ def train_games(games, start, rules, cross, checkers, contact, escapes, w1, b1, 
                 trace[traced, 3:] = board
                 traced += 1
             turns += 1
-            if board[player * slots] == checkers:
-                winner = player
+            winner, _ = tracks.turn_end(board, player, starter, False, rules)
+            if winner != -1:
                 break
             if count == 1:  # not valued above: value the forced play for the record
                 persp[0] = other

@@ -13,9 +13,11 @@ write into two work arrays allocated once (:func:`workspace`), so a call allocat
 nothing and crosses the Python boundary with few arguments.
 
 Move generation is the one implementation of every track rule: the Python rules objects
-call :func:`generate_plays` and :func:`head_limit` too. What is written twice is the
-two-player turn flow of :func:`random_playouts` (the opening, alternation, scoring),
-which :class:`gammon.core.variant.TrackVariant` also states for the Python API. Tied by
+call :func:`generate_plays` and :func:`head_limit` too. The compiled kernels that play
+whole two-player games (the playouts here, the vector environment, the compiled
+self-play) share :func:`opening`, :func:`turn_end` and :func:`winner_points`; what is
+written twice is that turn flow, which :class:`gammon.core.variant.TrackVariant` also
+states for the Python API. Tied by
 ``tests/test_invariants_nardy.py::test_kernel_games_replay_through_the_python_rules``
 (the kernel's games replayed through the Python rules, the same results); the generator
 itself by ``tests/test_movegen_oracle.py`` (a brute-force oracle) and
@@ -569,6 +571,28 @@ def winner_points(board, winner, rules):
 
 
 @njit(cache=True)
+def turn_end(board, player, starter, last_roll, rules):
+    """The two-player turn flow after ``player``'s play on ``board``, written once for
+    every kernel that plays whole games (the playouts here, the vector environment, the
+    compiled self-play): ``(winner, last_roll)``, where winner is -1 while the game goes
+    on, -2 for a draw, else the player who won; and whether the other player now has
+    the one more turn of ``R_LAST_ROLL`` (``last_roll`` says whether this play was it).
+
+    With ``R_LAST_ROLL``, the starter bearing off the last checker hands the other
+    player one more turn; the game is drawn if they finish then too, and the starter's
+    otherwise.
+    """
+    finished = board[player * (rules[R_POINTS] + 2)] == rules[R_CHECKERS]
+    if last_roll:
+        return (-2 if finished else 1 - player), False
+    if finished:
+        if rules[R_LAST_ROLL] == 1 and player == starter:
+            return -1, True
+        return player, False
+    return -1, False
+
+
+@njit(cache=True)
 def head_limit(board, player, die1, die2, rules):
     """How many checkers may leave the head in ``player``'s play of ``die1``-``die2``.
 
@@ -636,7 +660,6 @@ def random_playouts(games, start, rules, max_turns, plays, words):
     plays made.
     """
     size = start.shape[0]
-    slots = rules[R_POINTS] + 2
     out = np.zeros((games, 3), np.int64)
     board = np.empty_like(start)
     for g in range(games):
@@ -651,15 +674,9 @@ def random_playouts(games, start, rules, max_turns, plays, words):
             count = generate_plays(board, player, a, b, limit, rules, plays, words)
             board[:] = plays[np.random.randint(0, count), :size]
             turns += 1
-            if last_roll:
-                if board[player * slots] == rules[R_CHECKERS]:
-                    winner = -2
+            winner, last_roll = turn_end(board, player, starter, last_roll, rules)
+            if winner != -1:
                 break
-            if board[player * slots] == rules[R_CHECKERS]:
-                winner = player
-                if rules[R_LAST_ROLL] == 0 or player != starter:
-                    break
-                last_roll = True
             player = 1 - player
             a = np.random.randint(1, 7)
             b = np.random.randint(1, 7)

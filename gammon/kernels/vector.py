@@ -193,8 +193,6 @@ def reset_parallel(boards, state, rng, start, rules, cand, keep, plays, words, c
 def _step_one(e, action, boards, state, rng, start, rules, cand, keep, plays, words,
               rewards, winners, turns):
     size = boards.shape[1]
-    slots = rules[tracks.R_POINTS] + 2
-    checkers = rules[tracks.R_CHECKERS]
     player = state[e, S_PLAYER]
     if state[e, S_COUNT] <= keep:
         for i in range(size):
@@ -209,16 +207,9 @@ def _step_one(e, action, boards, state, rng, start, rules, cand, keep, plays, wo
     rewards[e, 1] = 0.0
     winners[e] = -1
     turns[e] = 0
-    finished = boards[e, player * slots] == checkers
-    winner = -1
-    if state[e, S_LAST_ROLL] == 1:
-        # The other player's one more turn is over: a draw if they finished too.
-        winner = -2 if finished else 1 - player
-    elif finished:
-        if rules[tracks.R_LAST_ROLL] == 1 and player == state[e, S_STARTER]:
-            state[e, S_LAST_ROLL] = 1
-        else:
-            winner = player
+    winner, last_roll = tracks.turn_end(boards[e], player, state[e, S_STARTER],
+                                        state[e, S_LAST_ROLL] == 1, rules)
+    state[e, S_LAST_ROLL] = 1 if last_roll else 0
     if winner == -1:
         state[e, S_PLAYER] = 1 - player
         _roll(e, state, rng)
