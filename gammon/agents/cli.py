@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -15,9 +14,10 @@ from rich.table import Table
 
 from gammon.agents.duel import GAME, MATCH, MONEY, DuelResult, duel
 from gammon.core.errors import InvalidOptionError
+from gammon.core.protocol import Rules
 
 
-def run_duel(rules: Any, players: str, games: int, seed: int, jobs: int, as_json: bool,
+def run_duel(rules: Rules, players: str, games: int, seed: int, jobs: int, as_json: bool,
              console: Console, errors: Console, ray: str | None = None,
              journal: Path | None = None, contest: str = GAME, length: int = 0
              ) -> DuelResult:

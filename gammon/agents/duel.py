@@ -34,7 +34,7 @@ from typing import Any
 from gammon.agents import parallel
 from gammon.agents.base import seeded_rng
 from gammon.core.errors import InvalidOptionError
-from gammon.core.protocol import play_on
+from gammon.core.protocol import Rules, play_on
 
 #: Actions after which a game is abandoned as unfinished (no variant needs as many).
 MAX_ACTIONS = 50_000
@@ -340,7 +340,7 @@ class Journal:
                 file.write(json.dumps(asdict(result)) + "\n")
 
 
-def duel(variant: Any, specs: Sequence[str], games: int, seed: int = 0, jobs: int = 1,
+def duel(variant: Rules, specs: Sequence[str], games: int, seed: int = 0, jobs: int = 1,
          progress: Callable[[int, int], None] | None = None,
          max_actions: int = MAX_ACTIONS, ray: str | None = None,
          journal: Path | None = None, contest: str = GAME, length: int = 0) -> DuelResult:

@@ -28,6 +28,7 @@ import numpy as np
 from gammon.agents.stakes import resolve
 from gammon.core.errors import GammonError, InvalidOptionError
 from gammon.core.position import Position
+from gammon.core.protocol import Rules
 from gammon.core.variant import play_leading_to
 from gammon.stakes.cube import CubeState
 
@@ -48,7 +49,7 @@ def gnubg_path() -> str | None:
     return None
 
 
-def supports(variant: Any) -> bool:
+def supports(variant: Rules) -> bool:
     """gnubg plays the standard game: the variants that list it among their bots."""
     return "gnubg" in variant.bots
 
@@ -151,7 +152,7 @@ def apply_gnubg_move(position: Position, move: list[int]) -> bytes:
 class GnubgAgent:
     """GNU Backgammon's play at ``plies`` (0 = its neural net alone) with ``noise``."""
 
-    def __init__(self, variant: Any, plies: int = 0, noise: float = 0.0,
+    def __init__(self, variant: Rules, plies: int = 0, noise: float = 0.0,
                  name: str = "gnubg") -> None:
         if not supports(variant):
             raise InvalidOptionError(

@@ -20,6 +20,7 @@ from typing import Any
 
 from gammon.agents.search import best_action, candidates, make_search
 from gammon.agents.stakes import resolve
+from gammon.core.protocol import Rules, State
 from gammon.evaluators import evaluator_for
 
 
@@ -30,7 +31,7 @@ class RandomAgent:
         self.rng = rng or random.Random()
         self.name = name
 
-    def choose(self, state: Any) -> Any:
+    def choose(self, state: State) -> Any:
         actions = candidates(state.legal_actions())
         return actions[self.rng.randrange(len(actions))] if len(actions) > 1 else actions[0]
 
@@ -42,7 +43,7 @@ class ExpectimaxAgent:
     those more than ``cutoff`` below the best. ``depth=0`` is the heuristic agent.
     """
 
-    def __init__(self, variant: Any, depth: int = 1, width: int = 8,
+    def __init__(self, variant: Rules, depth: int = 1, width: int = 8,
                  cutoff: float | None = None, evaluator: Any = None,
                  name: str | None = None, wide: int | None = None) -> None:
         if depth < 0 or depth > 3:
@@ -55,7 +56,7 @@ class ExpectimaxAgent:
         self.search = make_search(variant, self.evaluator, wide)
         self.name = name or f"expectimax:{depth}"
 
-    def choose(self, state: Any) -> Any:
+    def choose(self, state: State) -> Any:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
@@ -70,5 +71,5 @@ class ExpectimaxAgent:
 class HeuristicAgent(ExpectimaxAgent):
     """The best action by the heuristic evaluator alone (expectimax of depth 0)."""
 
-    def __init__(self, variant: Any, evaluator: Any = None, name: str = "heuristic") -> None:
+    def __init__(self, variant: Rules, evaluator: Any = None, name: str = "heuristic") -> None:
         super().__init__(variant, depth=0, evaluator=evaluator, name=name)

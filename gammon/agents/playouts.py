@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from gammon.agents import parallel
+from gammon.core.protocol import Rules
 
 #: Games per chunk (a few tenths of a second of compiled playouts: enough to pay for a
 #: task, small enough to spread a run of thousands).
@@ -35,7 +36,7 @@ def _chunk(shared: tuple[str, dict[str, Any], int], chunk: tuple[int, int]) -> n
     return rows
 
 
-def random_games(rules: Any, games: int, seed: int, max_turns: int, jobs: int = 1,
+def random_games(rules: Rules, games: int, seed: int, max_turns: int, jobs: int = 1,
                  ray: str | None = None,
                  progress: Callable[[int], None] | None = None) -> np.ndarray:
     """``games`` random games of ``rules`` (rows as ``rules.random_playouts`` gives them,

@@ -36,6 +36,7 @@ import numpy as np
 from gammon.agents.base import play_rows
 from gammon.agents.stakes import resolve
 from gammon.core.errors import InvalidOptionError
+from gammon.core.protocol import Rules
 from gammon.evaluators import evaluator_for
 
 # fmt: off
@@ -83,7 +84,7 @@ CONTACT = np.array([
 WINS = 99999999.0
 #: Variants on backgammon's board that pubeval can play: 24 points, 15 checkers each,
 #: the two sides moving in opposite directions, hitting.
-def supports(variant: Any) -> bool:
+def supports(variant: Rules) -> bool:
     """pubeval reads backgammon's board: the variants that list it among their bots."""
     return "pubeval" in variant.bots
 
@@ -130,7 +131,7 @@ class PubevalAgent:
     """Plays the legal play pubeval scores highest (the first of equals). pubeval has no
     notion of the cube: under stakes, cube decisions use the heuristic's chances."""
 
-    def __init__(self, variant: Any, name: str = "pubeval") -> None:
+    def __init__(self, variant: Rules, name: str = "pubeval") -> None:
         if not supports(variant):
             raise InvalidOptionError(
                 f"pubeval plays backgammon's board with 15 checkers a side, "

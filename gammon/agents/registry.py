@@ -42,9 +42,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from gammon.agents.base import seeded_rng
+from gammon.agents.base import Agent, seeded_rng
 from gammon.core.errors import InvalidOptionError
 from gammon.core.protocol import Rules
+
+#: What seeds a bot: an integer, a string (salted further per use), or None.
+Seed = int | str | None
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,7 @@ class AgentKind:
     summary: str
     option: str = ""
     default: str = ""
-    build: Callable[..., Any] | None = None
+    build: Callable[..., Agent] | None = None
     #: The ``name=value`` options it takes besides the main setting, in words.
     options: str = ""
     #: ... and their names.
@@ -113,8 +116,8 @@ def _only(spec: str, named: dict[str, str], allowed: tuple[str, ...]) -> None:
             raise InvalidOptionError(f"agent {spec!r} has no option {key!r}; its options: {known}")
 
 
-def _random(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str],
-        name: str) -> Any:
+def _random(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, str],
+        name: str) -> Agent:
     from gammon.agents.players import RandomAgent
 
     if pos:
@@ -122,8 +125,8 @@ def _random(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, s
     return RandomAgent(seeded_rng(seed, "random"), name=name)
 
 
-def _heuristic(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str],
-        name: str) -> Any:
+def _heuristic(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, str],
+        name: str) -> Agent:
     from gammon.agents.players import HeuristicAgent
 
     if pos:
@@ -173,8 +176,8 @@ def default_cutoff(rules: Any) -> float | None:
     return None
 
 
-def _expectimax(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str],
-        name: str) -> Any:
+def _expectimax(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, str],
+        name: str) -> Agent:
     from gammon.agents.players import ExpectimaxAgent
 
     depth_text = pos[0] if pos else named.get("depth")
@@ -202,8 +205,8 @@ def _filter(spec: str, rules: Any, named: dict[str, str]) -> tuple[int, float | 
     return width, cutoff
 
 
-def _neural(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str],
-            name: str) -> Any:
+def _neural(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, str],
+            name: str) -> Agent:
     from gammon.agents.players import ExpectimaxAgent
     from gammon.nn import load_network
     from gammon.nn.evaluator import neural_evaluator
@@ -217,8 +220,8 @@ def _neural(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, s
                            evaluator=evaluator, name=name)
 
 
-def _mcts(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str],
-        name: str) -> Any:
+def _mcts(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, str],
+        name: str) -> Agent:
     from gammon.agents.mcts import DEFAULT_ITERATIONS, MCTSAgent
 
     text = pos[0] if pos else named.get("iterations")
@@ -233,8 +236,8 @@ def _mcts(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str
                      rng=seeded_rng(seed, "mcts"), name=name, rollouts=rollout == "random")
 
 
-def _rollout(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str],
-        name: str) -> Any:
+def _rollout(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, str],
+        name: str) -> Agent:
     from gammon.agents.rollout import DEFAULT_GAMES, RolloutAgent
 
     text = pos[0] if pos else named.get("games")
@@ -249,8 +252,8 @@ def _rollout(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, 
                         name=name, greedy=policy == "greedy")
 
 
-def _pubeval(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str],
-        name: str) -> Any:
+def _pubeval(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, str],
+        name: str) -> Agent:
     from gammon.agents.pubeval import PubevalAgent
 
     if pos:
@@ -258,8 +261,8 @@ def _pubeval(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, 
     return PubevalAgent(rules, name=name)
 
 
-def _perfect(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str],
-             name: str) -> Any:
+def _perfect(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, str],
+             name: str) -> Agent:
     from gammon.agents.players import ExpectimaxAgent
     from gammon.evaluators.exact import ExactEvaluator
 
@@ -274,8 +277,8 @@ def _solved(rules: Any) -> bool:
     return is_solved(int(rules.checkers_per_side))
 
 
-def _gnubg(spec: str, rules: Any, seed: Any, pos: list[str], named: dict[str, str],
-        name: str) -> Any:
+def _gnubg(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, str],
+        name: str) -> Agent:
     from gammon.agents.gnubg import GnubgAgent
 
     text = pos[0] if pos else named.get("plies", "0")
@@ -340,13 +343,13 @@ def default_bot(variant: Rules | str) -> str:
     return next(name for name in rules.bots if name not in KINDS or KINDS[name].is_ready(rules))
 
 
-def supported(spec: str, variant: Any) -> bool:
+def supported(spec: str, variant: Rules | str) -> bool:
     """Whether the agent ``spec`` plays ``variant``."""
     kind, _, _ = parse_spec(spec)
     return kind in KINDS and KINDS[kind].supports(_rules(variant))
 
 
-def make_agent(spec: str, variant: Any, seed: int | str | None = None) -> Any:
+def make_agent(spec: str, variant: Rules | str, seed: Seed = None) -> Any:
     """The agent named ``spec`` (``kind[:option...]``) for ``variant`` (a rules object
     or a variant name), seeded with ``seed`` (None: unseeded).
 

@@ -34,6 +34,7 @@ import numpy as np
 
 from gammon.agents.base import child_states
 from gammon.agents.search import candidates
+from gammon.core.protocol import State
 from gammon.core.state import Phase
 from gammon.evaluators import evaluator_for
 
@@ -63,7 +64,7 @@ class RolloutAgent:
         self.name = name
         self.greedy = greedy
 
-    def choose(self, state: Any) -> Any:
+    def choose(self, state: State) -> Any:
         actions = candidates(state.legal_actions())
         if len(actions) == 1:
             return actions[0]

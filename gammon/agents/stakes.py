@@ -32,12 +32,13 @@ from gammon.agents.cube import (
     view_ahead,
 )
 from gammon.agents.search import BoardSearch
+from gammon.core.protocol import State
 from gammon.evaluators.base import ChanceEvaluator
 from gammon.nn.encoders import contact_applies
 from gammon.stakes.cube import CubeState
 
 
-def wrapped(state: Any) -> Any | None:
+def wrapped(state: State) -> Any | None:
     """The wrapped game state when ``state`` is a stakes state whose decision is a play
     of the wrapped game, else None."""
     if not isinstance(state, CubeState):
@@ -144,7 +145,7 @@ def view_of(state: CubeState, evaluator: Any, doubler: int, search: Any = None,
     return c, view_ahead(root, stakes, cube, owner)
 
 
-def stakes_decision(state: Any, evaluator: Any, search: Any = None,
+def stakes_decision(state: State, evaluator: Any, search: Any = None,
                     depth: int = 1) -> Any | None:
     """The bot's answer at a cube or resignation decision of a stakes state, else None
     (``search``: see :func:`chances`)."""
@@ -173,7 +174,7 @@ def stakes_decision(state: Any, evaluator: Any, search: Any = None,
     return choice
 
 
-def resolve(state: Any, evaluator: Any, search: Any = None,
+def resolve(state: State, evaluator: Any, search: Any = None,
             depth: int = 1) -> tuple[Any | None, Any]:
     """For an agent's ``choose``: ``(answer, None)`` at a cube or resignation decision;
     else ``(None, state to play in)``: the wrapped game state for a play under stakes,

@@ -38,6 +38,7 @@ import numpy as np
 from gammon.agents import parallel
 from gammon.agents.base import seeded_rng
 from gammon.agents.search import BoardSearch, best_action, make_search
+from gammon.core.protocol import Rules
 from gammon.nn.evaluator import NeuralEvaluator, equity, flip
 
 Z95 = 1.959963984540054
@@ -73,7 +74,7 @@ class RolloutResult:
     probs: tuple[Estimate, ...] = ()
 
 
-def _game(rules: Any, evaluator: NeuralEvaluator, search: Any, state: Any,
+def _game(rules: Rules, evaluator: NeuralEvaluator, search: Any, state: Any,
           dice: random.Random, adjust: bool) -> tuple[tuple[float, ...], np.ndarray]:
     """One game from ``state``: each player's result, and player 0's luck (its equity's
     and each of its result probabilities', :func:`roll_luck`)."""
@@ -136,7 +137,7 @@ def _trials(run: tuple[str, dict[str, Any], Any, list[Any], int, bool],
     return out
 
 
-def rollout(rules: Any, evaluator: NeuralEvaluator, starts: Sequence[tuple[str, Any]],
+def rollout(rules: Rules, evaluator: NeuralEvaluator, starts: Sequence[tuple[str, Any]],
             player: int, games: int, seed: int = 0, jobs: int = 1,
             progress: Callable[[int, int], None] | None = None,
             ray: str | None = None) -> list[RolloutResult]:

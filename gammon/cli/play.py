@@ -32,7 +32,7 @@ from gammon.agents.registry import make_agent as build_agent
 from gammon.agents.registry import parse_spec
 from gammon.core.errors import GammonError, InvalidOptionError
 from gammon.core.play import Play
-from gammon.core.protocol import Rules
+from gammon.core.protocol import Rules, State
 from gammon.core.variant import variant_from
 from gammon.core.words import agree
 from gammon.notation.movetext import NO_MOVE, MoveText, Pair, move_text_for
@@ -142,7 +142,7 @@ class GameResult:
     when it was abandoned or drawn; ``points`` what the winner scored; ``ranking`` the
     places with more than two players)."""
 
-    state: Any
+    state: State
     turns: list[Turn] = field(default_factory=list)
     winner: int | None = None
     points: float = 0
@@ -198,7 +198,7 @@ class TerminalGame:
     def refuse(self, reason: str) -> None:
         self.console.print(Text.assemble(("✗ ", "bold red"), reason))
 
-    def board(self, state: Any, **options: Any) -> None:
+    def board(self, state: State, **options: Any) -> None:
         self.flush()
         viewer = self.viewer if self.viewer is not None else _actor(state)
         options.setdefault("highlight", self.last_play)
@@ -386,7 +386,7 @@ class TerminalGame:
                 self.console.print(f"  {payer_name} {agree(payer_name, 'pays')} "
                                    f"{self.names[payee]} {amount}")
 
-    def people_in_play(self, state: Any) -> bool:
+    def people_in_play(self, state: State) -> bool:
         """Whether a person is still in the game (not finished, not resigned)."""
         game = narrate.base(state)
         return any(game.variant.in_play(game, p) for p in self.table.humans)
@@ -440,7 +440,7 @@ class TerminalGame:
         self.say(self.who(seat), ", ", question.text, ".")
         return self.ask_choice(question)
 
-    def common(self, command: str, state: Any) -> bool:
+    def common(self, command: str, state: State) -> bool:
         """Quit and board, at every prompt; True when ``command`` was one of them."""
         if command in _QUIT:
             raise Quit
@@ -521,7 +521,7 @@ class TerminalGame:
                 continue
             return actions
 
-    def reads_numbers(self, state: Any) -> bool:
+    def reads_numbers(self, state: State) -> bool:
         """Whether a number typed is an answer itself (acey-deucey's doubles number)
         rather than a pick from the numbered list."""
         try:
@@ -535,7 +535,7 @@ class TerminalGame:
         """The listed action that resigns (Acedrex lists one), else None."""
         return next((a for a in legal if str(a) == "resign"), None)
 
-    def confirm(self, state: Any, resign: Any) -> bool:
+    def confirm(self, state: State, resign: Any) -> bool:
         """Resigning that cannot be taken back (leaving an Acedrex game) is confirmed."""
         after = state.apply(resign)
         said = "; ".join(text for seat, text in self.rules.announce(state, resign, after)
@@ -565,7 +565,7 @@ class TerminalGame:
 
     # --- a play, typed whole or a checker at a time -----------------------------------------
 
-    def ask_play(self, state: Any, game: Any, seat: int) -> list[Any]:
+    def ask_play(self, state: State, game: Any, seat: int) -> list[Any]:
         numbered = self.moves.legal_play_texts(game)
         units: list[list[Pair]] = []  # the checkers moved so far, one entry each
         pending: Play | None = None  # the play they complete
@@ -636,7 +636,7 @@ class TerminalGame:
             pending = partial.play
             self.show_partial(state, game, units, pending)
 
-    def stakes_word(self, state: Any, line: str) -> Any:
+    def stakes_word(self, state: State, line: str) -> Any:
         """A cube or resignation word typed at a play's prompt: an offer to resign is
         the answer; a cube word out of place is explained."""
         if not isinstance(state, CubeState):
@@ -649,7 +649,7 @@ class TerminalGame:
             self.refuse(str(error))
             return None
 
-    def show_partial(self, state: Any, game: Any, units: list[list[Pair]],
+    def show_partial(self, state: State, game: Any, units: list[list[Pair]],
                      pending: Play | None) -> None:
         if not units:
             self.board(state)
@@ -664,7 +664,7 @@ class TerminalGame:
             self.say("Moved ", (partial.text, "bold"), f"; still to play: {left}.")
 
 
-def _actor(state: Any) -> int:
+def _actor(state: State) -> int:
     game = narrate.base(state)
     actor = state.current_player
     return actor if actor is not None else game.position.turn

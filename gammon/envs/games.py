@@ -9,9 +9,10 @@ import numpy as np
 
 import gammon
 from gammon.core.errors import InvalidOptionError
+from gammon.core.protocol import Rules, State
 
 
-def make_rules(variant: Any, options: dict[str, Any]) -> Any:
+def make_rules(variant: Rules, options: dict[str, Any]) -> Any:
     """The rules object of ``variant`` (a name or a rules object) with ``options``."""
     if isinstance(variant, str):
         return gammon.variant(variant, **options)
@@ -70,7 +71,7 @@ def new_game(rules: Any, stakes: Any = None, match: int = 0) -> Any:
     return cube_game(rules, stakes, score)
 
 
-def board_text(rules: Any, state: Any, viewer: int | None, names: list[str]) -> str:
+def board_text(rules: Any, state: State, viewer: int | None, names: list[str]) -> str:
     """The board of ``state`` as plain text, as the terminal draws it (the cube's state
     drawn by its game)."""
     import io

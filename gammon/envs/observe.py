@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from gammon.core.errors import InvalidOptionError
+from gammon.core.protocol import Rules
 from gammon.core.state import Phase
 from gammon.core.variant import TrackVariant
 from gammon.kernels.vector import DICE_UNITS  # one-hot high die, then low: one layout
@@ -53,7 +54,7 @@ EXTRA_UNITS = 13
 _PLAY, _DOUBLE, _ANSWER, _RESIGN_ANSWER, _OTHER = range(5)
 
 
-def max_actions(rules: Any) -> int:
+def max_actions(rules: Rules) -> int:
     """The size of the action space of ``rules``' games (module text)."""
     return int(rules.game_type.max_actions)
 
@@ -136,7 +137,7 @@ class AcedrexObserver:
     """Observations of Acedrex: its network's inputs
     (:class:`~gammon.nn.encoders.RingEncoder`)."""
 
-    def __init__(self, rules: Any) -> None:
+    def __init__(self, rules: Rules) -> None:
         self.encoder = RingEncoder(rules)
         self.size = self.encoder.inputs
         self.low, self.high = -1.0, 1.0
@@ -151,7 +152,7 @@ OBSERVERS: dict[str, Any] = {"track": TrackObserver, "quarter": TrackObserver,
                              "ring": AcedrexObserver}
 
 
-def observer_for(rules: Any) -> TrackObserver | AcedrexObserver:
+def observer_for(rules: Rules) -> TrackObserver | AcedrexObserver:
     """The observer of ``rules``' games: the one for the board it names."""
     observer = OBSERVERS.get(rules.board)
     if observer is None:

@@ -26,7 +26,7 @@ import numpy as np
 from gymnasium import spaces
 
 from gammon.core.errors import InvalidOptionError
-from gammon.core.protocol import play_on
+from gammon.core.protocol import State, play_on
 from gammon.envs.games import board_text, check_seed, check_stakes, make_rules, new_game
 from gammon.envs.observe import action_mask, max_actions, observer_for
 
@@ -119,7 +119,7 @@ class GammonGymEnv(gymnasium.Env):
         self._advance(new_game(self.rules, self.stakes, self.match))
         return self._observation(), self._info()
 
-    def _advance(self, state: Any) -> None:
+    def _advance(self, state: State) -> None:
         """Throw the dice and let the bots act until the learner decides or the game ends."""
         self.game = play_on(state, self._dice, lambda s: self._bots[s.current_player].choose(s),
                             until=lambda s: s.current_player == self.seat)

@@ -28,6 +28,7 @@ from typing import Any
 from gammon.core.errors import IllegalPlayError, InvalidNotationError
 from gammon.core.play import Play
 from gammon.core.position import Position
+from gammon.core.protocol import Rules
 from gammon.core.state import GameState, Phase
 from gammon.core.variant import TrackVariant, play_leading_to
 from gammon.core.words import plural
@@ -853,7 +854,7 @@ def register_move_text(name: str, make: Callable[[Any], MoveText]) -> None:
     MOVE_TEXTS[name] = make
 
 
-def move_text_for(rules: Any) -> MoveText:
+def move_text_for(rules: Rules) -> MoveText:
     """The move text people read and type for ``rules``: the one it names."""
     import gammon.notation  # noqa: F401  (the notation modules register their move texts)
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from gammon.core.dice import Roll
 from gammon.core.play import Play
+from gammon.core.protocol import State
 from gammon.core.words import agree
 from gammon.notation.events import describe
 from gammon.notation.movetext import NO_MOVE
@@ -42,7 +43,7 @@ class Line:
     kind: str
 
 
-def base(state: Any) -> Any:
+def base(state: State) -> Any:
     """The game state under the stakes (the state itself without them)."""
     return state.base if isinstance(state, CubeState) else state
 
@@ -183,7 +184,7 @@ def record(table: Table) -> Record:
     return Record(turns, opening)
 
 
-def result_lines(table: Table, state: Any, names: Sequence[str]) -> list[Line]:
+def result_lines(table: Table, state: State, names: Sequence[str]) -> list[Line]:
     """How a finished game came out: who won what; places or money for more players;
     and the score of a match or the money so far."""
     lines = []

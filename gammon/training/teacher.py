@@ -42,6 +42,7 @@ import numpy as np
 
 from gammon.core.errors import InvalidOptionError
 from gammon.core.position import Position
+from gammon.core.protocol import Rules
 from gammon.core.state import Phase
 from gammon.nn.evaluator import NeuralEvaluator, equity
 from gammon.nn.network import Network
@@ -87,7 +88,7 @@ class TeacherSpec:
         return f"{self.name}:{self.plies}"
 
 
-def sample_positions(rules: Any, evaluator: NeuralEvaluator, games: int, seed: int,
+def sample_positions(rules: Rules, evaluator: NeuralEvaluator, games: int, seed: int,
                      explore: float = EXPLORE,
                      progress: Callable[[int], None] | None = None
                      ) -> tuple[np.ndarray, np.ndarray]:
@@ -314,7 +315,7 @@ class TeacherRun:
     total)`` when a stage starts, ``("done", count)`` as it advances, ``("epoch", entry)``
     after each epoch and ``("check", point)`` after each strength check."""
 
-    def __init__(self, rules: Any, network: Network, plan: TeacherPlan, seed: int,
+    def __init__(self, rules: Rules, network: Network, plan: TeacherPlan, seed: int,
                  check_games: int, out: Path,
                  events: Callable[..., None] | None = None) -> None:
         from gammon.nn.evaluator import neural_evaluator

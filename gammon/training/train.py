@@ -47,6 +47,7 @@ import numpy as np
 
 from gammon.agents.search import best_action, board_search_applies, make_search
 from gammon.core.errors import InvalidOptionError
+from gammon.core.protocol import Rules
 from gammon.core.state import GameState
 from gammon.core.variant import variant
 from gammon.nn.encoders import TrackEncoder, encoder_for
@@ -113,13 +114,13 @@ class Rounds:
         return self.shards * self.games
 
 
-def learns_a_correction(rules: Any) -> bool:
+def learns_a_correction(rules: Rules) -> bool:
     """Whether a new network of ``rules`` corrects the heuristic (Acedrex's,
     :class:`gammon.nn.evaluator.RingEvaluator`) rather than learning the whole value."""
     return bool(rules.board == "ring")
 
 
-def default_rate(rules: Any) -> float:
+def default_rate(rules: Rules) -> float:
     """The learning rate a run on ``rules`` starts with unless told otherwise."""
     return RESIDUAL_RATE if learns_a_correction(rules) else RATE
 
@@ -148,7 +149,7 @@ def settings_json(settings: Settings) -> dict[str, Any]:
             "rate": settings.rate, "seed": settings.seed}
 
 
-def self_play(rules: Any, evaluator: Any, search: Any,
+def self_play(rules: Rules, evaluator: Any, search: Any,
               rng: random.Random) -> tuple[list[GameState], tuple[float, ...]]:
     """One game of the network against itself: the positions after each action (not
     the last, finished one) and the result."""
@@ -167,7 +168,7 @@ def self_play(rules: Any, evaluator: Any, search: Any,
 
 
 def lambda_targets(values: np.ndarray, sides: np.ndarray, returns: tuple[float, ...],
-                   rules: Any, lam: float) -> np.ndarray:
+                   rules: Rules, lam: float) -> np.ndarray:
     """The lambda-return of each kept position (rows of ``values``, the network's
     outputs, each from the side in ``sides``), computed backwards from the result."""
     players = rules.players
@@ -179,7 +180,7 @@ def lambda_targets(values: np.ndarray, sides: np.ndarray, returns: tuple[float, 
     return targets
 
 
-def compiled(rules: Any) -> bool:
+def compiled(rules: Rules) -> bool:
     """Whether ``rules`` trains in the compiled self-play (:mod:`gammon.kernels.
     selfplay`): two players whose turns simply alternate, as the board search assumes."""
     return board_search_applies(rules)
@@ -375,7 +376,7 @@ def _train_shard(shared: tuple[str, dict[str, Any], str, tuple[np.ndarray, ...],
     return changes, rows
 
 
-def strength_point(rules: Any, path: Path, games: int, seed: int, jobs: int = 1
+def strength_point(rules: Rules, path: Path, games: int, seed: int, jobs: int = 1
                    ) -> dict[str, list[float]]:
     """The network saved at ``path`` at 0 plies against each yardstick, ``games`` games
     each: the margin per game and its 95% interval, by rival."""
@@ -390,7 +391,7 @@ def strength_point(rules: Any, path: Path, games: int, seed: int, jobs: int = 1
     return point
 
 
-def yardsticks(rules: Any) -> list[str]:
+def yardsticks(rules: Rules) -> list[str]:
     """The bots a network is measured against while it trains."""
     rivals = ["heuristic"]
     if "pubeval" in rules.bots:

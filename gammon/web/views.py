@@ -20,6 +20,7 @@ from typing import Any
 from gammon.core.errors import GammonError
 from gammon.core.play import Move, Play
 from gammon.core.position import Position
+from gammon.core.protocol import State
 from gammon.core.state import GameState
 from gammon.core.variant import TrackVariant
 from gammon.render.svg import board_svg
@@ -46,7 +47,7 @@ def play_steps(play: Play, variant: TrackVariant) -> list[list[str]]:
     return [[_spot(m.source, slots), _spot(m.destination, slots)] for m in play.moves]
 
 
-def _base(state: Any) -> Any:
+def _base(state: State) -> Any:
     return state.base if isinstance(state, CubeState) else state
 
 
@@ -100,7 +101,7 @@ def record(room: Room) -> list[dict[str, Any]]:
     return lines
 
 
-def _position_id(state: Any) -> str:
+def _position_id(state: State) -> str:
     from gammon.notation.codecs import format_position
 
     game = _base(state)

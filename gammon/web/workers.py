@@ -24,6 +24,8 @@ from typing import Any
 
 from pebble import ProcessExpired, ProcessPool
 
+from gammon.core.protocol import State
+
 log = logging.getLogger("gammon.web")
 
 
@@ -43,7 +45,7 @@ def _start_worker(memory_bytes: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
 
 
-def think(spec: str, state: Any, seed: str | None) -> Any:
+def think(spec: str, state: State, seed: str | None) -> Any:
     """One decision of the bot ``spec`` at ``state`` (in a worker process)."""
     from gammon.agents.registry import make_agent
 
@@ -75,7 +77,7 @@ class Thinkers:
         never on the event loop)."""
         self.pool.schedule(os.getpid).result(timeout=120)
 
-    async def decide(self, spec: str, state: Any, seed: str | None, budget: float,
+    async def decide(self, spec: str, state: State, seed: str | None, budget: float,
                      name: str) -> Decision:
         """The action of the bot ``spec`` (shown as ``name``) at ``state``."""
         self.decisions += 1
