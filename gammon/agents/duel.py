@@ -33,8 +33,11 @@ from typing import Any
 
 from gammon.agents import parallel
 from gammon.agents.base import seeded_rng
+from gammon.agents.registry import make_agent
 from gammon.core.errors import InvalidOptionError
 from gammon.core.protocol import Rules, play_on
+from gammon.core.variant import variant
+from gammon.stakes import Match, StakeRules, cube_game
 
 #: Actions after which a game is abandoned as unfinished (no variant needs as many).
 MAX_ACTIONS = 50_000
@@ -187,8 +190,6 @@ _RULES: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
 def _rules(name: str, options: dict[str, Any]) -> Any:
     key = (name, tuple(sorted(options.items())))
     if key not in _RULES:
-        from gammon.core.variant import variant
-
         _RULES[key] = variant(name, **options)
     return _RULES[key]
 
@@ -234,8 +235,6 @@ def play_game(rules: Any, agents: Sequence[Any], dice: Any,
     ``contest`` says): ``agents[p]`` plays seat ``p``; chance from ``dice`` (a
     ``random.Random``). Returns the seats' returns, decisions and thinking seconds, and
     whether it ended (an abandoned one returns zeros)."""
-    from gammon.stakes import Match, StakeRules, cube_game
-
     seats = _Seats(agents)
     zero = (0.0,) * len(agents)
     if contest == MATCH:
@@ -256,8 +255,6 @@ def play_game(rules: Any, agents: Sequence[Any], dice: Any,
 
 def _play_one(job: tuple[str, dict[str, Any], list[str], int, int, int, str, int]
               ) -> GameResult:
-    from gammon.agents.registry import make_agent
-
     name, options, specs, game, seed, max_actions, contest, length = job
     rules = _rules(name, options)
     players = len(specs)
@@ -356,8 +353,6 @@ def duel(variant: Rules, specs: Sequence[str], games: int, seed: int = 0, jobs: 
     ``journal`` (a file) each game is written down as it ends and the games already
     there are not played again (:class:`Journal`); the seconds are this run's only.
     """
-    from gammon.agents.registry import make_agent
-
     rules = _rules(variant, {}) if isinstance(variant, str) else variant
     players = rules.players
     seats = seat_specs(specs, players)

@@ -27,7 +27,10 @@ from typing import Any
 import numpy as np
 
 from gammon.agents.base import seeded_rng
+from gammon.agents.gnubg import bridge, to_gnubg
 from gammon.agents.registry import make_agent
+from gammon.core.position import Position
+from gammon.core.variant import track_variant as get_variant
 from gammon.evaluators.track import TrackHeuristic
 
 
@@ -69,8 +72,6 @@ def record_positions(variant: Any, specs: list[str], positions: int, seed: int,
 
 
 def _gnubg_chunk(job: tuple[list[list[list[int]]], int]) -> list[list[float]]:
-    from gammon.agents.gnubg import bridge
-
     boards, plies = job
     return bridge().ask({"op": "evaluate_many", "boards": boards, "plies": plies})["probs"]
 
@@ -79,9 +80,6 @@ def gnubg_probabilities(boards: np.ndarray, to_move: np.ndarray, jobs: int = 2,
                         plies: int = 0) -> np.ndarray:
     """gnubg's cubeless probabilities (win, win g, win bg, lose g, lose bg) of the player
     to roll, for each two-player backgammon board."""
-    from gammon.agents.gnubg import to_gnubg
-    from gammon.core.position import Position
-
     gnubg_boards = [to_gnubg(Position(b.tobytes(), 2, int(t))) for b, t in zip(
         boards, to_move, strict=True)]
     chunks = [(gnubg_boards[i : i + 500], plies) for i in range(0, len(gnubg_boards), 500)]
@@ -127,8 +125,6 @@ def _show(name: str, w: np.ndarray) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:  # pragma: no cover - a tool
-    from gammon.core.variant import track_variant as get_variant
-
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("variant")
     parser.add_argument("--positions", type=int, default=20000)

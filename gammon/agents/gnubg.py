@@ -30,7 +30,7 @@ from gammon.core.errors import GammonError, InvalidOptionError
 from gammon.core.position import Position
 from gammon.core.protocol import Rules
 from gammon.core.variant import play_leading_to
-from gammon.stakes.cube import CubeState
+from gammon.stakes.cube import CubeAction, CubeState
 
 DRIVER = Path(__file__).resolve().parent / "gnubg_driver.py"
 #: Our variants gnubg plays, and gnubg's name for each.
@@ -191,8 +191,6 @@ class GnubgAgent:
         """gnubg's own cubeful decision at a cube decision of ``state`` (double or roll;
         take, beaver or drop), at the match score and with the cube where it is. gnubg
         counts gammons as its settings say (no Jacoby rule): the duels play without it."""
-        from gammon.stakes.cube import CubeAction
-
         offer, player = state.offer, state.current_player
         assert player is not None  # a decision
         answering = offer is not None

@@ -29,12 +29,14 @@ from __future__ import annotations
 import importlib.util
 import multiprocessing
 import os
+import socket
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 from gammon.agents.base import seeded_rng
 from gammon.core.errors import InvalidOptionError
+from gammon.core.variant import variant
 
 A = TypeVar("A")
 R = TypeVar("R")
@@ -60,8 +62,6 @@ def rules_of(name: str, options: dict[str, Any]) -> Any:
     compiled kernel, which does not pickle."""
     key = (name, tuple(sorted(options.items())))
     if key not in _RULES:
-        from gammon.core.variant import variant
-
         _RULES[key] = variant(name, **options)
     return _RULES[key]
 
@@ -79,7 +79,7 @@ def describe(jobs: int, ray: str | None) -> str:
 def import_ray() -> Any:
     """The ``ray`` module, or an error that says how to install it."""
     try:
-        import ray
+        import ray  # an optional extra (gammon[ray])
     except ImportError:
         raise InvalidOptionError(
             "--ray needs Ray, an optional extra: pip install 'gammon[ray]' (on every node "
@@ -111,8 +111,6 @@ def check_address(address: str) -> tuple[str, int] | None:
 
 def _answers(host: str, port: int) -> str | None:
     """Why nothing answers at ``host:port`` within :data:`ANSWER_SECONDS`, or None."""
-    import socket
-
     try:
         with socket.create_connection((host, port), timeout=ANSWER_SECONDS):
             return None

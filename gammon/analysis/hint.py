@@ -28,6 +28,7 @@ from gammon.agents.search import BoardSearch, StateSearch, make_search
 from gammon.agents.stakes import view_of
 from gammon.core.play import Play
 from gammon.nn.evaluator import NeuralEvaluator, flip
+from gammon.notation.movetext import move_text_for
 from gammon.stakes.cube import CubeState
 
 #: Candidates searched at more than 0 ply, and how far behind the best they may be.
@@ -49,8 +50,6 @@ class Rated:
 def rate_plays(state: Any, evaluator: NeuralEvaluator, plies: int = 0, width: int = WIDTH,
                cutoff: float | None = CUTOFF, search: Any = None) -> list[Rated]:
     """Every legal play of ``state`` (a DECIDE state of a track game) rated, best first."""
-    from gammon.notation.movetext import move_text_for
-
     rules = state.variant
     search = search if search is not None else make_search(rules, evaluator)
     legal = list(state.legal_actions())

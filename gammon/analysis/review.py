@@ -44,6 +44,8 @@ from gammon.analysis.hint import rate_cube, rate_plays
 from gammon.analysis.rollout import roll_luck
 from gammon.core.play import Play
 from gammon.nn.evaluator import NeuralEvaluator
+from gammon.notation.movetext import move_text_for
+from gammon.render.svg import board_svg
 from gammon.stakes.cube import CubeAction, CubeState
 from gammon.stakes.record import GameRecord
 
@@ -182,8 +184,6 @@ def _rate(decisions: Sequence[Decision]) -> float:
 def review(records: Sequence[GameRecord], evaluator: NeuralEvaluator, names: Sequence[str],
            plies: int = 1) -> Review:
     """Rate every decision of ``records`` (see the module text)."""
-    from gammon.notation.movetext import move_text_for
-
     rules = evaluator.variant
     search = make_search(rules, evaluator)
     writer = move_text_for(rules)
@@ -346,7 +346,7 @@ def _before_double(state: CubeState) -> CubeState:
 def plot(reviewed: Review, path: Path | io.StringIO, fmt: str = "png") -> None:
     """Each seat's winning chances (expected score with more than two) before every roll,
     game after game, as PNG or SVG."""
-    import matplotlib
+    import matplotlib  # the plot only: an optional extra, slow to import
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -419,8 +419,6 @@ def _alternatives(d: Decision) -> str:
 def html(reviewed: Review, title: str, worst: int = 10) -> str:
     """One page: the summary, the plot, the boards of the worst decisions with their
     alternatives, and every decision in a table that can show only the marked ones."""
-    from gammon.render.svg import board_svg
-
     names = reviewed.names
     chart = io.StringIO()
     plot(reviewed, chart, "svg")
@@ -496,8 +494,6 @@ STEPS = 600
 def _step_through(reviewed: Review) -> tuple[str, str]:
     """Every action of the match in turn, one board at a time with links to the one
     before and after (radio buttons and CSS: no script); and its style rules."""
-    from gammon.render.svg import board_svg
-
     actions = reviewed.actions[:STEPS]
     if not actions:
         return "<p>No action to show.</p>", ""

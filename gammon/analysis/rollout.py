@@ -34,6 +34,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from gammon.agents import parallel
 from gammon.agents.base import seeded_rng
@@ -143,7 +144,6 @@ def rollout(rules: Rules, evaluator: NeuralEvaluator, starts: Sequence[tuple[str
             ray: str | None = None) -> list[RolloutResult]:
     """Roll out every start (``(label, state)``) ``games`` times; results for
     ``player`` (see the module text). ``jobs`` local processes, or Ray at ``ray``."""
-    from threadpoolctl import threadpool_limits
 
     adjust = isinstance(make_search(rules, evaluator), BoardSearch)
     states = [state for _, state in starts]

@@ -60,6 +60,7 @@ from gammon.table.table import (
     Step,
     Table,
 )
+from gammon.variants.acedrex import COLOURS
 
 #: Everything a seat may be: a person, or a kind of bot (``kind[:option...]``).
 SEAT_KINDS = (HUMAN, *AGENT_KINDS)
@@ -127,8 +128,6 @@ def seat_names(rules: Rules, kinds: Sequence[str], person: str = "you") -> list[
             name = kind
         names.append(name)
     if rules.board == "ring":
-        from gammon.variants.acedrex import COLOURS
-
         names = [f"{COLOURS[p]} ({name})" for p, name in enumerate(names)]
     return names
 

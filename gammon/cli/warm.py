@@ -15,13 +15,13 @@ from collections.abc import Callable
 
 import numpy as np
 
+from gammon.agents.registry import default_bot, make_agent
 from gammon.core.variant import variant, variant_names
+from gammon.envs.vector import VectorEnv
 
 
 def warm_variant(name: str, turns: int = 12) -> None:
     """Run every kernel a game of ``name`` uses once, so each is compiled and cached."""
-    from gammon.agents.registry import default_bot, make_agent
-
     rules = variant(name)
     rng = random.Random(0)
     bot = make_agent(default_bot(rules), rules, seed=0)
@@ -51,8 +51,6 @@ def warm_all(report: Callable[[str], None] = lambda name: None) -> None:
 
 def warm_vector() -> None:
     """One step of the vector environment (its kernels serve every variant it plays)."""
-    from gammon.envs.vector import VectorEnv
-
     env = VectorEnv("backgammon", num_envs=2, seed=0)
     env.reset()
     env.step(np.zeros(2, np.int64))

@@ -10,6 +10,8 @@ from fractions import Fraction
 from functools import cache
 from itertools import accumulate
 
+from gammon.core.errors import InvalidNotationError, InvalidOptionError
+
 
 @dataclass(frozen=True, slots=True)
 class Roll:
@@ -99,8 +101,6 @@ def agreed_roll(written: tuple[int, int] | None, text: str | None,
                 sides: int = 6) -> tuple[int, int] | None:
     """The roll given as ``text`` (``--dice``) or ``written`` in a position's ID; both may
     be given only when they agree (:class:`InvalidOptionError` otherwise)."""
-    from gammon.core.errors import InvalidOptionError
-
     rolled = None if text is None else parse_dice(text, sides)
     if rolled is not None and written is not None and rolled != written:
         raise InvalidOptionError(f"the ID has the dice {written[0]}{written[1]} but --dice "
@@ -110,8 +110,6 @@ def agreed_roll(written: tuple[int, int] | None, text: str | None,
 
 def parse_dice(text: str, sides: int = 6) -> tuple[int, int]:
     """Read two dice written ``31``, ``3-1``, ``3 1`` or ``3,1``; higher first."""
-    from gammon.core.errors import InvalidNotationError
-
     # A separator only between the two dice: "-31" is not the roll 31.
     found = re.fullmatch(r"\s*(\d)\s*[-,/]?\s*(\d)\s*", text)
     if found is None:

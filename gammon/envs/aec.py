@@ -21,8 +21,10 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from gammon.core.errors import IllegalPlayError, InvalidOptionError
+from gammon.core.play import Play
 from gammon.core.protocol import play_on
 from gammon.envs.games import board_text, check_seed, check_stakes, make_rules, new_game
 from gammon.envs.observe import TrackObserver, action_mask, max_actions, observer_for
@@ -154,8 +156,6 @@ class GammonEnv(AECEnv):
         """For the agent to act, the observation (board units only) of the board each
         legal play leads to, from that agent's side: one row per action, the inputs
         afterstate learners score. Plays only (not cube or other decisions)."""
-        from gammon.core.play import Play
-
         observer = self.observer
         player = self.game.current_player
         if player is None or not isinstance(observer, TrackObserver):
@@ -183,8 +183,6 @@ class GammonEnv(AECEnv):
 def env(variant: Any = "backgammon", **kwargs: Any) -> GammonEnv:
     """PettingZoo's usual entry point: :class:`GammonEnv` in its order-enforcing wrapper
     (which refuses to step before ``reset`` and the like)."""
-    from pettingzoo.utils import wrappers
-
     wrapped: GammonEnv = wrappers.OrderEnforcingWrapper(GammonEnv(variant, **kwargs))
     return wrapped
 

@@ -3,13 +3,20 @@ state, with the stakes around it when asked (shared by every environment)."""
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import numpy as np
+from rich.console import Console
 
 import gammon
 from gammon.core.errors import InvalidOptionError
 from gammon.core.protocol import Rules, State
+from gammon.render import board_for
+from gammon.stakes.cube import CubeState, cube_game
+from gammon.stakes.prompt import cube_text, is_stakes_decision, question, score_text
+from gammon.stakes.rules import StakeRules
+from gammon.stakes.score import MatchScore
 
 
 def make_rules(variant: Rules, options: dict[str, Any]) -> Any:
@@ -35,8 +42,6 @@ def check_seed(seed: Any) -> int | None:
 def check_stakes(rules: Any, stakes: Any, match: Any) -> Any:
     """``stakes`` as a :class:`~gammon.stakes.rules.StakeRules` (or None), after checking
     it and ``match`` (a whole number of points, 0 for none)."""
-    from gammon.stakes.rules import StakeRules
-
     if isinstance(match, bool) or not isinstance(match, int | np.integer) or match < 0:
         raise InvalidOptionError(f"match is a whole number of points (0: no match), not "
                                  f"{match!r}")
@@ -58,10 +63,6 @@ def new_game(rules: Any, stakes: Any = None, match: int = 0) -> Any:
     ``match`` are given."""
     if stakes is None and not match:
         return rules.initial_state()
-    from gammon.stakes.cube import cube_game
-    from gammon.stakes.rules import StakeRules
-    from gammon.stakes.score import MatchScore
-
     if not rules.game_type.stakes:
         raise InvalidOptionError(f"{rules.name} is not played with stakes around it")
     stakes = check_stakes(rules, stakes, match)
@@ -74,14 +75,6 @@ def new_game(rules: Any, stakes: Any = None, match: int = 0) -> Any:
 def board_text(rules: Any, state: State, viewer: int | None, names: list[str]) -> str:
     """The board of ``state`` as plain text, as the terminal draws it (the cube's state
     drawn by its game)."""
-    import io
-
-    from rich.console import Console
-
-    from gammon.render import board_for
-    from gammon.stakes.cube import CubeState
-    from gammon.stakes.prompt import cube_text, is_stakes_decision, question, score_text
-
     console = Console(file=io.StringIO(), width=100, record=True)
     console.print(board_for(rules).draw(getattr(state, "base", state), viewer=viewer,
                                         names=names))

@@ -43,11 +43,13 @@ from typing import Any
 import numpy as np
 
 from gammon.core.errors import InvalidOptionError
+from gammon.core.play import Play
 from gammon.core.protocol import Rules
 from gammon.core.state import Phase
 from gammon.core.variant import TrackVariant
 from gammon.kernels.vector import DICE_UNITS  # one-hot high die, then low: one layout
 from gammon.nn.encoders import QuarterEncoder, RingEncoder, TrackEncoder, encoder_for
+from gammon.stakes.cube import CubeAction, ResignAnswer
 
 #: Decision kind (5), cube (4), double offered (1), match (3).
 EXTRA_UNITS = 13
@@ -72,9 +74,6 @@ def action_mask(legal: int, size: int) -> np.ndarray:
 
 
 def _decision_kind(action: Any) -> int:
-    from gammon.core.play import Play
-    from gammon.stakes.cube import CubeAction, ResignAnswer
-
     if isinstance(action, Play):
         return _PLAY
     if action in (CubeAction.ROLL, CubeAction.DOUBLE):

@@ -25,10 +25,14 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from gammon.agents import make_agent
 from gammon.core.errors import InvalidOptionError
 from gammon.core.protocol import State, play_on
+from gammon.core.variant import variant_names
 from gammon.envs.games import board_text, check_seed, check_stakes, make_rules, new_game
 from gammon.envs.observe import action_mask, max_actions, observer_for
+from gammon.nn.evaluator import result_range
+from gammon.stakes.rules import StakeRules
 
 
 def worst_result(rules: Any, stakes: Any = None, match: int = 0) -> float:
@@ -37,13 +41,9 @@ def worst_result(rules: Any, stakes: Any = None, match: int = 0) -> float:
     level, at the cube's highest value), else the low end of the results a network
     maps (:func:`gammon.nn.evaluator.result_range`), one lower."""
     if rules.board != "track":
-        from gammon.nn.evaluator import result_range
-
         return result_range(rules)[0] - 1.0
     cube = 1
     if stakes is not None or match:  # a match has the cube too
-        from gammon.stakes.rules import StakeRules
-
         rules_of_stakes = StakeRules(**stakes) if isinstance(stakes, dict) else (
             stakes if stakes is not None else StakeRules())
         if rules_of_stakes.cube_for(rules):
@@ -65,8 +65,6 @@ class GammonGymEnv(gymnasium.Env):
                  seat: int = 0, stakes: Any = None, match: int = 0,
                  illegal_reward: float | None = None, render_mode: str | None = None,
                  **options: Any) -> None:
-        from gammon.agents import make_agent
-
         self.rules = make_rules(variant, options)
         players = self.rules.players
         if not isinstance(seat, int) or not 0 <= seat < players:
@@ -107,8 +105,6 @@ class GammonGymEnv(gymnasium.Env):
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray],
                                                               dict[str, Any]]:
         super().reset(seed=check_seed(seed))
-        from gammon.agents import make_agent
-
         self._ended = None
         draws = self.np_random.integers(0, 2**62, size=self.rules.players)
         self._dice = random.Random(int(draws[0]))
@@ -176,8 +172,6 @@ def env_id(variant: str) -> str:
 
 def register_envs() -> list[str]:
     """Register one Gymnasium id per variant (idempotent); returns the ids."""
-    from gammon.core.variant import variant_names
-
     ids = []
     for name in variant_names():
         ident = env_id(name)

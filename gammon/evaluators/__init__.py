@@ -14,17 +14,15 @@ from typing import Any
 
 from gammon.core.errors import InvalidOptionError
 from gammon.core.protocol import Rules
+from gammon.evaluators.acedrex import AcedrexHeuristic
+from gammon.evaluators.track import TrackHeuristic
 
 
 def _track(variant: Any) -> Any:
-    from gammon.evaluators.track import TrackHeuristic
-
     return TrackHeuristic(variant)
 
 
 def _acedrex(variant: Any) -> Any:
-    from gammon.evaluators.acedrex import AcedrexHeuristic
-
     return AcedrexHeuristic(variant)
 
 

@@ -35,6 +35,9 @@ import numpy as np
 from numba import njit
 
 from gammon.core.errors import InvalidOptionError
+from gammon.core.position import Position
+from gammon.core.variant import variant
+from gammon.evaluators.base import finished_returns
 from gammon.kernels import tracks
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -71,8 +74,6 @@ def board_of(mover: Sequence[int], other: Sequence[int]) -> np.ndarray:
 
 
 def _points(rules: Any, board: bytes, winner: int) -> int:
-    from gammon.core.position import Position
-
     return int(rules.winner_points(Position(board, 2, winner), winner))
 
 
@@ -248,8 +249,6 @@ def solve(checkers: int, tolerance: float = 1e-10, most: int = 10_000, threads: 
     (the values they share are read and written in place, which only hastens the
     iteration). ``progress`` is called with a line of text after each stage and sweep.
     """
-    from gammon.core.variant import variant
-
     rules = variant("hypergammon", checkers_per_side=checkers)
     combos, rank = _ranks(checkers)
     m = len(combos)
@@ -387,8 +386,6 @@ class ExactEvaluator:
     def evaluate(self, states: Sequence[Any]) -> np.ndarray:
         """Each player's exact equity of each state (a state at DECIDE counts as the
         position before its roll is played: use it at CHANCE states)."""
-        from gammon.evaluators.base import finished_returns
-
         out, live = finished_returns(states, 2)
         if live:
             boards = np.frombuffer(b"".join(states[i].position.board for i in live),

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from gammon.core.errors import InvalidOptionError
+from gammon.core.variant import _REGISTRY
 from gammon.nn.network import Network
 
 WEIGHTS = Path(__file__).resolve().parent / "weights"
@@ -27,8 +28,6 @@ def network_name(rules: Any) -> str:
     """The name the shipped network of ``rules`` goes by: the preset whose options are
     exactly the rules' options (``hypergammon-2``, ``acey-deucey-restrictive``), else
     the variant's name (its network serves every setting of its options)."""
-    from gammon.core.variant import _REGISTRY
-
     cls = type(rules)
     options = rules.options()
     defaults = cls().options()

@@ -41,7 +41,9 @@ from typing import Any
 import numpy as np
 
 from gammon.core.errors import InvalidOptionError
+from gammon.core.state import Phase
 from gammon.core.variant import TrackVariant
+from gammon.kernels.acedrex import PIECES, PLAYERS, RING, SIDES
 from gammon.kernels.encoding import (
     CONTACT,
     UNITS,
@@ -136,8 +138,6 @@ class RingEncoder:
     STAGES = ("one", "move", "jump")
 
     def __init__(self, variant: Any) -> None:
-        from gammon.kernels.acedrex import PIECES, PLAYERS, RING, SIDES
-
         self.players, self.ring, self.sides = PLAYERS, RING, SIDES
         self.money_scale = self.MONEY_SCALE * variant.options().get("stake", 1)
         self.inputs = (RING * PLAYERS * 2 + PLAYERS * 4 + 1 + SIDES + 1 + len(self.STAGES))
@@ -147,8 +147,6 @@ class RingEncoder:
 
     def encode_states(self, states: Any, perspective: Any) -> np.ndarray:
         """One row of inputs per state, from the side of ``perspective[i]``."""
-        from gammon.core.state import Phase
-
         players, sides, width, units = self.players, self.sides, self.inputs, self.units
         # Every input is a count of ninths (pieces) or a value set once: the counts are
         # gathered as flat indices and summed in one call, the rest set after.

@@ -19,8 +19,10 @@ from typing import Any
 
 import numpy as np
 
+from gammon.core.position import Position
 from gammon.core.state import GameState
 from gammon.core.variant import TrackVariant
+from gammon.evaluators.acedrex import AcedrexHeuristic
 from gammon.evaluators.base import finished_returns
 from gammon.nn.encoders import QuarterEncoder, RingEncoder, TrackEncoder, encoder_for
 from gammon.nn.network import Network
@@ -157,8 +159,6 @@ class NeuralEvaluator:
 
     def terminal_value(self, board: bytes, winner: int) -> np.ndarray:
         """Each player's result of a two-player board that ``winner`` has borne off."""
-        from gammon.core.position import Position
-
         points = float(self.variant.winner_points(Position(board, self.players, winner),
                                                   winner))
         value = np.full(self.players, -points)
@@ -208,8 +208,6 @@ class RingEvaluator:
     is the whole value. docs/networks.md measures both."""
 
     def __init__(self, variant: Any, network: Network) -> None:
-        from gammon.evaluators.acedrex import AcedrexHeuristic
-
         self.variant = variant
         self.network = network
         self.players = variant.players

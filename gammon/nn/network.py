@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from gammon.core.errors import InvalidOptionError
+from gammon.kernels.network import forward_rows
 
 FORMAT = "gammon-network"
 VERSION = 1
@@ -73,8 +74,6 @@ class Network:
     def forward(self, x: np.ndarray) -> np.ndarray:
         """The outputs (probabilities) for input rows ``x``, in compiled code
         (:func:`gammon.kernels.network.forward_rows`: the rows' non-zero inputs only)."""
-        from gammon.kernels.network import forward_rows
-
         rows = np.ascontiguousarray(np.atleast_2d(x), dtype=np.float32)
         out = np.empty((rows.shape[0], self.outputs), np.float32)
         forward_rows(rows, self.w1, self.b1, np.ascontiguousarray(self.w2.T), self.b2, out)

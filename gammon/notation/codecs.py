@@ -17,6 +17,8 @@ from gammon.core.errors import InvalidNotationError
 from gammon.core.position import Position
 from gammon.core.protocol import Rules
 from gammon.core.variant import TrackVariant
+from gammon.notation.gnuid import position_id
+from gammon.notation.situation import situation_from_text
 
 
 @dataclass(frozen=True)
@@ -59,14 +61,10 @@ def format_position(variant: Rules, position: Any) -> str:
 
 
 def _gnu_parse(variant: TrackVariant, text: str) -> Position:
-    from gammon.notation.situation import situation_from_text
-
     return situation_from_text(text, checkers=variant.checkers).position
 
 
 def _gnu_format(variant: TrackVariant, position: Position) -> str:
-    from gammon.notation.gnuid import position_id
-
     return position_id(position)
 
 

@@ -27,7 +27,8 @@ from typing import Any
 from gammon.core.dice import Roll
 from gammon.core.errors import GammonError, InvalidNotationError
 from gammon.core.play import Play
-from gammon.core.variant import play_leading_to
+from gammon.core.variant import play_leading_to, track_variant
+from gammon.notation.movetext import find_play
 from gammon.stakes.cube import CubeAction, CubeState, Resign, ResignAnswer, cube_game
 from gammon.stakes.record import GameRecord
 from gammon.stakes.rules import StakeRules
@@ -226,8 +227,6 @@ def replay_match(match: MatchFile, variant: Any = None,
     """Play every game of ``match`` through the stakes layer (backgammon by default) and
     give their records; a :class:`GammonError` naming the game and turn that cannot
     be played (an illegal move, a wrong result)."""
-    from gammon.core.variant import track_variant
-
     rules = variant if variant is not None else track_variant("backgammon")
     stakes = stakes if stakes is not None else StakeRules()
     records = []
@@ -295,8 +294,6 @@ def _play_turn(record: GameRecord, turn: Turn) -> None:
                                        "played")
         record.apply(empty)
         return
-    from gammon.notation.movetext import find_play
-
     play = find_play(state.base, turn.moves)
     known = play_leading_to(state.legal_actions(), play.result)
     record.apply(known if known is not None else play)

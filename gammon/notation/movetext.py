@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import gammon.notation  # noqa: F401  (the notation modules register their move texts)
 from gammon.core.errors import IllegalPlayError, InvalidNotationError
 from gammon.core.play import Play
 from gammon.core.position import Position
@@ -856,8 +857,6 @@ def register_move_text(name: str, make: Callable[[Any], MoveText]) -> None:
 
 def move_text_for(rules: Rules) -> MoveText:
     """The move text people read and type for ``rules``: the one it names."""
-    import gammon.notation  # noqa: F401  (the notation modules register their move texts)
-
     make = MOVE_TEXTS.get(rules.move_text)
     if make is None:
         raise InvalidNotationError(

@@ -167,13 +167,13 @@ class Situation:
     @classmethod
     def from_xgid(cls, text: str, *, checkers: int = MAX_CHECKERS) -> Situation:
         """Read an eXtreme Gammon XGID (``XGID=`` prefix optional)."""
-        from gammon.notation.xgid import parse_xgid
+        from gammon.notation.xgid import parse_xgid  # xgid builds Situations: a circle at the top
 
         return parse_xgid(text, checkers=checkers)
 
     def xgid(self) -> str:
         """The XGID of this situation (raises if it has what an XGID cannot say)."""
-        from gammon.notation.xgid import format_xgid
+        from gammon.notation.xgid import format_xgid  # as above
 
         return format_xgid(self)
 

@@ -17,7 +17,9 @@ from rich.text import Text
 
 from gammon.core.errors import InvalidOptionError
 from gammon.core.protocol import Rules
-from gammon.render.terminal import board_text, render_board
+from gammon.render.acedrex import LETTERS, render_ring, style
+from gammon.render.quarter import render_quarter
+from gammon.render.terminal import board_text, checker, render_board
 
 
 class Board(Protocol):
@@ -44,8 +46,6 @@ class TrackBoard:
                             position=position, dice_left=dice_left)
 
     def token(self, player: int) -> Text:
-        from gammon.render.terminal import checker
-
         return checker(player)
 
 
@@ -53,8 +53,6 @@ class QuarterBoard(TrackBoard):
     def draw(self, state: Any, *, viewer: int | None, names: Sequence[str],
              highlight: Any = None, position: Any = None,
              dice_left: Sequence[int] | None = None) -> RenderableType:
-        from gammon.render.quarter import render_quarter
-
         return render_quarter(state, names=names, highlight=highlight, position=position,
                               dice_left=dice_left)
 
@@ -63,13 +61,9 @@ class RingBoard:
     def draw(self, state: Any, *, viewer: int | None, names: Sequence[str],
              highlight: Any = None, position: Any = None,
              dice_left: Sequence[int] | None = None) -> RenderableType:
-        from gammon.render.acedrex import render_ring
-
         return render_ring(state, names, highlight or ())
 
     def token(self, player: int) -> Text:
-        from gammon.render.acedrex import LETTERS, style
-
         return Text(LETTERS[player], style=style(player))
 
 

@@ -21,6 +21,9 @@ from typing import Any
 
 from gammon.core.play import Play
 from gammon.core.state import GameState, Phase
+from gammon.stakes.cube import CubeState
+from gammon.variants.acedrex import COLOURS as NAMES
+from gammon.variants.acedrex import JACKPOT, SLOTS, first_stop, owner, stop_name
 
 #: Checker colours by player (fill, edge, text).
 COLOURS = (("#f5f0e6", "#5b4a33", "#3a2e1f"), ("#3b3b3b", "#101010", "#f0f0f0"),
@@ -250,9 +253,6 @@ def quarter_svg(state: GameState, *, moved: Sequence[str] = (),
 def ring_svg(state: Any, *, moved: Sequence[str] = ()) -> str:
     """The Acedrex ring as a square: each territory's nine stops along its side, the
     gates at the corners, the jackpot and hands in the middle (as the terminal board)."""
-    from gammon.variants.acedrex import COLOURS as NAMES
-    from gammon.variants.acedrex import JACKPOT, SLOTS, first_stop, owner, stop_name
-
     cell, margin = 64, 70
     side = cell * SLOTS
     size = side + 2 * margin
@@ -344,8 +344,6 @@ def board_svg(state: Any, viewer: int = 0, *, moved: Sequence[str] = (),
               names: Sequence[str] | None = None) -> str:
     """The board of any state (the stakes' wrapped game for a cube state), drawn as the
     variant's ``board`` says."""
-    from gammon.stakes.cube import CubeState
-
     if isinstance(state, CubeState):
         if cube is None and state.cube_in_play:
             cube = (state.cube_value, state.cube_owner)

@@ -31,6 +31,7 @@ from gammon.core.position import Position
 from gammon.core.state import GameState, Phase
 from gammon.core.variant import TrackVariant
 from gammon.core.words import agree
+from gammon.stakes import CubeState
 
 #: Checker letters and styles, by player number.
 SYMBOLS = ("X", "O", "Y", "Z")
@@ -224,8 +225,6 @@ def _stakes(state: GameState, viewer: int, names: Sequence[str]) -> dict[int, Te
     """Beside the board of a game with stakes (:class:`gammon.stakes.CubeState`): the
     cube on its owner's side (in the middle while centred), the match score under the
     status line, and the status of a cube decision. Nothing for a plain game."""
-    from gammon.stakes import CubeState
-
     if not isinstance(state, CubeState):
         return {}
     lines: dict[int, Text] = {}

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+import gammon
 from gammon.core.errors import InvalidOptionError
 from gammon.core.protocol import State, play_on
 from gammon.stakes.cube import cube_game
@@ -62,8 +63,6 @@ class Session:
         stakes: StakeRules | None = None,
         names: Sequence[str] | None = None,
     ) -> None:
-        import gammon
-
         self.variant: Any = gammon.variant(variant) if isinstance(variant, str) else variant
         if not isinstance(stake, int | float | Fraction) or isinstance(stake, bool) or stake <= 0:
             raise InvalidOptionError(f"the stake per point is a positive number, not {stake!r}")

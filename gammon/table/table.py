@@ -30,12 +30,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
+from gammon.agents.registry import make_agent
 from gammon.core.dice import Roll
 from gammon.core.errors import GammonError, IllegalPlayError, InvalidOptionError
 from gammon.core.play import Play
 from gammon.core.protocol import RandomSource, Rules, State
 from gammon.core.state import GameState
 from gammon.core.variant import TrackVariant, variant_from
+from gammon.notation.movetext import move_text_for
 from gammon.stakes.cube import CubeAction, CubeState, Resign, ResignAnswer
 from gammon.stakes.match import Match
 from gammon.stakes.prompt import question as stakes_question
@@ -267,8 +269,6 @@ class Table:
         table's seed, the game and how far into its log they sit down, so a table
         restored from its log seats the same bots as one that played on."""
         if self._agents is None:
-            from gammon.agents.registry import make_agent
-
             game, entries = self._seated
             self._agents = {
                 p: make_agent(seat.kind, self.variant,
@@ -374,8 +374,6 @@ class Table:
         """An action as the record writes it: a play in the variant's move text (in the
         mover's own numbering), anything else as it names itself."""
         if isinstance(action, Play):
-            from gammon.notation.movetext import move_text_for
-
             return move_text_for(self.variant).format_play(action)
         return str(action)
 

@@ -39,13 +39,17 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
+from gammon.agents.gnubg import GnubgBridge, gnubg_path, to_gnubg
 from gammon.core.errors import InvalidOptionError
 from gammon.core.position import Position
 from gammon.core.protocol import Rules
 from gammon.core.state import Phase
-from gammon.nn.evaluator import NeuralEvaluator, equity
+from gammon.nn import load_network
+from gammon.nn.evaluator import NeuralEvaluator, equity, neural_evaluator
 from gammon.nn.network import Network
+from gammon.training.train import strength_point
 
 #: Share of decisions taken at random among the network's best plays while sampling.
 EXPLORE = 0.15
@@ -138,8 +142,6 @@ class GnubgTeacher:
     processes at once (``gammon.agents.gnubg``'s bridge, one per thread)."""
 
     def __init__(self, plies: int, processes: int) -> None:
-        from gammon.agents.gnubg import gnubg_path
-
         if gnubg_path() is None:
             raise InvalidOptionError("the gnubg teacher needs gnubg (apt-get install gnubg)")
         self.plies = plies
@@ -150,8 +152,6 @@ class GnubgTeacher:
         self._pool = ThreadPoolExecutor(max(1, processes))
 
     def _bridge(self) -> Any:
-        from gammon.agents.gnubg import GnubgBridge
-
         bridge = getattr(self._local, "bridge", None)
         if bridge is None:
             bridge = GnubgBridge()
@@ -169,8 +169,6 @@ class GnubgTeacher:
     def label(self, boards: np.ndarray, turns: np.ndarray,
               progress: Callable[[int], None] | None = None) -> np.ndarray:
         """The five chances (rows, ``float32``) of each board for its player to roll."""
-        from gammon.agents.gnubg import to_gnubg
-
         requests = []
         for start in range(0, len(boards), BATCH):
             requests.append([to_gnubg(Position(boards[i].tobytes(), 2, int(turns[i])))
@@ -318,8 +316,6 @@ class TeacherRun:
     def __init__(self, rules: Rules, network: Network, plan: TeacherPlan, seed: int,
                  check_games: int, out: Path,
                  events: Callable[..., None] | None = None) -> None:
-        from gammon.nn.evaluator import neural_evaluator
-
         self.rules = rules
         self.network = network
         self.plan = plan
@@ -357,9 +353,6 @@ class TeacherRun:
         if path.exists():
             with np.load(path) as data:
                 return data["boards"], data["turns"], np.array(data["labels"])
-        from gammon.nn import load_network
-        from gammon.nn.evaluator import neural_evaluator
-
         player = neural_evaluator(self.rules, load_network(self.rules))
         assert isinstance(player, NeuralEvaluator)
         self.events("stage", f"self-play games of the shipped {self.rules.name} network",
@@ -423,7 +416,6 @@ class TeacherRun:
         self.events("stage", f"epochs of fitting ({len(train_x):,} positions, "
                              f"{len(test_x):,} held out)", epochs)
         self.events("done", done)
-        from threadpoolctl import threadpool_limits
 
         for epoch in range(done, epochs):
             began = time.perf_counter()
@@ -446,8 +438,6 @@ class TeacherRun:
                 self.check(epoch + 1)
 
     def check(self, epoch: int) -> None:
-        from gammon.training.train import strength_point
-
         point = {"epochs": epoch, **strength_point(self.rules, self.out, self.check_games,
                                                     10_000 + epoch)}
         self.state["curve"].append(point)

@@ -45,11 +45,15 @@ from typing import Any
 
 import numpy as np
 
+from gammon.agents.duel import duel
+from gammon.agents.parallel import rules_of, run_tasks, task_seed
 from gammon.agents.search import best_action, board_search_applies, make_search
 from gammon.core.errors import InvalidOptionError
 from gammon.core.protocol import Rules
 from gammon.core.state import GameState
 from gammon.core.variant import variant
+from gammon.kernels import selfplay, tracks
+from gammon.nn import network_name
 from gammon.nn.encoders import TrackEncoder, encoder_for
 from gammon.nn.evaluator import convert, neural_evaluator, outcome_targets, outputs_for
 from gammon.nn.network import Network
@@ -129,8 +133,6 @@ def new_network(settings: Settings) -> Network:
     """A fresh network for the settings' variant."""
     rules = settings.rules()
     encoder = encoder_for(rules, "track+contact" if settings.contact else None)
-    from gammon.nn import network_name
-
     network = Network.create(
         encoder.inputs, settings.hidden, outputs_for(rules), seed=settings.seed,
         name=network_name(rules), variant=rules.name, options=settings.options,
@@ -234,8 +236,6 @@ class Trainer:
     def play_compiled(self, games: int, trace: np.ndarray | None = None) -> np.ndarray:
         """``games`` games of the compiled self-play, learning from each; rows of
         (winner, points, plays). ``trace`` receives the first game's plays."""
-        from gammon.kernels import selfplay, tracks
-
         net = self.network
         plays, words = self.rules.kernel.workspace()
         tracks.seed_kernels(self.settings.seed * 1_000_003 + self.games)
@@ -254,8 +254,6 @@ class Trainer:
         """One data-parallel round of ``games`` games (a full round, or a short one before
         a check or the end, shared out over the shards alike); rows of (winner, points,
         plays) in shard order. The weights change by the shards' changes, added in order."""
-        from gammon.agents.parallel import run_tasks, task_seed
-
         assert self.rounds is not None
         encoder = str(self.network.meta.get("encoder", "track"))
         if not self.warm:  # load the compiled self-play here once: forked workers inherit it
@@ -351,9 +349,6 @@ def _train_shard(shared: tuple[str, dict[str, Any], str, tuple[np.ndarray, ...],
     """One shard of a data-parallel round (a task of :meth:`Trainer.play_round`): from a
     copy of the round's weights, ``task``'s games (seed, games) of compiled self-play,
     learning from each; the change to each weight array, and the games' rows."""
-    from gammon.agents.parallel import rules_of
-    from gammon.kernels import selfplay, tracks
-
     name, options, inputs, weights, lam, rate = shared
     rules = rules_of(name, options)
     key = (id(rules), inputs)
@@ -380,8 +375,6 @@ def strength_point(rules: Rules, path: Path, games: int, seed: int, jobs: int = 
                    ) -> dict[str, list[float]]:
     """The network saved at ``path`` at 0 plies against each yardstick, ``games`` games
     each: the margin per game and its 95% interval, by rival."""
-    from gammon.agents.duel import duel
-
     point: dict[str, list[float]] = {}
     for rival in yardsticks(rules):
         result = duel(rules, [f"neural:0:net={path}", rival], games, seed=seed, jobs=jobs)
@@ -421,7 +414,7 @@ def load_for_training(path: str | Path, settings: Settings | None = None,
 
 def plot_curve(network: Network, path: Path) -> None:
     """The learning curve (margin against each yardstick by games trained) as a PNG."""
-    import matplotlib
+    import matplotlib  # the plot only: an optional extra, slow to import
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

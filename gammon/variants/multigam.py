@@ -37,6 +37,7 @@ from gammon.core.play import Play
 from gammon.core.position import Position
 from gammon.core.state import GameState, Phase
 from gammon.core.variant import TrackVariant, register
+from gammon.kernels import multigam, tracks
 
 #: Points scored by the 1st, 2nd, 3rd and 4th place.
 SCORES = (5, 3, 2, 1)
@@ -306,8 +307,6 @@ class MultiGam(TrackVariant):
         """Each player's mean score over ``games`` compiled random continuations of a
         CHANCE ``state`` (the player to move rolls next). ``seed`` reseeds the compiled
         generator; None continues its stream."""
-        from gammon.kernels import multigam, tracks
-
         if state.phase is not Phase.CHANCE or state.opening:
             raise ValueError("rollouts start from a roll of a game under way, not "
                              f"from a {state.phase.name} state or the opening")
@@ -330,7 +329,5 @@ class MultiGam(TrackVariant):
         (winner = first place, -1 if ``max_turns`` ran out); places are 1-4, 0 for a
         player not placed in an unfinished game.
         """
-        from gammon.kernels import multigam
-
         start = self.start_position().board
         return multigam.playouts(games, start, self.kernel.rules, SCORES, seed, max_turns)

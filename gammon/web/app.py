@@ -50,7 +50,13 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+from gammon.analysis.cli import network_evaluator
+from gammon.analysis.review import html, review
 from gammon.core.errors import GammonError, InvalidOptionError
+from gammon.core.variant import variant, variant_names
+from gammon.core.variant import variant as get_variant
+from gammon.stakes.rules import StakeRules
+from gammon.table.table import Seat, Table
 from gammon.web.config import ServerConfig, load_config
 from gammon.web.live import POLICY, Live
 from gammon.web.rates import Rates
@@ -152,8 +158,6 @@ async def read_json(request: Request, limit: int) -> dict[str, Any]:
 
 
 def _variants(config: ServerConfig) -> list[dict[str, Any]]:
-    from gammon.core.variant import variant, variant_names
-
     out = []
     for name in variant_names():
         rules = variant(name)
@@ -339,8 +343,6 @@ def _seat_link(room: Room, seat: int, token: str) -> dict[str, Any]:
 
 def _row(saved: Any, taken: set[int]) -> dict[str, Any]:
     """A table as the lobby lists it (from its stored settings, without replaying it)."""
-    from gammon.table.table import Seat
-
     settings = saved.settings
     seats = [Seat(s["kind"], s.get("name", "")) for s in settings["seats"]]
     names = seat_names(seats)
@@ -354,10 +356,6 @@ def _row(saved: Any, taken: set[int]) -> dict[str, Any]:
 def review_page_of(record: dict[str, Any], names: list[str], table_id: str) -> str:
     """The review page of a finished table (every decision rated at 1 ply): in a bots'
     worker process, since it evaluates every decision of the game."""
-    from gammon.analysis.cli import network_evaluator
-    from gammon.analysis.review import html, review
-    from gammon.table.table import Table
-
     table = Table.from_json(record)
     evaluator = network_evaluator(table.variant, None)
     reviewed = review(table.series.games, evaluator, names, plies=1)
@@ -367,9 +365,6 @@ def review_page_of(record: dict[str, Any], names: list[str], table_id: str) -> s
 def table_settings(body: dict[str, Any], config: ServerConfig) -> dict[str, Any]:
     """The :class:`~gammon.table.Table` settings of a creation request, checked field by
     field: seats from the server's menu, options the variant has, numbers in range."""
-    from gammon.core.variant import variant as get_variant
-    from gammon.stakes.rules import StakeRules
-
     unknown = set(body) - CREATE_FIELDS
     if unknown:
         raise InvalidOptionError(f"unknown fields {sorted(str(u)[:20] for u in unknown)[:5]}; "

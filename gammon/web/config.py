@@ -32,8 +32,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gammon.agents.registry import KINDS, default_bot, parse_spec
 from gammon.core.errors import InvalidOptionError
 from gammon.core.protocol import Rules
+from gammon.core.variant import variant
 
 HUMAN = "human"
 
@@ -130,8 +132,6 @@ class ServerConfig:
 
     def menu(self, rules: Rules) -> dict[str, Level]:
         """The levels ``rules`` offers on this server, in the order the lobby shows."""
-        from gammon.agents.registry import parse_spec
-
         levels = default_levels(rules)
         for scope in ("*", rules.name):
             for name, level in self.bots.get(scope, {}).items():
@@ -164,8 +164,6 @@ class ServerConfig:
 
 def default_levels(rules: Rules) -> dict[str, Level]:
     """``best``, ``fast`` and ``beginner`` of ``rules`` (module text)."""
-    from gammon.agents.registry import default_bot
-
     budget = MARGIN + 3 * rules.think_seconds
     best = default_bot(rules)
     options = rules.bot_options.get(best)
@@ -225,9 +223,6 @@ def _section(kind: type, given: Any, where: str) -> Any:
 def _bots(given: Any, path: Path | None) -> dict[str, dict[str, Level]]:
     """``[bots]`` levels for every variant and ``[bots.VARIANT]`` for one, checked: each
     spec builds an agent of a known kind."""
-    from gammon.agents.registry import KINDS, parse_spec
-    from gammon.core.variant import variant
-
     if not isinstance(given, dict):
         raise InvalidOptionError(f"{path}: [bots] is a table of levels")
     scopes: dict[str, dict[str, Any]] = {"*": {}}

@@ -26,7 +26,7 @@ async def listen(store: Store, changed: Callable[[Notice], None],
                  missed: Callable[[], Awaitable[None]]) -> None:
     """Call ``changed(notice)`` for every notice, and ``missed()`` whenever listening
     (re)starts; runs until cancelled."""
-    import psycopg
+    import psycopg  # PostgreSQL's driver: only a server on PostgreSQL has it
 
     conninfo = store.engine.url.set(drivername="postgresql").render_as_string(
         hide_password=False)

@@ -33,9 +33,11 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketState
 
 from gammon.core.errors import GammonError, IllegalPlayError
+from gammon.stakes.cube import CubeState
 from gammon.web.config import ServerConfig
 from gammon.web.rates import Bucket, Rates
 from gammon.web.rooms import Lobby, Room, Unavailable
+from gammon.web.views import preview
 
 log = logging.getLogger("gammon.web")
 
@@ -238,8 +240,6 @@ class Live:
 
     async def _handle(self, connection: Connection, room: Room, seat: int | None,
                       message: dict[str, Any]) -> None:
-        from gammon.web.views import preview
-
         kind = message.get("type")
         if kind == "ping":
             connection.push('{"type":"pong"}')
@@ -262,8 +262,6 @@ class Live:
 def chosen(question: Any, message: dict[str, Any]) -> Any:
     """The action an ``act`` message names: an index into the question's actions, or a
     resignation level."""
-    from gammon.stakes.cube import CubeState
-
     if "resign" in message:
         state = question.state
         level = message["resign"]

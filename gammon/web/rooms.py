@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from gammon.core.errors import GammonError, IllegalPlayError, InvalidOptionError
+from gammon.core.variant import variant, variant_names
 from gammon.table import narrate
 from gammon.table.dice import commitment, new_seed
 from gammon.table.table import Question, Seat, Step, Table
@@ -179,7 +180,7 @@ class Room:
     def view(self, seat: int | None) -> str:
         """The state message for ``seat`` as JSON text: made once per change and seat,
         since everyone in the room is sent it after every change."""
-        from gammon.web.views import state_message
+        from gammon.web.views import state_message  # views draws a Room: a circle at the top
 
         key = (self.version, len(self.tokens), self.status)
         if self._views.get("key") != key:
@@ -264,8 +265,6 @@ class Lobby:
         """Start the bots' workers and load what the first table of each variant needs
         (the compiled kernels, the board drawing): at start, before any browser is
         served, so that nobody's first table stalls the others."""
-        from gammon.core.variant import variant, variant_names
-
         self.thinkers.start()
         for name in variant_names():
             table = Table(name, ["human"] * variant(name).players, seed=0)

@@ -23,9 +23,13 @@ from gammon.core.position import Position
 from gammon.core.protocol import State
 from gammon.core.state import GameState
 from gammon.core.variant import TrackVariant
+from gammon.notation.codecs import format_position
+from gammon.notation.movetext import move_text_for
 from gammon.render.svg import board_svg
 from gammon.stakes.cube import CubeState
+from gammon.stakes.prompt import cube_text, score_text
 from gammon.stakes.session import Session
+from gammon.table import narrate
 from gammon.table.table import MATCH, MONEY, PLAY, Table
 from gammon.web.rooms import Room
 
@@ -102,8 +106,6 @@ def record(room: Room) -> list[dict[str, Any]]:
 
 
 def _position_id(state: State) -> str:
-    from gammon.notation.codecs import format_position
-
     game = _base(state)
     try:
         if isinstance(game, GameState):
@@ -187,8 +189,6 @@ def _shared(room: Room) -> dict[str, Any]:
         data["dice"] = list(game.dice)
     info = []
     if isinstance(state, CubeState):
-        from gammon.stakes.prompt import cube_text, score_text
-
         if table.kind == MATCH:
             info.append(score_text(state, names))
         if table.kind in (MATCH, MONEY):
@@ -212,8 +212,6 @@ def _actions(question: Any, game: Any) -> list[dict[str, Any]]:
     for index, action in enumerate(question.actions):
         if question.kind == PLAY and isinstance(action, Play):
             if writer is None:
-                from gammon.notation.movetext import move_text_for
-
                 writer = move_text_for(variant)
             actions.append({"index": index, "steps": play_steps(action, variant),
                             "text": writer.format_action(action) if action.moves
@@ -228,8 +226,6 @@ def _actions(question: Any, game: Any) -> list[dict[str, Any]]:
 
 
 def _result(room: Room) -> str:
-    from gammon.table import narrate
-
     state = room.table.state
     lines = narrate.result_lines(room.table, state, room.names)
     return " ".join(line.text if line.seat is None else f"{room.names[line.seat]} {line.text}"

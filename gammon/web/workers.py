@@ -24,6 +24,7 @@ from typing import Any
 
 from pebble import ProcessExpired, ProcessPool
 
+from gammon.agents.registry import make_agent
 from gammon.core.protocol import State
 
 log = logging.getLogger("gammon.web")
@@ -47,7 +48,6 @@ def _start_worker(memory_bytes: int) -> None:
 
 def think(spec: str, state: State, seed: str | None) -> Any:
     """One decision of the bot ``spec`` at ``state`` (in a worker process)."""
-    from gammon.agents.registry import make_agent
 
     return make_agent(spec, state.variant, seed).choose(state)
 
