@@ -44,7 +44,7 @@ def test_before_rolling_double_or_roll():
     assert parse_command(state, "roll") is CubeAction.ROLL
     assert parse_command(state, "13/11 6/5") is None
     assert choices(state) == "roll/double"
-    assert question(state) == "double to 2, or roll? (Enter rolls)"
+    assert question(state) == "double to 2, or roll?"
 
 
 def test_answers_to_a_double_and_a_beaver():

@@ -211,3 +211,47 @@ def test_a_mistyped_seat_link_never_replaces_the_seat_this_browser_holds(server,
     assert page.evaluate(f"localStorage.getItem('{key}')") == token
     assert not any(token in url for url in requested)  # never sent in an address
     context.close()
+
+
+def test_the_take_question_names_the_player_who_doubled(server, browser):
+    """Issue 30: the cube question counted players from 0 ("player 1 doubles" when the
+    page's player 2 had doubled), said "(Enter rolls)" though Enter does nothing on the
+    page, and the board's label named "player 0"."""
+    first = browser.new_context().new_page()
+    first.goto(server.url + "/")
+    first.select_option("#variant", "backgammon")
+    first.select_option("#kind", "money")
+    for seat in (0, 1):
+        first.select_option(f"#seat{seat}", "human")
+    first.click("#create-button")
+    first.wait_for_url(re.compile(r"/t/\w+"))
+    table = first.url.split("/t/")[1].split("?")[0]
+    second = browser.new_context().new_page()
+    second.goto(server.url + "/")
+    second.locator("#tables button", has_text="take a seat").first.click()
+    second.wait_for_url(re.compile(rf"/t/{table}"))
+    pages = [first, second]
+    doubler = None
+    for _ in range(40):
+        for page in pages:
+            text = page.locator("#question").inner_text()
+            if text.startswith("Your turn: double to"):
+                assert "Enter" not in text
+                page.locator("#controls > button", has_text="double").click()
+                doubler = page
+                break
+            if text.startswith("Your turn"):
+                take_turn(page)
+        if doubler is not None:
+            break
+        first.wait_for_timeout(300)
+    assert doubler is not None, "nobody was asked whether to double"
+    taker = second if doubler is first else first
+    name = doubler.evaluate("table.seats[table.you].name")
+    wait_for(taker, "document.querySelector('#question').textContent.includes('doubles to 2')")
+    asked = taker.locator("#question").inner_text()
+    assert asked.startswith(f"Your turn: {name} doubles to 2: take or drop?"), asked
+    own = taker.evaluate("table.seats[table.you].name")
+    label = taker.locator("#board svg").get_attribute("aria-label") or ""
+    assert label.endswith(f"seen by {own}") and "player 0" not in label
+    taker.screenshot(path=str(ARTIFACTS / "take-question.png"))

@@ -37,7 +37,7 @@ from gammon.core.variant import variant_from
 from gammon.core.words import agree
 from gammon.notation.movetext import NO_MOVE, MoveText, Pair, move_text_for
 from gammon.render import board_for
-from gammon.stakes.cube import CubeState, Resign
+from gammon.stakes.cube import CubeAction, CubeState, Resign
 from gammon.stakes.match import Match
 from gammon.stakes.prompt import parse_command, stakes_help
 from gammon.stakes.rules import StakeRules
@@ -424,7 +424,8 @@ class TerminalGame:
         if question.kind != CHOICE:
             self.console.print()
             self.board(state)
-            self.say(self.who(seat), ": ", question.text)
+            rolls = " (Enter rolls)" if CubeAction.ROLL in legal else ""
+            self.say(self.who(seat), ": ", question.worded(self.names) + rolls)
             return [self.ask_words(question, f"{self.names[seat]} "
                                    f"({'/'.join(str(a) for a in legal)})> ")]
         plain = [a for a in legal if not isinstance(a, Resign)]
@@ -458,13 +459,13 @@ class TerminalGame:
             if self.common(command, state):
                 continue
             if command in _LIST:
-                self.say(question.text)
+                self.say(question.worded(self.names))
                 continue
             if command in ("help", "h"):
                 grid = _grid(stakes_help(state.base.variant)
                              + (("board", "show the board again"),
                                             ("quit", "stop playing")))
-                self.console.print(Text(question.text), grid)
+                self.console.print(Text(question.worded(self.names)), grid)
                 continue
             try:
                 action = parse_command(state, line)

@@ -199,7 +199,8 @@ def track_svg(state: GameState, viewer: int, *, moved: Sequence[str] = (),
         body.append(_el("text", str(value if value > 1 else 64), x="20", y=f"{y + 24:.0f}",
                         font_size="16", text_anchor="middle", font_family="sans-serif",
                         font_weight="bold"))
-    label = f"{variant.name} board seen by player {viewer}"
+    seen_by = names[viewer] if names else f"player {viewer + 1}"
+    label = f"{variant.name} board seen by {seen_by}"
     return _svg(width, height, body, label)
 
 

@@ -133,7 +133,7 @@ def question(state: CubeState, names: Sequence[str] | None = None) -> str:
         return (f"{names[offer.by]} {verb} to {offer.value}: {answers}? "
                 f"(a drop gives up {_points(offer.stake)})")
     if state.preroll:
-        return f"double to {state.next_cube}, or roll? (Enter rolls)"
+        return f"double to {state.next_cube}, or roll?"
     return ""
 
 

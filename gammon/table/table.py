@@ -96,6 +96,11 @@ class Question:
     state: Any
     actions: Sequence[Any]
 
+    def worded(self, names: Sequence[str]) -> str:
+        """The question with the seats' ``names`` where it names a seat (who doubled,
+        who offers to resign); :attr:`text` says "player N" there, counted from 0."""
+        return _text(self.state, self.actions, names)
+
 
 @dataclass(frozen=True)
 class Step:
@@ -508,11 +513,11 @@ def _kind(state: State, actions: Sequence[Any]) -> str:
     return CHOICE
 
 
-def _text(state: State, actions: Sequence[Any]) -> str:
-    """The question in a few words, without names (a face adds them)."""
+def _text(state: State, actions: Sequence[Any], names: Sequence[str] | None = None) -> str:
+    """The question in a few words; the seats named by ``names`` where it names one."""
     game: State = state
     if isinstance(state, CubeState):
-        asked = stakes_question(state)
+        asked = stakes_question(state, names)
         if asked:
             return asked
         game = state.base

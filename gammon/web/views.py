@@ -201,7 +201,7 @@ def _shared(room: Room) -> dict[str, Any]:
     data["result"] = _result(room) if state.is_terminal else None
     if question is not None:
         data["question"] = {"seat": question.seat, "kind": question.kind,
-                            "text": question.text, "name": names[question.seat]}
+                            "text": question.worded(names), "name": names[question.seat]}
     return data
 
 
