@@ -26,10 +26,12 @@ from gammon.table.table import (
     CHOICE,
     CUBE,
     NEW_GAME,
+    NEXT_GAME,
     PLAY,
     TAKE,
     THROW,
     Question,
+    Seat,
     Table,
 )
 
@@ -622,3 +624,28 @@ def test_a_game_more_than_the_table_plays_is_refused_naming_it(settings: dict) -
     data["log"].append(copy.deepcopy(data["log"][0]))
     error = refused(data)
     assert "game 2" in str(error), str(error)
+
+
+@pytest.mark.parametrize("name", ["acey-deucey", "backgammon"])
+def test_a_person_who_cannot_move_is_not_asked(name):
+    """Issue 30: "Play: no move" had to be clicked every time; the table passes for a
+    person whose one play is no move, and logs it as their action."""
+    import random
+
+    table = Table(gammon.variant(name), [Seat("human"), Seat("human")], seed=3)
+    rng = random.Random(3)
+    passed = 0
+    for _ in range(4000):
+        steps = table.run()
+        passed += sum(1 for s in steps if s.kind == ACTION and s.seat is not None
+                      and isinstance(s.taken, Play) and not s.taken.moves)
+        question = table.question
+        if question is None:
+            break
+        assert not (question.kind == PLAY and len(question.actions) == 1
+                    and not question.actions[0].moves), "asked to pass"
+        if question.kind == NEXT_GAME:
+            break
+        table.act(question.seat, rng.choice(list(question.actions)))
+    assert passed > 0
+    assert all(entry.get("seat") in (0, 1) for entry in table.log[-1] if "play" in entry)

@@ -285,8 +285,9 @@ class Table:
     # --- moving on ----------------------------------------------------------------------
 
     def advance(self) -> Step | None:
-        """Take one step that needs no person: start the next game, throw the dice, or
-        let a bot answer its question. None when a person must answer or it is over."""
+        """Take one step that needs no person: start the next game, throw the dice, let
+        a bot answer its question, or pass for a person who cannot move (the one play
+        is no move). None when a person must answer or it is over."""
         if self.over:
             return None
         state = self.state
@@ -295,6 +296,9 @@ class Table:
         if state.is_chance:
             return self._throw(state.sample_chance(self.dice))
         question = self.question
+        if question is not None and question.kind == PLAY and len(question.actions) == 1 \
+                and isinstance(question.actions[0], Play) and not question.actions[0].moves:
+            return self._apply(question.seat, question.actions[0])
         if question is None or self.seats[question.seat].human:
             return None
         if question.kind == NEXT_GAME:  # pragma: no cover - asked of people only
