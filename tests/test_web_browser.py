@@ -255,3 +255,74 @@ def test_the_take_question_names_the_player_who_doubled(server, browser):
     label = taker.locator("#board svg").get_attribute("aria-label") or ""
     assert label.endswith(f"seen by {own}") and "player 0" not in label
     taker.screenshot(path=str(ARTIFACTS / "take-question.png"))
+
+
+def _drag(page, source, target) -> None:
+    """Press on ``source``, move a little (the targets show), let go on ``target``."""
+    box = page.locator(source).first.bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 20, y + 20, steps=4)
+    end = page.locator(target).first.bounding_box()
+    assert end is not None
+    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=4)
+    page.mouse.up()
+
+
+def _my_play(page) -> None:
+    """Wait until this page's person is to play checkers."""
+    page.wait_for_selector("#board .spot.source", timeout=30_000)
+
+
+def test_two_checkers_dragged_in_one_turn_both_move(server, browser):
+    """Issue 30: the first drag selected the board's text and the second became the
+    browser's own drag, so it was lost."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    create(page, server, "backgammon", ["human", "beginner"])
+    _my_play(page)
+    for moves in (1, 2):
+        _drag(page, "#board .spot.source", "#board .spot.target")
+        wait_for(page, f"pick && pick.path.length === {moves}")
+        page.wait_for_timeout(400)  # the server's drawing of the board so far arrives
+    assert page.evaluate("window.getSelection().toString()") == ""
+    wait_for(page, "!document.querySelector('#confirm').disabled")
+    # What made the second drag a native one, headless Chromium does not show by itself:
+    # the board's text could be selected, and a drag of it was the browser's.
+    assert page.evaluate("getComputedStyle(document.querySelector('#board')).userSelect") \
+        == "none"
+    assert page.evaluate("""() => {
+        const event = new Event('dragstart', {bubbles: true, cancelable: true});
+        document.querySelector('#board svg').dispatchEvent(event);
+        return event.defaultPrevented;
+    }""")
+    page.close()
+
+
+def test_a_click_that_moves_nothing_says_why(server, browser):
+    """Issue 30: clicking a point that cannot move did nothing and said nothing."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    create(page, server, "backgammon", ["human", "beginner"])
+    _my_play(page)
+    page.locator("#board [data-spot]:not(.source)").first.click()
+    hint = page.locator("#hint").inner_text()
+    assert "outlined" in hint and ("cannot move" in hint or "no checker" in hint), hint
+    page.close()
+
+
+def test_the_outline_of_a_checker_that_can_move_shows_over_the_last_play(server, browser):
+    """Issue 30: the yellow "you can move this" outline vanished where the opponent's
+    last move had left its blue one."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    create(page, server, "backgammon", ["human", "beginner"])
+    _my_play(page)
+    # Make a spot both the last play's and a source, as the bar in Caucasian or most
+    # turns of Multi-Gam are, then read its outline.
+    stroke = page.evaluate("""() => {
+        const spot = document.querySelector('#board .spot.source');
+        spot.classList.add('moved');
+        return getComputedStyle(spot.firstElementChild).stroke;
+    }""")
+    assert stroke == "rgb(255, 213, 79)", stroke
+    page.close()

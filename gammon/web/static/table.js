@@ -76,6 +76,7 @@ function act(payload) {
   if (sent) return;
   sent = true;
   $("error").textContent = "";
+  $("hint").textContent = "";
   for (const button of document.querySelectorAll("#controls button")) button.disabled = true;
   send({ type: "act", version: table.version, ...payload });
 }
@@ -316,11 +317,26 @@ function markBoard() {
     } else if (choices.has(name)) {
       spot.classList.add(from === null ? "source" : "target");
       spot.onclick = () => clickSpot(name);
+    } else {
+      spot.onclick = () => refuseSpot(name);
     }
   }
 }
 
+function refuseSpot(name) {
+  // A click that moves nothing says why, instead of doing nothing.
+  const where = name === "bar" ? "the bar" : name === "off" ? "off the board" : `point ${name.replace(/^p/, "")}`;
+  if (pick.source !== null) {
+    $("hint").textContent = `That checker cannot go to ${where}: the highlighted points are where it can go.`;
+  } else if ((pick.mine[name] || 0) > 0) {
+    $("hint").textContent = `No checker on ${where} can move with these dice: the outlined ones can.`;
+  } else {
+    $("hint").textContent = `You have no checker on ${where}: the outlined ones can move.`;
+  }
+}
+
 function clickSpot(name) {
+  $("hint").textContent = "";
   if (pick.source === null) {
     pick.source = name;
     const only = targets(name);
@@ -374,8 +390,10 @@ let drag = null;
 $("board").addEventListener("pointerdown", (event) => {
   const spot = event.target.closest("[data-spot]");
   if (!pick || sent || pick.source !== null || !spot || !spot.classList.contains("source")) return;
+  event.preventDefault();  // no text selection, which turned the next drag into a native one
   drag = { from: spot.dataset.spot, x: event.clientX, y: event.clientY, moved: false };
 });
+$("board").addEventListener("dragstart", (event) => event.preventDefault());
 $("board").addEventListener("pointermove", (event) => {
   if (!drag || drag.moved) return;
   if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 8) return;
