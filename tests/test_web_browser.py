@@ -326,3 +326,20 @@ def test_the_outline_of_a_checker_that_can_move_shows_over_the_last_play(server,
     }""")
     assert stroke == "rgb(255, 213, 79)", stroke
     page.close()
+
+
+def test_the_dice_a_picked_move_used_are_faded(server, browser):
+    """Issue 30: used dice were not marked while a play was picked checker by checker."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    create(page, server, "backgammon", ["human", "beginner"])
+    _my_play(page)
+    faded = ("[...document.querySelectorAll('#board .die')]"
+             ".filter(d => d.getAttribute('opacity') === '0.45').length")
+    dice = page.locator("#board .die").count()
+    assert dice in (2, 4) and page.evaluate(faded) == 0  # a double shows four dice
+    _drag(page, "#board .spot.source", "#board .spot.target")
+    wait_for(page, f"{faded} >= 1")
+    page.screenshot(path=str(ARTIFACTS / "dice-used.png"))
+    page.click("#undo")
+    wait_for(page, f"{faded} === 0")
+    page.close()

@@ -102,9 +102,10 @@ def _svg(width: int, height: int, body: Iterable[str], label: str) -> str:
 
 def track_svg(state: GameState, viewer: int, *, moved: Sequence[str] = (),
               dice: Sequence[int] | None = None, cube: tuple[int, int | None] | None = None,
-              names: Sequence[str] | None = None) -> str:
+              names: Sequence[str] | None = None, used: Sequence[int] = ()) -> str:
     """A two-player track board from ``viewer``'s side (module text). ``moved``: spots to
-    mark; ``dice`` the dice to show (default the state's); ``cube``: (value, owner)."""
+    mark; ``dice`` the dice to show (default the state's; a double as four dice), those
+    among ``used`` faded (the moves picked so far); ``cube``: (value, owner)."""
     variant = state.variant
     position = state.position
     points = variant.points
@@ -185,11 +186,18 @@ def track_svg(state: GameState, viewer: int, *, moved: Sequence[str] = (),
                                                                else ""), data_spot="off"))
     # The dice, on the right half; the cube, on the left edge.
     shown = list(dice) if dice is not None else list(state.dice)
+    if len(shown) == 2 and shown[0] == shown[1]:
+        shown *= 2
     if shown:
         size = 34
         start = margin + (left + half) * cw / 2 + bar_w + cw * half / 4 - size
+        spent = list(used)
         for k, value in enumerate(shown[:4]):
-            body.append(_die(start + k * (size + 8), height / 2 - size / 2, size, value))
+            faded = value in spent
+            if faded:
+                spent.remove(value)
+            body.append(_die(start + k * (size + 8), height / 2 - size / 2, size, value,
+                             faded))
     if cube is not None:
         value, owner = cube
         y = height / 2 - 18.0 if owner is None else float(
@@ -342,9 +350,9 @@ def moved_spots(play: Play | None, board: str) -> list[str]:
 
 def board_svg(state: Any, viewer: int = 0, *, moved: Sequence[str] = (),
               cube: tuple[int, int | None] | None = None,
-              names: Sequence[str] | None = None) -> str:
+              names: Sequence[str] | None = None, used: Sequence[int] = ()) -> str:
     """The board of any state (the stakes' wrapped game for a cube state), drawn as the
-    variant's ``board`` says."""
+    variant's ``board`` says; ``used``: dice spent by the moves picked so far."""
     if isinstance(state, CubeState):
         if cube is None and state.cube_in_play:
             cube = (state.cube_value, state.cube_owner)
@@ -355,7 +363,7 @@ def board_svg(state: Any, viewer: int = 0, *, moved: Sequence[str] = (),
     if kind == "quarter":
         return quarter_svg(state, moved=moved)
     dice = state.dice if state.phase is Phase.DECIDE else ()
-    return track_svg(state, viewer, moved=moved, dice=dice, cube=cube, names=names)
+    return track_svg(state, viewer, moved=moved, dice=dice, cube=cube, names=names, used=used)
 
 
 __all__ = ["board_svg", "moved_spots", "quarter_svg", "ring_svg", "track_svg"]

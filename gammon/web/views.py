@@ -15,6 +15,7 @@ server checks again whatever comes back.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from gammon.core.errors import GammonError
@@ -268,4 +269,20 @@ def preview(room: Room, seat: int, index: int, moves: list[int]) -> str:
     partial = GameState(variant, Position.from_checkers(rows, mover), game.phase, game.dice,
                         game.opening, game.moves, game.memo)
     spots = [s for k in moves for s in play_steps(play, variant)[k]]
-    return board_svg(partial, seat, moved=spots)
+    return board_svg(partial, seat, moved=spots, used=dice_used(game.dice, play, moves))
+
+
+def dice_used(dice: Sequence[int], play: Play, moves: Sequence[int]) -> list[int]:
+    """The dice that the moves ``moves`` of ``play`` spend: each move's distance, or for
+    a checker borne off with a larger die the smallest such die left."""
+    left = list(dice) * (2 if len(dice) == 2 and dice[0] == dice[1] else 1)
+    spent = []
+    for k in moves:
+        move = play.moves[k]
+        distance = move.source - move.destination
+        die = distance if distance in left else min((d for d in left if d > distance),
+                                                    default=None)
+        if die is not None:
+            left.remove(die)
+            spent.append(die)
+    return spent
