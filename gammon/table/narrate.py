@@ -157,29 +157,37 @@ class Record:
 
 
 def record(table: Table) -> Record:
-    """The record of the game the table plays (or played last), from its steps."""
+    """The record of the game the table plays (or played last): a view of the game's
+    steps as the series keeps them (:class:`~gammon.stakes.record.GameRecord`)."""
     turns: list[Turn] = []
     opening: list[list[tuple[int, int]]] = []
-    for step in table.steps:
-        taken, before = step.taken, base(step.before)
-        if step.kind == THROW and taken.opening and table.variant.players > 2:
-            throwers = taken.players or range(len(taken.dice))
-            opening.append(list(zip(throwers, taken.dice, strict=True)))
-        if step.kind != ACTION or step.seat is None:
+    games = table.series.games
+    if not games:
+        return Record(turns, opening)
+    states = games[-1].replay()
+    state = next(states)
+    for taken, after in zip(games[-1].steps, states, strict=True):
+        whole, state = state, after
+        before = base(whole)
+        if whole.is_chance:
+            if taken.opening and table.variant.players > 2:
+                throwers = taken.players or range(len(taken.dice))
+                opening.append(list(zip(throwers, taken.dice, strict=True)))
             continue
+        seat = whole.current_player
         if isinstance(taken, Play):
-            turns.append(Turn(step.seat, before.dice,
-                              table.describe(step.before, taken) if taken.moves else NO_MOVE))
-        elif turns and turns[-1].player == step.seat and turns[-1].parts:
+            turns.append(Turn(seat, before.dice,
+                              table.describe(whole, taken) if taken.moves else NO_MOVE))
+        elif turns and turns[-1].player == seat and turns[-1].parts:
             # The parts of one decision (an Acedrex throw spent in parts) share a line.
             dice = turns[-1].dice
             thrown = getattr(before, "die", None)
             if thrown is not None and dice and thrown != dice[-1]:
                 dice += (thrown,)  # thrown again (a reroll): both throws shown
-            turns[-1] = Turn(step.seat, dice, f"{turns[-1].text}, {taken}", True)
+            turns[-1] = Turn(seat, dice, f"{turns[-1].text}, {taken}", True)
         else:
             thrown = getattr(before, "die", None)  # Acedrex: the throw being spent
-            turns.append(Turn(step.seat, () if thrown is None else (thrown,), str(taken),
+            turns.append(Turn(seat, () if thrown is None else (thrown,), str(taken),
                               thrown is not None))
     return Record(turns, opening)
 

@@ -179,10 +179,6 @@ class Table:
             self.stakes = stakes if stakes is not None else StakeRules()
             self.series = Session(self.variant, stake if kind == MONEY else 1, self.stakes)
         self.log: list[list[log.Entry]] = []
-        #: The steps of the game being played (or the last one): the log's entries with
-        #: the states around them, which every view of the game (the terminal's record,
-        #: the narration) reads.
-        self.steps: list[Step] = []
         self._agents: dict[int, Any] | None = None
         self._seated = (0, 0)  # the game, and its entries, when the bots sat down
         self._asked: tuple[Any, bool, int, Question | None] = (None, False, -1, None)
@@ -359,15 +355,13 @@ class Table:
         self.log.append([])
         game = len(self.log)
         self._agents, self._seated = None, (game, 0)
-        self.steps = [Step(NEW_GAME, game, None, None, None, state)]
-        return self.steps[-1]
+        return Step(NEW_GAME, game, None, None, None, state)
 
     def _throw(self, roll: Roll) -> Step:
         before = self.state
         after = self.series.apply(roll)
         self.log[-1].append(log.encode_outcome(roll))
-        self.steps.append(Step(THROW, self.game, None, roll, before, after))
-        return self.steps[-1]
+        return Step(THROW, self.game, None, roll, before, after)
 
     def _apply(self, seat: int, action: Any, note: str = "") -> Step:
         before = self.state
@@ -376,8 +370,7 @@ class Table:
         if note:
             entry["note"] = note
         self.log[-1].append(entry)
-        self.steps.append(Step(ACTION, self.game, seat, action, before, after, note))
-        return self.steps[-1]
+        return Step(ACTION, self.game, seat, action, before, after, note)
 
     def describe(self, state: Any, action: Any) -> str:
         """An action as the record writes it: a play in the variant's move text (in the
