@@ -282,12 +282,14 @@ def test_two_checkers_dragged_in_one_turn_both_move(server, browser):
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     create(page, server, "backgammon", ["human", "beginner"])
     _my_play(page)
-    for moves in (1, 2):
+    moves = 0
+    while moves < 2 or page.locator("#confirm").is_disabled():  # a double takes four
         _drag(page, "#board .spot.source", "#board .spot.target")
+        moves += 1
         wait_for(page, f"pick && pick.path.length === {moves}")
         page.wait_for_timeout(400)  # the server's drawing of the board so far arrives
+        assert moves <= 4
     assert page.evaluate("window.getSelection().toString()") == ""
-    wait_for(page, "!document.querySelector('#confirm').disabled")
     # What made the second drag a native one, headless Chromium does not show by itself:
     # the board's text could be selected, and a drag of it was the browser's.
     assert page.evaluate("getComputedStyle(document.querySelector('#board')).userSelect") \
@@ -342,4 +344,47 @@ def test_the_dice_a_picked_move_used_are_faded(server, browser):
     page.screenshot(path=str(ARTIFACTS / "dice-used.png"))
     page.click("#undo")
     wait_for(page, f"{faded} === 0")
+    page.close()
+
+
+#: The pairs of a board's parts that touch: ``a`` and ``b`` select them.
+OVERLAPS = """([a, b]) => {
+    const boxes = (s) => [...document.querySelectorAll('#board ' + s)]
+        .map((e) => e.getBoundingClientRect());
+    const hit = (p, q) => p.left < q.right - 1 && q.left < p.right - 1
+        && p.top < q.bottom - 1 && q.top < p.bottom - 1;
+    let n = 0;
+    for (const p of boxes(a)) for (const q of boxes(b)) if (hit(p, q)) n++;
+    return n;
+}"""
+
+
+@pytest.mark.parametrize("variant, seats, kind", [
+    ("backgammon", ["human", "beginner"], "money"),
+    ("long-nardy", ["human", "beginner"], "game"),
+    ("multi-gam", ["human", "beginner", "beginner", "beginner"], "game"),
+])
+def test_the_cube_and_dice_cover_no_checker_and_no_label(server, browser, variant, seats,
+                                                         kind):
+    """Issue 30: the cube covered a checker on the 13 point, Long Nardy's dice the head,
+    Multi-Gam's dice the word OFF."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(server.url + "/")
+    page.select_option("#variant", variant)
+    page.select_option("#kind", kind)
+    for seat, who in enumerate(seats):
+        page.select_option(f"#seat{seat}", who)
+    page.click("#create-button")
+    page.wait_for_url(re.compile(r"/t/\w+"))
+    # Dice on the board, once the person has rolled where the cube is offered first.
+    wait_for(page, "document.querySelectorAll('#board .die').length > 0"
+             " || document.querySelector('#question').textContent.includes('double to')")
+    if not page.locator("#board .die").count():
+        page.locator("#controls > button", has_text="roll").click()
+        wait_for(page, "document.querySelectorAll('#board .die').length > 0")
+    page.screenshot(path=str(ARTIFACTS / f"clear-{variant}.png"))
+    for parts in ((".die", ".checker"), (".die", "text"), (".cube", ".checker")):
+        assert page.evaluate(OVERLAPS, list(parts)) == 0, parts
+    if kind == "money":
+        assert page.locator("#board .cube").count() == 1
     page.close()

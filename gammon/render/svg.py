@@ -189,27 +189,37 @@ def track_svg(state: GameState, viewer: int, *, moved: Sequence[str] = (),
     if len(shown) == 2 and shown[0] == shown[1]:
         shown *= 2
     if shown:
-        size = 34
-        start = margin + (left + half) * cw / 2 + bar_w + cw * half / 4 - size
+        # Centred in the home half, in the gap between two stacks of five (the point
+        # columns at either end hold a head or a backgammon's 13 point).
+        size, gap = 28, 6
+        shown = shown[:4]
+        start = (margin + bar_w + (left + half) * cw / 2
+                 - (len(shown) * size + (len(shown) - 1) * gap) / 2)
         spent = list(used)
         for k, value in enumerate(shown[:4]):
             faded = value in spent
             if faded:
                 spent.remove(value)
-            body.append(_die(start + k * (size + 8), height / 2 - size / 2, size, value,
+            body.append(_die(start + k * (size + gap), height / 2 - size / 2, size, value,
                              faded))
-    if cube is not None:
-        value, owner = cube
-        y = height / 2 - 18.0 if owner is None else float(
-            height - margin - 40 if owner == viewer else margin + 4)
-        body.append(_el("rect", x="2", y=f"{y:.0f}", width="36", height="36", rx="4",
-                        fill="#fffdf6", stroke="#222", class_="cube"))
-        body.append(_el("text", str(value if value > 1 else 64), x="20", y=f"{y + 24:.0f}",
-                        font_size="16", text_anchor="middle", font_family="sans-serif",
-                        font_weight="bold"))
     seen_by = names[viewer] if names else f"player {viewer + 1}"
     label = f"{variant.name} board seen by {seen_by}"
-    return _svg(width, height, body, label)
+    if cube is None:
+        return _svg(width, height, body, label)
+    # The cube in a gutter of its own left of the board, clear of the checkers.
+    gutter = 44
+    value, owner = cube
+    y = height / 2 - 18.0 if owner is None else float(
+        height - margin - 40 if owner == viewer else margin + 4)
+    frame = _el("rect", x="0", y="0", width=str(gutter + 20), height=str(height), fill=BOARD,
+                rx="10")
+    box = _el("rect", x="4", y=f"{y:.0f}", width="36", height="36", rx="4",
+              fill="#fffdf6", stroke="#222", class_="cube")
+    text = _el("text", str(value if value > 1 else 64), x="22", y=f"{y + 24:.0f}",
+               font_size="16", text_anchor="middle", font_family="sans-serif",
+               font_weight="bold")
+    board = f'<g transform="translate({gutter},0)">' + "".join(body) + "</g>"
+    return _svg(width + gutter, height, [frame, board, box, text], label)
 
 
 # --- Multi-Gam's quarter board ---------------------------------------------------------
@@ -250,10 +260,14 @@ def quarter_svg(state: GameState, *, moved: Sequence[str] = (),
                 group.append(_checker(lane, y, radius, player,
                                       str(n) if n > 6 and k == 5 else ""))
         body.append(_el("g", "".join(group), class_=classes, data_spot=spot))
+    # The dice in a strip of their own below the points' names.
+    strip = 40
+    body.insert(0, _el("rect", x="0", y="0", width=str(width), height=str(height + strip),
+                       fill=BOARD, rx="10"))
     shown = list(dice) if dice is not None else list(state.dice)
     for k, value in enumerate(shown[:4]):
-        body.append(_die(width - margin - 40 * (k + 1), height - margin - 34, 30, value))
-    return _svg(width, height, body, f"{variant.name} board")
+        body.append(_die(width - margin - 40 * (k + 1), height - 2, 30, value))
+    return _svg(width, height + strip, body, f"{variant.name} board")
 
 
 # --- the Acedrex ring --------------------------------------------------------------------
