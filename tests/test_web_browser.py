@@ -388,3 +388,48 @@ def test_the_cube_and_dice_cover_no_checker_and_no_label(server, browser, varian
     if kind == "money":
         assert page.locator("#board .cube").count() == 1
     page.close()
+
+
+def test_resigning_acedrex_takes_a_second_click(server, browser):
+    """Issue 30: Acedrex's "resign" was one button among the moves, with no
+    confirmation."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    create(page, server, "acedrex", ["human", "beginner", "beginner", "beginner"])
+    resign = page.locator("#controls > button", has_text=re.compile("^resign"))
+    resign.first.wait_for(timeout=60_000)
+    version = page.evaluate("table.version")
+    resign.first.click()
+    assert "click again" in resign.first.inner_text()
+    page.wait_for_timeout(300)
+    assert page.evaluate("table.version") == version  # nothing was sent
+    resign.first.click()
+    wait_for(page, "[...document.querySelectorAll('#lines li')]"
+             ".some((li) => /resign|leaves the game/i.test(li.textContent))")
+    page.close()
+
+
+def test_the_pieces_of_a_crowded_acedrex_stop_can_each_be_seen(browser):
+    """Issue 30: pieces stacked on a stop covered each other."""
+    import gammon
+    from gammon.render.svg import board_svg
+
+    rules = gammon.variant("acedrex")
+    ring = [()] * 40
+    ring[3] = (0, 9, 1, 18)  # Blue, Red, Blue, Orange on one stop, centre first
+    ring[13] = (10, 11, 12, 27, 28, 13)
+    page = browser.new_page(viewport={"width": 900, "height": 900})
+    page.set_content('<div id="board">' + board_svg(rules.state(ring, 0), 0) + "</div>")
+    page.screenshot(path=str(ARTIFACTS / "acedrex-crowded.png"))
+    touching = page.evaluate("""() => {
+        const boxes = [...document.querySelectorAll('#board .piece')]
+            .map((e) => e.getBoundingClientRect());
+        let n = 0;
+        boxes.forEach((p, i) => boxes.forEach((q, j) => {
+            if (i < j && p.left < q.right - 1 && q.left < p.right - 1
+                && p.top < q.bottom - 1 && q.top < p.bottom - 1) n++;
+        }));
+        return n;
+    }""")
+    assert touching == 0
+    assert page.evaluate(OVERLAPS, [".legend", ".piece"]) == 0
+    page.close()

@@ -311,16 +311,21 @@ def ring_svg(state: Any, *, moved: Sequence[str] = ()) -> str:
             body.append(_el("text", name, x=f"{x:.0f}", y=f"{label_y:.0f}",
                             fill="#3a2e1f", font_size="10", text_anchor="middle",
                             font_family="sans-serif"))
+            # A stop's pieces side by side, from the centre outward (the outermost
+            # fights), each whole; more than four: the outermost four and the count.
             stack = state.ring[stop]
-            for j, piece in enumerate(stack[-4:]):
+            shown = stack[-4:]
+            for j, piece in enumerate(shown):
                 tapped = state.is_tapped(piece)
                 fill = ACEDREX_COLOURS[owner(piece)]
-                body.append(_el("circle", cx=f"{x - 12 + j * 8:.0f}", cy=f"{y - 4 + j * 2:.0f}",
-                                r="11", fill=fill, stroke="#111", stroke_width="1.5",
-                                opacity="0.5" if tapped else "1", class_="piece"))
+                body.append(_el("circle", cx=f"{x + (j - (len(shown) - 1) / 2) * 15:.1f}",
+                                cy=f"{y - 4:.0f}", r="7", fill=fill, stroke="#111",
+                                stroke_width="1.5", opacity="0.5" if tapped else "1",
+                                class_="piece"))
             if len(stack) > 4:
-                body.append(_el("text", str(len(stack)), x=f"{x + 20:.0f}", y=f"{y:.0f}",
-                                fill="#fff", font_size="12", font_family="sans-serif"))
+                body.append(_el("text", f"{len(stack)} pieces", x=f"{x:.0f}", y=f"{y + 10:.0f}",
+                                fill="#fff", font_size="10", text_anchor="middle",
+                                font_family="sans-serif"))
     # The jackpot and the hands, in the middle.
     centre = size / 2
     body.append(_el("rect", x=f"{centre - 90:.0f}", y=f"{centre - 60:.0f}", width="180",
@@ -336,11 +341,16 @@ def ring_svg(state: Any, *, moved: Sequence[str] = ()) -> str:
         else:
             body.append(_el("circle", cx=f"{x:.0f}", cy=f"{centre - 35:.0f}", r="14",
                             fill="none", stroke="#f3e6cc", stroke_dasharray="3 3"))
+    # The legend: each player's colour as a piece, their words in the board's light ink
+    # (coloured words on the felt were hard to read, red above all).
     for p in range(4):
         text = f"{NAMES[p]}: {len(state.hands[p])} in hand, {len(state.captured[p])} captured"
-        body.append(_el("text", text, x=f"{centre:.0f}", y=f"{centre + 20 + p * 20:.0f}",
-                        fill=ACEDREX_COLOURS[p], font_size="14", text_anchor="middle",
-                        font_family="sans-serif", font_weight="bold"))
+        y = centre + 20 + p * 20
+        body.append(_el("circle", cx=f"{centre - 125:.0f}", cy=f"{y - 5:.0f}", r="7",
+                        fill=ACEDREX_COLOURS[p], stroke="#111", stroke_width="1.5"))
+        body.append(_el("text", text, x=f"{centre - 112:.0f}", y=f"{y:.0f}", fill="#f3e6cc",
+                        font_size="14", font_family="sans-serif", font_weight="bold",
+                        class_="legend"))
     if state.die:
         body.append(_die(centre - 22, centre + 105, 44, state.die))
     return _svg(size, size, body, "Acedrex ring")

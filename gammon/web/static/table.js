@@ -171,8 +171,11 @@ function drawQuestion() {
     if (action.resign !== undefined) {
       const b = document.createElement("button");
       b.textContent = action.text;
-      b.onclick = () => act({ resign: action.resign });
+      b.onclick = confirmFirst(b, () => act({ resign: action.resign }));
       resigns.appendChild(b);
+    } else if (/^resign/i.test(action.text)) {  // a variant's own resignation (Acedrex)
+      const b = button(action.text, null, false);
+      b.onclick = confirmFirst(b, () => act({ index: action.index }));
     } else {
       button(action.text, () => act({ index: action.index }), true);
     }
@@ -237,6 +240,18 @@ function details(title) {
   summary.textContent = title;
   box.appendChild(summary);
   return box;
+}
+
+function confirmFirst(b, handler) {
+  // Giving up the game takes a second click: the first asks.
+  const text = b.textContent;
+  let armed = null;
+  return () => {
+    if (armed) { clearTimeout(armed); armed = null; handler(); return; }
+    b.textContent = `${text}: click again to confirm`;
+    b.classList.add("danger");
+    armed = setTimeout(() => { armed = null; b.textContent = text; b.classList.remove("danger"); }, 5000);
+  };
 }
 
 function button(text, handler, primary, id) {
