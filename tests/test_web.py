@@ -9,6 +9,7 @@ import pytest
 from postgres import Postgres
 from webclient import client, connect, my_turn, new_table, play_out, refusal, state_of, until
 
+import gammon
 from gammon.table.dice import commitment
 
 
@@ -255,3 +256,26 @@ def test_several_processes_need_postgresql(tmp_path):
     assert result.exit_code == 2 and "PostgreSQL" in result.output
     result = CliRunner().invoke(app, ["serve", "--config", str(tmp_path / "none.toml")])
     assert result.exit_code == 2 and "cannot read the server configuration" in result.output
+
+
+def test_a_finished_backgammon_table_downloads_as_a_mat_file(database):
+    """Issue 30: the match downloads for gnubg; it reads back to the same games."""
+    from gammon.notation.mat import read_match, replay_match
+
+    with client(database) as http:
+        made = new_table(http, variant="hypergammon-1")
+        assert http.get(f"/api/tables/{made['id']}/match.mat").status_code == 409  # not yet
+        with connect(http, made["id"], made["token"]) as socket:
+            final = play_out(socket, my_turn(socket))
+        answer = http.get(f"/api/tables/{made['id']}/match.mat")
+        assert answer.status_code == 200, answer.text
+        assert "attachment" in answer.headers["content-disposition"]
+        games = http.app.state.lobby.rooms[made["id"]].table.series.games
+        match = read_match(answer.text)
+        assert len(match.games) == len(games) == 1
+        replayed = replay_match(match, gammon.variant("hypergammon-1"))
+        assert replayed[0].state.returns() == games[0].state.returns()
+        assert final["mat"] is True
+        acey = new_table(http, variant="multi-gam", seats=["human"] + ["beginner"] * 3)
+        with connect(http, acey["id"], acey["token"]) as socket:
+            assert my_turn(socket)["mat"] is False

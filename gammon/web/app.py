@@ -16,6 +16,8 @@ JSON under ``/api``:
   creator's seat link);
 - ``POST /api/tables/ID/seats``: take a free person's seat (its link in the answer);
 - ``GET /api/tables/ID/record``: the table's JSON log, seed included, once play is over
+- ``GET /api/tables/ID/match.mat``: the games as a ``.mat`` match file, as gnubg and
+  eXtreme Gammon read them (the backgammon family), once play is over
   (``gammon verify`` checks it).
 
 ``/ws/ID``: the table, live (:mod:`gammon.web.live`).
@@ -44,7 +46,13 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+)
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -55,6 +63,7 @@ from gammon.analysis.review import html, review
 from gammon.core.errors import GammonError, InvalidOptionError
 from gammon.core.variant import variant, variant_names
 from gammon.core.variant import variant as get_variant
+from gammon.notation.mat import write_match
 from gammon.stakes.rules import StakeRules
 from gammon.table.table import Seat, Table
 from gammon.web.config import ServerConfig, load_config
@@ -276,6 +285,19 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
         data["commitment"] = room.commitment
         return JSONResponse(data)
 
+    async def match_file(request: Request) -> Response:
+        room = await finished(request)
+        if isinstance(room, Response):
+            return room
+        table = room.table
+        if not (table.variant.notation == "gnu" and table.variant.players == 2):
+            return _error(f"a .mat file holds backgammon; {table.variant.name}'s record is "
+                          "its JSON log (/record)", 409)
+        text = write_match(table.length, room.names, table.series.games,
+                           [f'[Variation "{table.variant.name}"]', f"gammon table {room.id}"])
+        return PlainTextResponse(text, headers={
+            "Content-Disposition": f'attachment; filename="gammon-{room.id}.mat"'})
+
     async def review_page(request: Request) -> Response:
         room = await finished(request)
         if isinstance(room, Response):
@@ -315,6 +337,7 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
         Route("/api/tables", create, methods=["POST"]),
         Route("/api/tables/{id}/seats", take_seat, methods=["POST"]),
         Route("/api/tables/{id}/record", record),
+        Route("/api/tables/{id}/match.mat", match_file),
         Route("/t/{id}/review", review_page),
         WebSocketRoute("/ws/{id}", websocket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -180,6 +180,8 @@ def _shared(room: Room) -> dict[str, Any]:
                  "seed": str(table.seed) if table.over else None},
         "closed": room.reason or None,
         "question": None,
+        # Whether the record downloads as a .mat file (/api/tables/ID/match.mat).
+        "mat": table.variant.notation == "gnu" and table.variant.players == 2,
     }
     if state is None:
         return data

@@ -133,8 +133,10 @@ function drawQuestion() {
       $("question").textContent = !table.over ? "" : table.closed ? `Play is over: ${table.closed}.` : "Play is over.";
     }
     if (table.over) {
-      for (const [href, text] of [[`/t/${table.id}/review`, "review the game"],
-                                  [`/api/tables/${table.id}/record`, "the table's record (with the dice seed)"]]) {
+      const links = [[`/t/${table.id}/review`, "review the game"],
+                     [`/api/tables/${table.id}/record`, "the table's record (with the dice seed)"]];
+      if (table.mat) links.push([`/api/tables/${table.id}/match.mat`, "the match for gnubg (.mat)"]);
+      for (const [href, text] of links) {
         const link = document.createElement("a");
         link.href = href;
         link.textContent = text;
