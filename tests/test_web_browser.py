@@ -433,3 +433,27 @@ def test_the_pieces_of_a_crowded_acedrex_stop_can_each_be_seen(browser):
     assert touching == 0
     assert page.evaluate(OVERLAPS, [".legend", ".piece"]) == 0
     page.close()
+
+
+def test_an_acedrex_combat_is_shown_on_the_ring(browser):
+    """Issue 30: combat existed only as narration; the ring marks the fight, says who
+    fights whom and shows the attacker's throw."""
+    import random
+
+    import gammon
+    from gammon.render.svg import board_svg
+    from gammon.variants.acedrex import DEFEND, random_action
+
+    state = gammon.variant("acedrex").initial_state()
+    rng = random.Random(7)
+    while state.stage != DEFEND:
+        state = state.apply(state.sample_chance(rng) if state.is_chance
+                            else random_action(state, rng))
+    page = browser.new_page(viewport={"width": 900, "height": 900})
+    page.set_content('<div id="board">' + board_svg(state, 0) + "</div>")
+    page.screenshot(path=str(ARTIFACTS / "acedrex-combat.png"))
+    assert page.locator("#board .fight").count() == 1
+    words = page.locator("#board .combat").text_content() or ""
+    assert words.startswith("combat on ") and " attacks " in words
+    assert page.locator("#board .die").count() >= 1  # the attacker's throw
+    page.close()

@@ -301,12 +301,15 @@ def ring_svg(state: Any, *, moved: Sequence[str] = ()) -> str:
             stop = first_stop(territory) + k
             name = stop_name(stop)
             x, y = place(territory, k)
-            classes = "spot stop" + (" moved" if name in marked else "")
+            classes = ("spot stop" + (" moved" if name in marked else "")
+                       + (" fight" if stop == state.fight else ""))
             body.append(_el("rect", x=f"{x - cell / 2 + 3:.0f}", y=f"{y - margin / 2 + 3:.0f}"
                             if territory in (0, 2) else f"{y - cell / 2 + 3:.0f}",
                             width=str(cell - 6 if territory in (0, 2) else margin - 6),
                             height=str(margin - 6 if territory in (0, 2) else cell - 6),
-                            fill=POINT[k % 2], rx="5", class_=classes, data_spot=name))
+                            fill=POINT[k % 2], rx="5", class_=classes, data_spot=name,
+                            **({"stroke": "#ff1744", "stroke_width": "4"}
+                               if stop == state.fight else {})))
             label_y = y + (22 if territory == 0 else -16 if territory == 2 else 26)
             body.append(_el("text", name, x=f"{x:.0f}", y=f"{label_y:.0f}",
                             fill="#3a2e1f", font_size="10", text_anchor="middle",
@@ -351,8 +354,20 @@ def ring_svg(state: Any, *, moved: Sequence[str] = ()) -> str:
         body.append(_el("text", text, x=f"{centre - 112:.0f}", y=f"{y:.0f}", fill="#f3e6cc",
                         font_size="14", font_family="sans-serif", font_weight="bold",
                         class_="legend"))
-    if state.die:
+    fighters = state.fighters()
+    if state.die and fighters is None:  # the movement die, while it is being spent
         body.append(_die(centre - 22, centre + 105, 44, state.die))
+    if fighters is not None:
+        # A combat being thrown for, on the board: who fights whom where, and the
+        # attacker's throw once it has fallen.
+        attacker, defender = fighters
+        words = (f"combat on {stop_name(state.fight)}: {NAMES[owner(attacker)]} attacks "
+                 f"{NAMES[owner(defender)]}")
+        body.append(_el("text", words, x=f"{centre:.0f}", y=f"{centre + 125:.0f}",
+                        fill="#f3e6cc", font_size="14", text_anchor="middle",
+                        font_family="sans-serif", font_weight="bold", class_="combat"))
+        if state.attack:
+            body.append(_die(centre - 22, centre + 140, 44, state.attack))
     return _svg(size, size, body, "Acedrex ring")
 
 
