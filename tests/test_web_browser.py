@@ -457,3 +457,31 @@ def test_an_acedrex_combat_is_shown_on_the_ring(browser):
     assert words.startswith("combat on ") and " attacks " in words
     assert page.locator("#board .die").count() >= 1  # the attacker's throw
     page.close()
+
+
+def test_acedrex_is_played_by_clicking_on_the_ring(server, browser):
+    """Issue 30: Acedrex was played from a list of up to 80 buttons; a piece is now
+    picked on the ring (or the hand) and put down on a highlighted stop."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    create(page, server, "acedrex", ["human", "beginner", "beginner", "beginner"])
+    moved = 0
+    for _ in range(400):
+        if moved >= 3 or over(page):
+            break
+        if page.locator("#board .spot.source").count():
+            version = page.evaluate("table.version")
+            page.locator("#board .spot.source").first.click()
+            page.locator("#board .spot.target").first.click()
+            wait_for(page, f"table.version > {version}")
+            moved += 1
+        elif page.locator("#question").inner_text().startswith("Your turn"):
+            buttons = page.locator("#controls > button:not([disabled])")
+            assert buttons.count() <= 6  # keep/throw again/pass/no jump/resign, no moves
+            first = buttons.first
+            (buttons.nth(1) if first.inner_text().startswith("resign") else first).click()
+            page.wait_for_timeout(200)
+        else:
+            page.wait_for_timeout(200)
+    page.screenshot(path=str(ARTIFACTS / "acedrex-ring-play.png"))
+    assert moved >= 1
+    page.close()

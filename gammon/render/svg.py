@@ -349,11 +349,17 @@ def ring_svg(state: Any, *, moved: Sequence[str] = ()) -> str:
     for p in range(4):
         text = f"{NAMES[p]}: {len(state.hands[p])} in hand, {len(state.captured[p])} captured"
         y = centre + 20 + p * 20
-        body.append(_el("circle", cx=f"{centre - 125:.0f}", cy=f"{y - 5:.0f}", r="7",
-                        fill=ACEDREX_COLOURS[p], stroke="#111", stroke_width="1.5"))
-        body.append(_el("text", text, x=f"{centre - 112:.0f}", y=f"{y:.0f}", fill="#f3e6cc",
-                        font_size="14", font_family="sans-serif", font_weight="bold",
-                        class_="legend"))
+        line = [_el("rect", x=f"{centre - 136:.0f}", y=f"{y - 16:.0f}", width="272",
+                    height="20", rx="4", fill=FELT),
+                _el("circle", cx=f"{centre - 125:.0f}", cy=f"{y - 5:.0f}", r="7",
+                    fill=ACEDREX_COLOURS[p], stroke="#111", stroke_width="1.5"),
+                _el("text", text, x=f"{centre - 112:.0f}", y=f"{y:.0f}", fill="#f3e6cc",
+                    font_size="14", font_family="sans-serif", font_weight="bold",
+                    class_="legend")]
+        # The line of the player on turn is their hand, where a piece enters from.
+        on_turn = p == state.turn and not state.is_terminal
+        body.append(_el("g", "".join(line), class_="spot hand" if on_turn else "legend-line",
+                        **({"data_spot": "hand"} if on_turn else {})))
     fighters = state.fighters()
     if state.die and fighters is None:  # the movement die, while it is being spent
         body.append(_die(centre - 22, centre + 105, 44, state.die))

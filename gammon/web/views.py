@@ -32,6 +32,8 @@ from gammon.stakes.prompt import cube_text, score_text
 from gammon.stakes.session import Session
 from gammon.table import narrate
 from gammon.table.table import MATCH, MONEY, PLAY, Table
+from gammon.variants.acedrex import RING, Jump, is_gate, stop_name
+from gammon.variants.acedrex import Step as AcedrexStep
 from gammon.web.rooms import Room
 
 
@@ -220,12 +222,25 @@ def _actions(question: Any, game: Any) -> list[dict[str, Any]]:
                             "text": writer.format_action(action) if action.moves
                             else "no move"})
         else:
-            actions.append({"index": index, "text": str(action)})
+            actions.append({"index": index, "text": str(action), **_ring_move(action)})
     state = question.state
     if question.kind == PLAY and isinstance(state, CubeState):
         for offer in state.resign_offers():
             actions.append({"resign": offer.level, "text": str(offer)})
     return actions
+
+
+def _ring_move(action: Any) -> dict[str, str]:
+    """Where an Acedrex step or jump goes on the ring, as the board names its spots
+    (``from`` a stop or ``hand``, ``to`` a stop or ``jackpot``), for the page to play it by
+    clicking; nothing for any other action."""
+    if isinstance(action, AcedrexStep):
+        target = action.target if action.target >= 0 else (action.source + action.steps) % RING
+        return {"from": stop_name(action.source),
+                "to": "jackpot" if is_gate(target) else stop_name(target)}
+    if isinstance(action, Jump):
+        return {"from": stop_name(action.source), "to": stop_name(action.target)}
+    return {}
 
 
 def _result(room: Room) -> str:

@@ -17,6 +17,7 @@ let socket = null;
 let table = null;        // the last state the server sent
 let sent = false;        // an action is on its way: no second one
 let pick = null;         // a play being picked checker by checker
+let ringPick = null;     // an Acedrex move being picked on the ring: {moves, source}
 let retry = 500;
 
 function connect() {
@@ -46,6 +47,7 @@ function receive(message) {
     if (token && token === linked && table.you !== null) localStorage.setItem(storeKey, token);
     sent = false;
     pick = null;
+    ringPick = null;
     draw();
   } else if (message.type === "error") {
     $("error").textContent = message.message;
@@ -167,9 +169,19 @@ function drawQuestion() {
     }
     controls.appendChild(list);
   }
+  const ringMoves = table.actions.filter((a) => a.from !== undefined);
+  const ringList = details("or choose from the list");
+  if (ringMoves.length) ringPick = { moves: ringMoves, source: null };
   const resigns = details("resign...");
   for (const action of table.actions) {
     if (action.steps) continue;
+    if (action.from !== undefined) {  // played on the ring; the list stays for keyboards
+      const b = document.createElement("button");
+      b.textContent = action.text;
+      b.onclick = () => act({ index: action.index });
+      ringList.appendChild(b);
+      continue;
+    }
     if (action.resign !== undefined) {
       const b = document.createElement("button");
       b.textContent = action.text;
@@ -182,6 +194,7 @@ function drawQuestion() {
       button(action.text, () => act({ index: action.index }), true);
     }
   }
+  if (ringList.children.length > 1) controls.appendChild(ringList);
   if (resigns.children.length > 1) controls.appendChild(resigns);
   refreshPick();
 }
@@ -323,6 +336,7 @@ function markBoard() {
     spot.classList.remove("source", "target", "picked");
     spot.onclick = null;
   }
+  if (ringPick && !sent) return markRing(spots);
   if (!pick || sent) return;
   const from = pick.source;
   const choices = from === null ? sources() : targets(from);
@@ -336,6 +350,32 @@ function markBoard() {
       spot.onclick = () => clickSpot(name);
     } else {
       spot.onclick = () => refuseSpot(name);
+    }
+  }
+}
+
+function markRing(spots) {
+  // Acedrex on the ring: a stop (or the hand) with a piece that can move, then where.
+  const from = ringPick.source;
+  const choices = new Set(ringPick.moves.filter((m) => from === null || m.from === from)
+    .map((m) => (from === null ? m.from : m.to)));
+  for (const spot of spots) {
+    const name = spot.dataset.spot;
+    if (from !== null && name === from) {
+      spot.classList.add("picked");
+      spot.onclick = () => { ringPick.source = null; markBoard(); };
+    } else if (choices.has(name)) {
+      spot.classList.add(from === null ? "source" : "target");
+      spot.onclick = () => {
+        if (from === null) { ringPick.source = name; markBoard(); return; }
+        act({ index: ringPick.moves.find((m) => m.from === from && m.to === name).index });
+      };
+    } else {
+      spot.onclick = () => {
+        $("hint").textContent = from === null
+          ? "None of your pieces can move from there now: the outlined places can."
+          : "That piece cannot go there: the highlighted places are where it can go.";
+      };
     }
   }
 }
