@@ -485,3 +485,27 @@ def test_acedrex_is_played_by_clicking_on_the_ring(server, browser):
     page.screenshot(path=str(ARTIFACTS / "acedrex-ring-play.png"))
     assert moved >= 1
     page.close()
+
+
+def test_a_spectators_board_stays_on_one_side(server, browser):
+    """Issue 30: a spectator's board turned to whoever was on roll, every turn."""
+    player = browser.new_page(viewport={"width": 1280, "height": 900})
+    create(player, server, "backgammon", ["human", "beginner"])
+    table = player.url.split("/t/")[1].split("?")[0].split("#")[0]
+    watcher = browser.new_context().new_page()
+    watcher.goto(f"{server.url}/t/{table}")
+    watcher.wait_for_selector("#board svg")
+    seen = set()
+    versions = set()
+    for _ in range(80):
+        if len(versions) >= 6 or over(player):
+            break
+        if player.locator("#question").inner_text().startswith("Your turn"):
+            take_turn(player)
+        watcher.wait_for_timeout(150)
+        first = watcher.evaluate("(document.querySelector('#board [data-spot]') || {})"
+                                 ".dataset?.spot")
+        label = watcher.locator("#board svg").get_attribute("aria-label")
+        seen.add((first, label))
+        versions.add(watcher.evaluate("table.version"))
+    assert len(versions) >= 4 and len(seen) == 1, seen
