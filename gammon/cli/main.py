@@ -855,7 +855,7 @@ def solve(
         min=1, max=3, help="Checkers a side: 1, 2 or 3 (1 and 2 ship solved).")] = 3,
 ) -> None:
     """Solve hypergammon exactly and keep its table where the `perfect` bot reads it
-    (three checkers: about 6 minutes on two cores and 6 GB of memory; the table takes
+    (three checkers: about 8 minutes on two cores and 6.6 GB of memory; the table takes
     171 MB)."""
     from gammon.evaluators.exact import solved_path, write_table
 

@@ -11,7 +11,7 @@ compiled move generator, until no value moves by more than ``tolerance``; the ch
 are then worked out the same way under the plays that equity chose. One and two
 checkers take seconds and ship (``data/hypergammon-N.npz``, written by
 ``benchmarks/solve_hypergammon.py``); three checkers (7,953,353 positions, 890 million
-plays) take about six minutes on two cores and 6 GB of memory, and ``gammon solve 3``
+plays) take about eight minutes on two cores and 6.6 GB of memory, and ``gammon solve 3``
 builds that table where :func:`solved_path` says.
 
 A position is its two sides' checkers, each a sorted tuple of slots in that side's own
@@ -112,6 +112,8 @@ def _transitions(first, states, combos, rank, rules, plays, words, counts,
     rolls = 0
     k = first
     while k < states.shape[0]:
+        # Room for one more position's plays (a roll of three checkers a side has fewer
+        # than 64 plays).
         if (k - first + 1) * 21 > counts.shape[0] or written + 21 * 64 > codes.shape[0]:
             break
         mover, other = states[k] // m, states[k] % m
@@ -327,8 +329,8 @@ def table(checkers: int) -> np.ndarray:
         return np.load(built, mmap_mode="r")
     raise InvalidOptionError(
         f"hypergammon with {checkers} checkers a side is not solved on this machine: "
-        f"`gammon solve {checkers}` builds its table (about 6 minutes and 6 GB of memory "
-        f"for three checkers) into {built}")
+        f"`gammon solve {checkers}` builds its table (about 8 minutes and 6.6 GB of "
+        f"memory for three checkers) into {built}")
 
 
 class ExactEvaluator:
