@@ -509,3 +509,31 @@ def test_a_spectators_board_stays_on_one_side(server, browser):
         seen.add((first, label))
         versions.add(watcher.evaluate("table.version"))
     assert len(versions) >= 4 and len(seen) == 1, seen
+
+
+def test_a_person_who_chose_to_roll_at_once_is_not_offered_the_cube(server, browser):
+    """Issue 30: automatic roll. With the box ticked, a turn where the person could
+    double is rolled at once; the choice is kept in the browser."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(server.url + "/")
+    page.select_option("#variant", "backgammon")
+    page.select_option("#kind", "money")
+    page.select_option("#seat0", "human")
+    page.select_option("#seat1", "beginner")
+    page.click("#create-button")
+    page.wait_for_url(re.compile(r"/t/\w+"))
+    page.wait_for_selector("#autoroll", state="visible")
+    page.check("#autoroll")
+    rolled = 0
+    for _ in range(150):
+        if rolled >= 3 or over(page):
+            break
+        text = page.locator("#question").inner_text()
+        assert not text.startswith("Your turn: double to") or page.evaluate("sent"), text
+        if text.startswith("Your turn: play"):
+            take_turn(page)
+            rolled += 1
+        page.wait_for_timeout(200)
+    assert rolled >= 3
+    assert page.evaluate("localStorage.getItem('gammon:autoroll')") == "1"
+    page.close()

@@ -125,10 +125,18 @@ function draw() {
   drawQuestion();
 }
 
+const autoroll = "gammon:autoroll";
+$("autoroll").checked = localStorage.getItem(autoroll) === "1";
+$("autoroll").onchange = () => {
+  localStorage.setItem(autoroll, $("autoroll").checked ? "1" : "0");
+  if ($("autoroll").checked && table) drawQuestion();
+};
+
 function drawQuestion() {
   const controls = $("controls");
   controls.replaceChildren();
   const question = table.question;
+  $("autoroll-label").hidden = table.kind === "game";  // no cube in a single game
   if (table.result) $("question").textContent = table.result;
   if (!question) {
     if (!table.result) {
@@ -152,6 +160,11 @@ function drawQuestion() {
   const mine = question.seat === table.you;
   $("question").textContent = mine ? `Your turn: ${question.text}` : `${question.name}: ${question.text}`;
   if (!mine || !table.actions) { markBoard(); return; }
+  const roll = table.actions.find((a) => a.text === "roll");
+  if (roll && $("autoroll").checked && table.actions.some((a) => a.text === "double")) {
+    act({ index: roll.index });  // the person asked not to be offered the cube each turn
+    return;
+  }
   const plays = table.actions.filter((a) => a.steps);
   if (question.kind === "play" && plays.length) {
     pick = { plays: plays.map((p) => ({ ...p, used: [] })), path: [], source: null,
