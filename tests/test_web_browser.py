@@ -537,3 +537,22 @@ def test_a_person_who_chose_to_roll_at_once_is_not_offered_the_cube(server, brow
     assert rolled >= 3
     assert page.evaluate("localStorage.getItem('gammon:autoroll')") == "1"
     page.close()
+
+
+def test_an_invitation_link_gives_the_free_seat(server, browser):
+    """Issue 30: an invite link. The seated person copies it; whoever opens it sits in
+    the free seat, and the invitation disappears once nobody's seat is free."""
+    first = browser.new_context().new_page()
+    create(first, server, "hypergammon-1", ["human", "human"])
+    first.wait_for_selector("#invite", state="visible")
+    first.click("#invite")
+    link = first.locator("#invite-link").inner_text()
+    assert link.endswith("#join") and "token" not in link
+    second = browser.new_context().new_page()
+    second.goto(link)
+    wait_for(second, "typeof table !== 'undefined' && table && table.you === 1")
+    wait_for(first, "document.querySelector('#invite').hidden")
+    third = browser.new_context().new_page()
+    third.goto(link)  # nobody's seat is free now: watching
+    wait_for(third, "typeof table !== 'undefined' && table && table.you === null")
+    assert "watching instead" in third.locator("#error").inner_text()

@@ -12,6 +12,9 @@ const linked = new URLSearchParams(location.hash.slice(1)).get("token")
 const stored = localStorage.getItem(storeKey) || "";
 let token = linked || stored;
 if (linked) history.replaceState(null, "", location.pathname);
+// An invitation (/t/ID#join) takes a free seat for a browser that holds none here.
+const invited = location.hash === "#join";
+if (invited) history.replaceState(null, "", location.pathname);
 
 let socket = null;
 let table = null;        // the last state the server sent
@@ -102,6 +105,8 @@ function draw() {
     seats.appendChild(li);
   }
   $("info").textContent = (table.info || []).join("; ");
+  const free = table.seats.some((s) => s.human && !s.taken);
+  $("invite").hidden = !(free && table.you !== null && !table.over);
   const lines = $("lines");
   lines.replaceChildren();
   for (const line of table.lines) {
@@ -481,4 +486,21 @@ document.addEventListener("pointerup", (event) => {
 });
 
 $("copy").onclick = () => navigator.clipboard && navigator.clipboard.writeText($("position").textContent);
-connect();
+$("invite").onclick = () => {
+  const link = `${location.origin}/t/${tableId}#join`;
+  if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => {});
+  $("invite-link").textContent = link;
+};
+
+async function join() {
+  // The invitation's free seat, as the lobby's "take a seat" takes it.
+  const answer = await fetch(`/api/tables/${encodeURIComponent(tableId)}/seats`, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+  const data = await answer.json();
+  if (!answer.ok) { $("error").textContent = `${data.error} (watching instead)`; connect(); return; }
+  token = new URLSearchParams(new URL(data.url, location.href).hash.slice(1)).get("token") || "";
+  localStorage.setItem(storeKey, token);  // the server has just given it
+  connect();
+}
+
+if (invited && !token) join(); else connect();
