@@ -169,6 +169,8 @@ def test_bad_tables_are_refused_with_what_is_allowed(database):
         assert http.post("/api/tables", content=b"{{{", headers={
             "content-type": "application/json"}).status_code == 400
         assert http.get("/api/tables/nosuch/record").status_code == 404
+        assert http.get("/api/tables/nosuch/match.mat").status_code == 404
+        assert http.get("/api/tables/" + "x" * 5000 + "/match.mat").status_code == 404
 
 
 def test_tables_come_back_after_a_restart_with_nothing_lost(database):
@@ -276,6 +278,10 @@ def test_a_finished_backgammon_table_downloads_as_a_mat_file(database):
         replayed = replay_match(match, gammon.variant("hypergammon-1"))
         assert replayed[0].state.returns() == games[0].state.returns()
         assert final["mat"] is True
-        acey = new_table(http, variant="multi-gam", seats=["human"] + ["beginner"] * 3)
-        with connect(http, acey["id"], acey["token"]) as socket:
-            assert my_turn(socket)["mat"] is False
+        nardy = new_table(http, variant="long-nardy")
+        with connect(http, nardy["id"], nardy["token"]) as socket:
+            table = my_turn(socket)
+            assert table["mat"] is False
+            play_out(socket, table)
+        refused = http.get(f"/api/tables/{nardy['id']}/match.mat")
+        assert refused.status_code == 409 and "JSON log" in refused.json()["error"]

@@ -61,3 +61,18 @@ def finished_returns(states: Sequence[Any], players: int) -> tuple[np.ndarray, l
         else:
             live.append(i)
     return out, live
+
+
+def two_player_chances(win: np.ndarray, win_gammon: np.ndarray, lose_gammon: np.ndarray,
+                       to_move: np.ndarray, floor: float
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The :class:`ChanceEvaluator` answer from chances seen by the player to move (to
+    win, to win a gammon or better, to lose one): player 0's chance to win, and the share
+    of each player's wins that are gammons or better (a share of less than ``floor``
+    wins counts as of ``floor``)."""
+    zero = to_move == 0
+    win0 = np.where(zero, win, 1.0 - win)
+    gammon0 = np.where(zero, win_gammon, lose_gammon)
+    gammon1 = np.where(zero, lose_gammon, win_gammon)
+    return (win0, np.clip(gammon0 / np.maximum(win0, floor), 0.0, 1.0),
+            np.clip(gammon1 / np.maximum(1.0 - win0, floor), 0.0, 1.0))

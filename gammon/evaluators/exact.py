@@ -37,7 +37,7 @@ from numba import njit
 from gammon.core.errors import InvalidOptionError
 from gammon.core.position import Position
 from gammon.core.variant import variant
-from gammon.evaluators.base import finished_returns
+from gammon.evaluators.base import finished_returns, two_player_chances
 from gammon.kernels import tracks
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -372,12 +372,8 @@ class ExactEvaluator:
         n = boards.shape[0]
         sides_ = np.broadcast_to(np.asarray(to_move, np.int64), (n,))
         rows = self.rows(boards, sides_)
-        zero = sides_ == 0
-        win0 = np.where(zero, rows[:, WIN], 1.0 - rows[:, WIN])
-        gammon0 = np.where(zero, rows[:, WIN_GAMMON], rows[:, LOSE_GAMMON])
-        gammon1 = np.where(zero, rows[:, LOSE_GAMMON], rows[:, WIN_GAMMON])
-        return (win0, np.clip(gammon0 / np.maximum(win0, 1e-12), 0.0, 1.0),
-                np.clip(gammon1 / np.maximum(1.0 - win0, 1e-12), 0.0, 1.0))
+        return two_player_chances(rows[:, WIN], rows[:, WIN_GAMMON], rows[:, LOSE_GAMMON],
+                                  sides_, 1e-12)
 
     def terminal_value(self, board: bytes, winner: int) -> np.ndarray:
         points = float(_points(self.variant, board, winner))

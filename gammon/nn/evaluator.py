@@ -23,7 +23,7 @@ from gammon.core.position import Position
 from gammon.core.state import GameState
 from gammon.core.variant import TrackVariant
 from gammon.evaluators.acedrex import AcedrexHeuristic
-from gammon.evaluators.base import finished_returns
+from gammon.evaluators.base import finished_returns, two_player_chances
 from gammon.nn.encoders import QuarterEncoder, RingEncoder, TrackEncoder, encoder_for
 from gammon.nn.network import Network
 
@@ -149,13 +149,8 @@ class NeuralEvaluator:
         n = boards.shape[0]
         sides = np.broadcast_to(np.asarray(to_move, np.int64), (n,))
         out = self.outputs(boards, sides)
-        zero = sides == 0
-        win0 = np.where(zero, out[:, WIN], 1.0 - out[:, WIN])
-        gammon0 = np.where(zero, out[:, WIN_GAMMON], out[:, LOSE_GAMMON])
-        gammon1 = np.where(zero, out[:, LOSE_GAMMON], out[:, WIN_GAMMON])
-        g0 = np.clip(gammon0 / np.maximum(win0, 1e-6), 0.0, 1.0)
-        g1 = np.clip(gammon1 / np.maximum(1.0 - win0, 1e-6), 0.0, 1.0)
-        return win0, g0, g1
+        return two_player_chances(out[:, WIN], out[:, WIN_GAMMON], out[:, LOSE_GAMMON],
+                                  sides, 1e-6)
 
     def terminal_value(self, board: bytes, winner: int) -> np.ndarray:
         """Each player's result of a two-player board that ``winner`` has borne off."""

@@ -234,9 +234,11 @@ def quarter_svg(state: GameState, *, moved: Sequence[str] = (),
     players = position.players
     points = variant.points
     cw, height, margin = 110, 360, 20
+    strip = 40  # below the points' names: the dice
     width = margin * 2 + cw * (points + 2)
     marked = set(moved)
-    body = [_el("rect", x="0", y="0", width=str(width), height=str(height), fill=BOARD, rx="10"),
+    body = [_el("rect", x="0", y="0", width=str(width), height=str(height + strip), fill=BOARD,
+                rx="10"),
             _el("rect", x=str(margin), y=str(margin), width=str(width - 2 * margin),
                 height=str(height - 2 * margin - 40), fill=FELT)]
     columns = [("bar", position.bar_slot), *((f"p{s}", s) for s in range(1, points + 1)),
@@ -260,10 +262,6 @@ def quarter_svg(state: GameState, *, moved: Sequence[str] = (),
                 group.append(_checker(lane, y, radius, player,
                                       str(n) if n > 6 and k == 5 else ""))
         body.append(_el("g", "".join(group), class_=classes, data_spot=spot))
-    # The dice in a strip of their own below the points' names.
-    strip = 40
-    body.insert(0, _el("rect", x="0", y="0", width=str(width), height=str(height + strip),
-                       fill=BOARD, rx="10"))
     shown = list(dice) if dice is not None else list(state.dice)
     for k, value in enumerate(shown[:4]):
         body.append(_die(width - margin - 40 * (k + 1), height - 2, 30, value))

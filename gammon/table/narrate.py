@@ -5,8 +5,8 @@ plain text, each about one seat (whose name a face puts first, styled its own wa
 about nobody in particular. What the stakes layer and the variant add (a double, an
 extra roll, a combat's result) comes from them: the stakes record
 (:func:`gammon.stakes.record.describe`) and the variant's ``announce``.
-:func:`record` is the game's record, a line per play or decision, read from the table's
-steps of the game (its log with the states around each entry).
+:func:`record` is the game's record, a line per play or decision: a view of the steps
+the series keeps for the game (:class:`~gammon.stakes.record.GameRecord`).
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from gammon.core.protocol import State
 from gammon.core.state import GameState
 from gammon.core.variant import TrackVariant
 from gammon.notation.codecs import format_position
-from gammon.notation.movetext import move_text_for
+from gammon.notation.movetext import move_text_for, partial_play
 from gammon.render.svg import board_svg
 from gammon.stakes.cube import CubeState
 from gammon.stakes.prompt import cube_text, score_text
@@ -286,20 +286,23 @@ def preview(room: Room, seat: int, index: int, moves: list[int]) -> str:
     partial = GameState(variant, Position.from_checkers(rows, mover), game.phase, game.dice,
                         game.opening, game.moves, game.memo)
     spots = [s for k in moves for s in play_steps(play, variant)[k]]
-    return board_svg(partial, seat, moved=spots, used=dice_used(game.dice, play, moves))
+    return board_svg(partial, seat, moved=spots, used=dice_used(game, play, moves))
 
 
-def dice_used(dice: Sequence[int], play: Play, moves: Sequence[int]) -> list[int]:
-    """The dice that the moves ``moves`` of ``play`` spend: each move's distance, or for
-    a checker borne off with a larger die the smallest such die left."""
-    left = list(dice) * (2 if len(dice) == 2 and dice[0] == dice[1] else 1)
+def dice_used(game: GameState, play: Play, moves: Sequence[int]) -> list[int]:
+    """The dice that the moves ``moves`` of ``play`` spend, as the terminal works out the
+    dice left of a play typed in parts (:func:`gammon.notation.movetext.partial_play`);
+    none when that cannot say."""
+    try:
+        left = list(partial_play(game, [(play.moves[k].source, play.moves[k].destination)
+                                        for k in moves]).dice)
+    except GammonError:
+        return []
+    dice = game.dice
     spent = []
-    for k in moves:
-        move = play.moves[k]
-        distance = move.source - move.destination
-        die = distance if distance in left else min((d for d in left if d > distance),
-                                                    default=None)
-        if die is not None:
+    for die in list(dice) * (2 if len(dice) == 2 and dice[0] == dice[1] else 1):
+        if die in left:
             left.remove(die)
+        else:
             spent.append(die)
     return spent

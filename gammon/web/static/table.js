@@ -354,46 +354,41 @@ function markBoard() {
     spot.classList.remove("source", "target", "picked");
     spot.onclick = null;
   }
-  if (ringPick && !sent) return markRing(spots);
-  if (!pick || sent) return;
-  const from = pick.source;
-  const choices = from === null ? sources() : targets(from);
-  for (const spot of spots) {
-    const name = spot.dataset.spot;
-    if (from !== null && name === from) {
-      spot.classList.add("picked");
-      spot.onclick = () => { pick.source = null; refreshPick(); };
-    } else if (choices.has(name)) {
-      spot.classList.add(from === null ? "source" : "target");
-      spot.onclick = () => clickSpot(name);
-    } else {
-      spot.onclick = () => refuseSpot(name);
-    }
+  if (sent) return;
+  if (ringPick) {
+    // Acedrex on the ring: a stop (or the hand) with a piece that can move, then where.
+    const from = ringPick.source;
+    const choices = new Set(ringPick.moves.filter((m) => from === null || m.from === from)
+      .map((m) => (from === null ? m.from : m.to)));
+    markSpots(spots, from, choices, (name) => {
+      if (name === null || from === null) { ringPick.source = name; markBoard(); return; }
+      act({ index: ringPick.moves.find((m) => m.from === from && m.to === name).index });
+    }, () => {
+      $("hint").textContent = from === null
+        ? "None of your pieces can move from there now: the outlined places can."
+        : "That piece cannot go there: the highlighted places are where it can go.";
+    });
+  } else if (pick) {
+    const from = pick.source;
+    markSpots(spots, from, from === null ? sources() : targets(from), (name) => {
+      if (name === null) { pick.source = null; refreshPick(); } else clickSpot(name);
+    }, refuseSpot);
   }
 }
 
-function markRing(spots) {
-  // Acedrex on the ring: a stop (or the hand) with a piece that can move, then where.
-  const from = ringPick.source;
-  const choices = new Set(ringPick.moves.filter((m) => from === null || m.from === from)
-    .map((m) => (from === null ? m.from : m.to)));
+function markSpots(spots, from, choices, take, refuse) {
+  // The spot picked (a click puts it down: take(null)), the spots it or a first pick may
+  // take (take(name)), and every other spot, which says why not (refuse(name)).
   for (const spot of spots) {
     const name = spot.dataset.spot;
     if (from !== null && name === from) {
       spot.classList.add("picked");
-      spot.onclick = () => { ringPick.source = null; markBoard(); };
+      spot.onclick = () => take(null);
     } else if (choices.has(name)) {
       spot.classList.add(from === null ? "source" : "target");
-      spot.onclick = () => {
-        if (from === null) { ringPick.source = name; markBoard(); return; }
-        act({ index: ringPick.moves.find((m) => m.from === from && m.to === name).index });
-      };
+      spot.onclick = () => take(name);
     } else {
-      spot.onclick = () => {
-        $("hint").textContent = from === null
-          ? "None of your pieces can move from there now: the outlined places can."
-          : "That piece cannot go there: the highlighted places are where it can go.";
-      };
+      spot.onclick = () => refuse(name);
     }
   }
 }
