@@ -47,9 +47,19 @@ def _start_worker(memory_bytes: int) -> None:
 
 
 def think(spec: str, state: State, seed: str | None) -> Any:
-    """One decision of the bot ``spec`` at ``state`` (in a worker process)."""
-
+    """One decision of the bot ``spec`` at ``state``."""
     return make_agent(spec, state.variant, seed).choose(state)
+
+
+def _think_in_worker(spec: str, state: State, seed: str | None) -> Any:
+    """:func:`think` in a worker process, which ends when it hits its memory ceiling: an
+    allocation refused there surfaces as a MemoryError or, from inside compiled code, a
+    SystemError, and a process in that state is not trusted with the next decision (the
+    pool starts a fresh one, and the decision reads "ran out of memory or stopped")."""
+    try:
+        return think(spec, state, seed)
+    except (MemoryError, SystemError):
+        os._exit(1)
 
 
 class Thinkers:
@@ -82,20 +92,20 @@ class Thinkers:
         """The action of the bot ``spec`` (shown as ``name``) at ``state``."""
         self.decisions += 1
         try:
-            future = self.pool.schedule(think, args=(spec, state, seed), timeout=budget)
+            future = self.pool.schedule(_think_in_worker, args=(spec, state, seed),
+                                        timeout=budget)
         except RuntimeError:  # every worker died at once: pebble gives the pool up
             log.warning("the bots' worker pool broke; starting a new one")
             self.pool.stop()
             self.pool = self._new_pool()
-            future = self.pool.schedule(think, args=(spec, state, seed), timeout=budget)
+            future = self.pool.schedule(_think_in_worker, args=(spec, state, seed),
+                                        timeout=budget)
         try:
             return Decision(await asyncio.wrap_future(future))
         except FutureTimeout:
             why = f"{name} took longer than its {budget:g} s"
         except ProcessExpired:
             why = f"{name} ran out of memory or stopped"
-        except MemoryError:
-            why = f"{name} ran out of memory"
         except Exception as error:  # a bot's own failure: the table plays on
             log.exception("bot %s failed", spec)
             why = f"{name} failed ({type(error).__name__})"
