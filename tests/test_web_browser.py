@@ -533,8 +533,10 @@ def test_a_person_who_chose_to_roll_at_once_is_not_offered_the_cube(server, brow
         if text.startswith("Your turn: play"):
             take_turn(page)
             rolled += 1
+        elif text.startswith("Your turn"):  # the bot doubled: take (or another question)
+            take_turn(page)
         page.wait_for_timeout(200)
-    assert rolled >= 3
+    assert rolled >= 3 or over(page)
     assert page.evaluate("localStorage.getItem('gammon:autoroll')") == "1"
     page.close()
 
