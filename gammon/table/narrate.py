@@ -24,7 +24,8 @@ from gammon.notation.movetext import NO_MOVE
 from gammon.stakes.cube import CubeAction, CubeState, Resign, ResignAnswer
 from gammon.stakes.match import Match
 from gammon.stakes.prompt import cube_text, result_text, score_text
-from gammon.table.table import ACTION, NEW_GAME, THROW, Step, Table
+from gammon.stakes.session import Session
+from gammon.table.table import ACTION, MATCH, MONEY, NEW_GAME, THROW, TIMEOUT, Step, Table
 
 #: Kinds of line.
 GAME, OPENING, ROLL, PLAY, CHOICE, CUBE, NOTE, RESULT = (
@@ -52,6 +53,8 @@ def narrate(table: Table, step: Step, names: Sequence[str]) -> list[Line]:
     """The lines that tell ``step``; ``names`` are the seats' names."""
     if step.kind == NEW_GAME:
         return _new_game(table, step, names)
+    if step.kind == TIMEOUT:
+        return timeout_lines(table, names)
     before, after = step.before, step.after
     if step.kind == THROW:
         lines = _throw(step.taken, before, after, names)
@@ -80,6 +83,18 @@ def _new_game(table: Table, step: Step, names: Sequence[str]) -> list[Line]:
     if isinstance(state, CubeState) and table.kind != "game":
         score = score_text(state, names) + "; " if table.kind == "match" else ""
         lines.append(Line(None, score + cube_text(state, names), GAME))
+    return lines
+
+
+def timeout_lines(table: Table, names: Sequence[str]) -> list[Line]:
+    """How a table that a seat lost on time ended."""
+    assert table.timed_out is not None
+    lost = {MATCH: "the match", MONEY: "the game, and play ends"}.get(table.kind, "the game")
+    lines = [Line(table.timed_out, f"ran out of time and loses {lost}.", RESULT)]
+    if table.kind == MONEY and isinstance(table.series, Session) and table.series.ledger:
+        lines.append(Line(None, "Money so far: " + ", ".join(
+            f"{name} {amount:+g}" for name, amount in zip(names, table.series.balances(),
+                                                          strict=True)), RESULT))
     return lines
 
 

@@ -65,7 +65,7 @@ NEXT_GAME = "next game"  # a money session: another game?
 ANOTHER, ENOUGH = "another game", "enough"
 
 #: Kinds of step.
-THROW, ACTION, NEW_GAME = "throw", "action", "new game"
+THROW, ACTION, NEW_GAME, TIMEOUT = "throw", "action", "new game", "timeout"
 
 FORMAT = "gammon-table"
 VERSION = 1
@@ -183,6 +183,7 @@ class Table:
         self._seated = (0, 0)  # the game, and its entries, when the bots sat down
         self._asked: tuple[Any, bool, int, Question | None] = (None, False, -1, None)
         self.finished = False  # a person said enough, or a game was abandoned
+        self.timed_out: int | None = None  # the seat that lost on time
 
     def _track(self, what: str) -> TrackVariant:
         if not self.variant.game_type.stakes:
@@ -221,6 +222,21 @@ class Table:
         if self.games is not None:
             return len(self.log) >= self.games
         return not self.humans
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that won the table: the match, the single game, or on time (two
+        players); None while play goes on, in a money session, and among more players."""
+        if self.variant.players != 2 or self.kind == MONEY:
+            return None
+        if self.timed_out is not None:
+            return 1 - self.timed_out
+        if isinstance(self.series, Match):
+            return self.series.winner
+        state = self.state
+        if self.kind == GAME and state is not None and state.is_terminal:
+            return cast(int | None, state.winner)
+        return None
 
     @property
     def question(self) -> Question | None:
@@ -348,6 +364,27 @@ class Table:
         """Stop play where it is (a person quits): the table is over, its log kept."""
         self.finished = True
 
+    def time_out(self, seat: int) -> Step:
+        """``seat``, asked and out of time on its clock (:mod:`gammon.table.clock`), loses:
+        the match, or the game being played (in money play at the cube's value, and the
+        session ends). The log says so, ``{"seat": 1, "timeout": true}``, so a replay
+        ends the same way."""
+        question = self.question
+        if question is None or question.seat != seat:
+            raise IllegalPlayError(f"seat {seat} is not asked anything: its clock is not "
+                                   "running")
+        self.log[-1].append({"seat": seat, "timeout": True})
+        return self._time_out(seat)
+
+    def _time_out(self, seat: int) -> Step:
+        state = self.state
+        self.timed_out, self.finished = seat, True
+        if isinstance(self.series, Session) and self.kind == MONEY and \
+                isinstance(state, CubeState) and not state.is_terminal:
+            value = state.cube_value
+            self.series.add([value if p != seat else -value for p in range(2)], "on time")
+        return Step(TIMEOUT, self.game, seat, None, state, state)
+
     # --- inside ---------------------------------------------------------------------------
 
     def _new_game(self) -> Step:
@@ -449,6 +486,12 @@ class Table:
                                      "repeats an entry here")
         try:
             state = self.state
+            if isinstance(entry, dict) and entry.get("timeout") is True:
+                question = self.question
+                if question is None or question.seat != entry.get("seat"):
+                    raise IllegalPlayError("a timeout of a seat that was not asked anything")
+                steps.append(self._time_out(question.seat))
+                return steps
             if state.is_terminal:
                 raise IllegalPlayError("the game is already over")
             x = log.decode(state, entry)
@@ -534,6 +577,6 @@ def _plain(values: dict[str, Any]) -> dict[str, Any]:
 
 __all__ = [
     "ACTION", "ANOTHER", "CHOICE", "CUBE", "ENOUGH", "GAME", "HUMAN", "MATCH", "MONEY",
-    "NEW_GAME", "NEXT_GAME", "PLAY", "RESIGNATION", "TAKE", "THROW",
+    "NEW_GAME", "NEXT_GAME", "PLAY", "RESIGNATION", "TAKE", "THROW", "TIMEOUT",
     "CubeAction", "Question", "Resign", "ResignAnswer", "Seat", "Step", "Table",
 ]

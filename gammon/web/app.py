@@ -65,7 +65,9 @@ from gammon.core.variant import variant, variant_names
 from gammon.core.variant import variant as get_variant
 from gammon.notation.mat import write_match
 from gammon.stakes.rules import StakeRules
+from gammon.table.clock import time_control
 from gammon.table.table import Seat, Table
+from gammon.web.accounts import COOKIE, LOGIN_DAYS, AccountError, Accounts, User
 from gammon.web.config import ServerConfig, load_config
 from gammon.web.live import POLICY, Live
 from gammon.web.rates import Rates
@@ -76,7 +78,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 log = logging.getLogger("gammon.web")
 #: What a table may be asked for at creation.
 CREATE_FIELDS = {"variant", "options", "seats", "kind", "length", "stake", "games",
-                 "crawford", "cube", "jacoby", "beaver"}
+                 "crawford", "cube", "jacoby", "beaver", "rated", "clock"}
 #: Every response's security headers. The boards are SVG drawn by the server and put
 #: into the page by the page's own script; nothing runs that is not a file of ours.
 SECURITY_HEADERS = [
@@ -184,10 +186,18 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
     if bot_delay is not None:
         config = dataclasses.replace(config, bot_delay=bot_delay)
     store = Store(database)
+    # Nobody signs up as a bot: the level names and the agents they run are kept.
+    accounts = Accounts(store, {word for name in variant_names()
+                                for level in config.menu(variant(name)).values()
+                                for word in (level.name, level.spec.split(":")[0])})
     lobby = Lobby(store, config)
     live = Live(lobby, config)
     creations = Rates.per_minute(config.rates.tables_per_minute_per_address)
     sockets_per_minute = Rates.per_minute(config.rates.sockets_per_minute_per_address)
+    sign_ins = Rates.per_minute(config.rates.sign_ins_per_minute_per_address)
+    pools = {f"{name}:game" for name in variant_names()} | {
+        f"{name}:match{n}" for name in variant_names() if variant(name).game_type.stakes
+        for n in range(1, 26)}
     variants_json = json.dumps(_variants(config))
     listing: dict[str, Any] = {"at": 0.0, "json": "[]"}
     reviews: OrderedDict[str, str] = OrderedDict()
@@ -203,6 +213,63 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
         lobby.start()
         yield
         await lobby.stop()
+
+    async def signed_in(connection: HTTPConnection) -> User | None:
+        token = connection.cookies.get(COOKIE)
+        return await asyncio.to_thread(accounts.user_of, token) if token else None
+
+    async def account(request: Request, new: bool) -> Response:
+        try:
+            if not same_origin(request):
+                raise Refused("sign in from this site's own pages", 403)
+            body = await read_json(request, config.limits.request_bytes)
+            if not sign_ins.take(address(request)):
+                raise Refused("too many tries: wait a minute", 429)
+            unknown = set(body) - {"name", "password"}
+            if unknown:
+                raise Refused(f"unknown fields {sorted(str(u)[:20] for u in unknown)[:3]}; "
+                              "send name and password")
+            act = accounts.sign_up if new else accounts.sign_in
+            user = await asyncio.to_thread(act, body.get("name"), body.get("password"))
+            token = await asyncio.to_thread(accounts.new_login, user)
+        except Refused as refused:
+            return _error(str(refused), refused.status)
+        except AccountError as error:
+            return _error(str(error), 409 if new and "taken" in str(error) else 400 if new
+                          else 401)
+        answer = JSONResponse({"name": user.name}, status_code=201 if new else 200)
+        answer.set_cookie(COOKIE, token, max_age=LOGIN_DAYS * 86400, httponly=True,
+                          samesite="lax", secure=request.url.scheme == "https", path="/")
+        return answer
+
+    async def sign_up(request: Request) -> Response:
+        return await account(request, True)
+
+    async def sign_in(request: Request) -> Response:
+        return await account(request, False)
+
+    async def sign_out(request: Request) -> Response:
+        if not same_origin(request):
+            return _error("sign out from this site's own pages", 403)
+        await asyncio.to_thread(accounts.sign_out, request.cookies.get(COOKIE))
+        answer = JSONResponse({"name": None})
+        answer.delete_cookie(COOKIE, path="/")
+        return answer
+
+    async def me(request: Request) -> Response:
+        user = await signed_in(request)
+        if user is None:
+            return JSONResponse({"name": None})
+        found = await asyncio.to_thread(accounts.ratings_of, user.id)
+        return JSONResponse({"name": user.name, "ratings": found})
+
+    async def leaderboard(request: Request) -> Response:
+        pool = request.query_params.get("pool", "backgammon:game")
+        if pool not in pools:
+            return _error("pool is a variant and a kind of play: backgammon:game, "
+                          "backgammon:match5 (matches of 1 to 25 points)")
+        rows = await asyncio.to_thread(accounts.leaderboard, pool)
+        return JSONResponse({"pool": pool, "players": rows})
 
     async def lobby_page(request: Request) -> Response:
         return FileResponse(STATIC / "lobby.html")
@@ -237,7 +304,7 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
                 raise Refused("you are making tables too fast: wait a minute", 429)
             settings = table_settings(body, config)
             room, seat, token = await lobby.create(creator=address_hash(address(request)),
-                                                   **settings)
+                                                   user=await signed_in(request), **settings)
         except (Refused, Unavailable) as refused:
             return _error(str(refused), refused.status)
         except (GammonError, TypeError, ValueError) as error:
@@ -260,13 +327,42 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
             if wanted is not None and (not isinstance(wanted, int) or isinstance(wanted, bool)):
                 raise InvalidOptionError("seat is a number")
             room = await lobby.room(request.path_params["id"][:32])
-            seat, token = await lobby.take(room, wanted)
+            seat, token = await lobby.take(room, wanted, await signed_in(request))
         except (Refused, Unavailable) as refused:
             return _error(str(refused), refused.status)
         except GammonError as error:
             return _error(str(error))
         listing["at"] = 0.0
         return JSONResponse(_seat_link(room, seat, token), status_code=201)
+
+    async def rematch(request: Request) -> Response:
+        try:
+            if not same_origin(request):
+                raise Refused("rematches are asked for from this site's own pages", 403)
+            body = await read_json(request, config.limits.request_bytes)
+            if not creations.take("create " + address(request)):
+                raise Refused("you are making tables too fast: wait a minute", 429)
+            unknown = set(body) - {"token"}
+            if unknown:
+                raise Refused("a rematch request takes the seat's token, or nothing when "
+                              "signed in")
+            room = await lobby.room(request.path_params["id"][:32])
+            token = body.get("token")
+            user = await signed_in(request)
+            seat = room.seat_of(token if isinstance(token, str) and len(token) <= 64
+                                else None)
+            if seat is None and user is not None:
+                seat = next((p for p, u in room.users.items() if u == user.id), None)
+            if seat is None:
+                raise Refused("only the players of this table can ask for its rematch", 403)
+            new_room, new_seat, new_token = await lobby.rematch(
+                room, seat, user, address_hash(address(request)))
+        except (Refused, Unavailable) as refused:
+            return _error(str(refused), refused.status)
+        except GammonError as error:
+            return _error(str(error))
+        listing["at"] = 0.0
+        return JSONResponse(_seat_link(new_room, new_seat, new_token), status_code=201)
 
     async def finished(request: Request) -> Room | Response:
         try:
@@ -283,7 +379,11 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
             return room
         data = room.table.to_json()
         data["commitment"] = room.commitment
-        return JSONResponse(data)
+        for seat, name in room.players.items():
+            data["seats"][seat]["name"] = name
+        return JSONResponse(data, headers={
+            "Content-Disposition": f'attachment; filename="gammon-{room.id}.json"'}
+            if request.query_params.get("download") else None)
 
     async def match_file(request: Request) -> Response:
         room = await finished(request)
@@ -327,7 +427,8 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
         if why is not None:
             await socket.close(POLICY, why)  # before accepting: the handshake is refused
             return
-        await live.serve(socket, where, socket.path_params["id"][:32])
+        await live.serve(socket, where, socket.path_params["id"][:32],
+                         await signed_in(socket))
 
     routes = [
         Route("/", lobby_page),
@@ -336,6 +437,12 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables", create, methods=["POST"]),
         Route("/api/tables/{id}/seats", take_seat, methods=["POST"]),
+        Route("/api/tables/{id}/rematch", rematch, methods=["POST"]),
+        Route("/api/signup", sign_up, methods=["POST"]),
+        Route("/api/signin", sign_in, methods=["POST"]),
+        Route("/api/signout", sign_out, methods=["POST"]),
+        Route("/api/me", me),
+        Route("/api/leaderboard", leaderboard),
         Route("/api/tables/{id}/record", record),
         Route("/api/tables/{id}/match.mat", match_file),
         Route("/t/{id}/review", review_page),
@@ -347,6 +454,7 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
     app.state.lobby = lobby
     app.state.live = live
     app.state.store = store
+    app.state.accounts = accounts
     return app
 
 
@@ -369,7 +477,11 @@ def _row(saved: Any, taken: set[int]) -> dict[str, Any]:
     settings = saved.settings
     seats = [Seat(s["kind"], s.get("name", "")) for s in settings["seats"]]
     names = seat_names(seats)
+    for seat, name in saved.players.items():
+        names[seat] = name
     return {"id": saved.id, "variant": settings["variant"], "kind": settings["kind"],
+            "length": settings.get("length", 0), "rated": bool(settings.get("rated")),
+            "clock": settings.get("clock"),
             "seats": [{"seat": p, "name": names[p], "human": s.human, "taken": p in taken}
                       for p, s in enumerate(seats)],
             "free": [p for p, s in enumerate(seats) if s.human and p not in taken],
@@ -423,6 +535,8 @@ def table_settings(body: dict[str, Any], config: ServerConfig) -> dict[str, Any]
         settings["stake"] = _whole(body.get("stake", 1), "stake", 1, 10_000)
         if body.get("games") is not None:
             settings["games"] = _whole(body["games"], "games", 1, 1000)
+    settings["rated"] = _yes_no(body.get("rated", False), "rated")
+    settings["clock"] = time_control(body.get("clock"))
     if kind in ("match", "money"):
         settings["stakes"] = StakeRules(
             cube=_yes_no(body.get("cube", True), "cube"),

@@ -86,6 +86,8 @@ class Limits:
     send_seconds: float = 10.0
     #: Tables the lobby lists.
     lobby_rows: int = 200
+    #: Characters of a chat line.
+    chat_chars: int = 300
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,10 @@ class Rates:
     drops_to_close: int = 100
     sockets_per_minute_per_address: int = 60
     tables_per_minute_per_address: int = 6
+    #: Sign-ups and sign-ins (right or wrong) an address may try a minute.
+    sign_ins_per_minute_per_address: int = 10
+    #: Chat lines a connection may send a minute.
+    chat_lines_per_minute: int = 12
 
 
 @dataclass(frozen=True)

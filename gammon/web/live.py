@@ -6,7 +6,9 @@ a log). The server answers with ``{"type": "state", "table": ...}``
 (:func:`gammon.web.views.state_message`), and again after every change; a refusal is a short
 ``{"type": "error", "message": ..., "version": V}``, never the whole state again. A
 browser sends ``{"type": "act", "version": V, "index": I}`` (or ``"resign": LEVEL``),
-``{"type": "preview", "index": I, "moves": [...]}`` and ``{"type": "ping"}``.
+``{"type": "preview", "index": I, "moves": [...]}``, ``{"type": "chat", "text": ...}``
+and ``{"type": "ping"}``; the server sends chat as ``{"type": "chat", "lines": [...]}``,
+the players' lines to the players and the spectators' to the spectators.
 
 Everything a browser sends is checked before it is read: at most
 ``limits.message_chars`` characters a message, ``rates.messages_per_second`` messages a
@@ -34,6 +36,7 @@ from starlette.websockets import WebSocket, WebSocketState
 
 from gammon.core.errors import GammonError, IllegalPlayError
 from gammon.stakes.cube import CubeState
+from gammon.web.accounts import User
 from gammon.web.config import ServerConfig
 from gammon.web.rates import Bucket, Rates
 from gammon.web.rooms import Lobby, Room, Unavailable
@@ -126,7 +129,8 @@ class Live:
             return "too many connections from your address"
         return None
 
-    async def serve(self, socket: WebSocket, address: str, table_id: str) -> None:
+    async def serve(self, socket: WebSocket, address: str, table_id: str,
+                    user: User | None = None) -> None:
         self.sockets[address] = self.sockets.get(address, 0) + 1
         self.open += 1
         connection = Connection(socket, self.config.limits.send_seconds)
@@ -144,11 +148,11 @@ class Live:
                 return
             token = hello.get("token")
             seat = await self.lobby.join(room, connection, token if isinstance(token, str)
-                                         and len(token) <= 64 else None)
+                                         and len(token) <= 64 else None, user)
             if token and seat is None:
                 connection.error("that seat link is not valid at this table: you are "
                                  "watching")
-            await self._messages(socket, connection, room, seat, address)
+            await self._messages(socket, connection, room, seat, address, user)
         finally:
             if room is not None:
                 self.lobby.leave(room, connection)
@@ -204,7 +208,9 @@ class Live:
         return message
 
     async def _messages(self, socket: WebSocket, connection: Connection, room: Room,
-                        seat: int | None, address: str) -> None:
+                        seat: int | None, address: str, user: User | None) -> None:
+        chat_rate = self.config.rates.chat_lines_per_minute
+        talk = Bucket(chat_rate / 60, min(chat_rate, 3))
         dropped = 0
         warned = -1.0
         loop = asyncio.get_running_loop()
@@ -229,6 +235,13 @@ class Live:
             if message is None:
                 return
             try:
+                if message.get("type") == "chat":
+                    words = chat_text(message.get("text"), self.config.limits.chat_chars)
+                    if not talk.take():
+                        raise IllegalPlayError(f"you are chatting too fast: at most "
+                                               f"{chat_rate} lines a minute")
+                    await self.lobby.say(room, seat, user, words)
+                    continue
                 await self._handle(connection, room, seat, message)
             except GammonError as error:
                 connection.error(str(error), room.version)
@@ -255,8 +268,21 @@ class Live:
             await self.lobby.act(room, seat, message.get("version"),
                                  lambda question: chosen(question, message))
         else:
-            raise IllegalPlayError(f"unknown message type {str(kind)[:20]!r}: act, preview "
-                                   "or ping")
+            raise IllegalPlayError(f"unknown message type {str(kind)[:20]!r}: act, preview, "
+                                   "chat or ping")
+
+
+def chat_text(text: Any, limit: int) -> str:
+    """A chat line as it may be shown: text of at most ``limit`` characters, with no
+    control characters (a line break included); shown by the page as text, never HTML."""
+    if not isinstance(text, str):
+        raise IllegalPlayError("a chat message has a text")
+    words = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    if not words:
+        raise IllegalPlayError("say something: the line is empty")
+    if len(words) > limit:
+        raise IllegalPlayError(f"a chat line is at most {limit} characters, not {len(words)}")
+    return words
 
 
 def chosen(question: Any, message: dict[str, Any]) -> Any:

@@ -34,9 +34,11 @@ from typing import Any, Protocol
 from gammon.core.errors import GammonError, IllegalPlayError, InvalidOptionError
 from gammon.core.variant import variant, variant_names
 from gammon.table import narrate
+from gammon.table.clock import Clock, TimeControl
 from gammon.table.dice import commitment, new_seed
 from gammon.table.table import Question, Seat, Step, Table
 from gammon.web import feed
+from gammon.web.accounts import User, pool_of, rate_result
 from gammon.web.config import MARGIN, ServerConfig
 from gammon.web.store import (
     ARCHIVED,
@@ -69,6 +71,11 @@ SWEEP, SLOW_SWEEP = 1.0, 30.0
 KEEP = 120.0
 #: A table's ID, as :meth:`Lobby.create` makes them.
 TABLE_ID = re.compile(r"[0-9a-f]{12}")
+#: Chat lines a room keeps to show those who join later.
+CHAT_LINES = 50
+#: The two chats of a table: its players', and its spectators' (who never see the
+#: players' chat, nor the players theirs: no advice from the rail).
+PLAYERS, SPECTATORS = "players", "spectators"
 
 
 class Unavailable(GammonError):
@@ -109,6 +116,16 @@ class Room:
     notices: deque[Notice] = field(default_factory=deque)
     used: float = field(default_factory=time.monotonic)
     _views: dict[Any, Any] = field(default_factory=dict)
+    #: The accounts at the table: their names and ids, by seat (guests are not here).
+    players: dict[int, str] = field(default_factory=dict)
+    users: dict[int, int] = field(default_factory=dict)
+    #: Whether the result is rated (two accounts), and the clock, if the table has one.
+    rated: bool = False
+    clock: Clock | None = None
+    #: The table its rematch is played at, once someone asked for one.
+    rematch: str = ""
+    #: The chat lines kept for those who join later.
+    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_LINES))
 
     @classmethod
     def build(cls, saved: Saved, rows: Sequence[tuple[int, int, dict[str, Any]]],
@@ -116,7 +133,13 @@ class Room:
         """A room from a table's row and its log: GammonError when the log does not
         replay."""
         table = Table.from_json({**saved.settings, "log": [], "finished": False})
-        room = cls(saved.id, table, saved.commitment, tokens, saved.status, saved.reason)
+        room = cls(saved.id, table, saved.commitment, tokens, saved.status, saved.reason,
+                   players=dict(saved.players), users=dict(saved.users),
+                   rated=bool(saved.settings.get("rated")), rematch=saved.rematch)
+        control = saved.settings.get("clock")
+        if control:
+            room.clock = Clock.from_text(saved.clock) or Clock.start(
+                TimeControl(**control), table.variant.players)
         room.replay(rows)
         table.finished = saved.finished
         return room
@@ -125,7 +148,10 @@ class Room:
 
     @property
     def names(self) -> list[str]:
-        return seat_names(self.table.seats)
+        names = seat_names(self.table.seats)
+        for seat, name in self.players.items():
+            names[seat] = name
+        return names
 
     @property
     def free(self) -> list[int]:
@@ -182,13 +208,18 @@ class Room:
         since everyone in the room is sent it after every change."""
         from gammon.web.views import state_message  # views draws a Room: a circle at the top
 
-        key = (self.version, len(self.tokens), self.status)
+        key = (self.version, len(self.tokens), self.status, self.rematch,
+               self.clock.since if self.clock else 0.0)
         if self._views.get("key") != key:
             self._views = {"key": key}
         message = self._views.get(seat)
         if message is None:
             message = self._views[seat] = state_message(self, seat, self._views)
-        return str(message)
+        if self.clock is None:
+            return str(message)
+        # The clock as it stands at the moment of sending (the rest is made once).
+        return f'{str(message)[:-2]},"clock":{json.dumps(self.clock.view(time.time()))}}}}}'
+
 
     def publish(self) -> None:
         """Send everyone in the room the table as it is now (what they have not been sent
@@ -217,6 +248,7 @@ def restore(store: Store, table_id: str) -> Room:
     if room.version != saved.version:
         raise InvalidOptionError(f"the log has {room.version} steps where the table counts "
                                  f"{saved.version}: entries are missing or added")
+    room.chat.extend(store.chat(table_id, CHAT_LINES))
     return room
 
 
@@ -344,11 +376,14 @@ class Lobby:
     # --- new tables and seats -------------------------------------------------------------
 
     async def create(self, variant: str, seats: Sequence[str], creator: str,
+                     user: User | None = None, rated: bool = False,
+                     clock: TimeControl | None = None,
                      **settings: Any) -> tuple[Room, int, str]:
         """A new table with fair dice (a secret seed, its commitment published), created
-        by the address hashed as ``creator``: the table, and the creator's seat and
-        token. InvalidOptionError for a table that cannot be made, :class:`Unavailable`
-        (429, 503) when the limits say no."""
+        by the address hashed as ``creator`` (signed in as ``user``, if at all): the
+        table, and the creator's seat and token. A ``rated`` table is for two accounts;
+        ``clock`` times every decision. InvalidOptionError for a table that cannot be
+        made, :class:`Unavailable` (429, 503) when the limits say no."""
         limits = self.config.limits
         everyone, theirs = await asyncio.to_thread(
             lambda: (self.store.count_open(), self.store.count_open(creator)))
@@ -363,49 +398,118 @@ class Lobby:
         if not any(seat.human for seat in table.seats):
             raise InvalidOptionError("seat at least one person (a human seat): bots-only "
                                      "games are played with `gammon duel`")
-        table_id = secrets.token_hex(6)
         data = table.to_json()
         data.pop("log")
         data.pop("finished")
-        await asyncio.to_thread(self.store.create, table_id, data, commitment(seed), creator)
-        room = Room(table_id, table, commitment(seed), {})
-        self.rooms[table_id] = room
-        seat, token = await self.take(room)
+        if rated:
+            if user is None:
+                raise InvalidOptionError("sign in to play rated: ratings belong to accounts")
+            if table.variant.players != 2 or table.humans != [0, 1] or \
+                    pool_of(data) is None:
+                raise InvalidOptionError("rated tables are single games or matches between "
+                                         "two people")
+            data["rated"] = True
+        if clock is not None:
+            data["clock"] = clock.to_json()
+        return await self._open(data, seed, creator, user)
+
+    async def _open(self, data: dict[str, Any], seed: int, creator: str,
+                    user: User | None, new_id: Callable[[str], str] | None = None,
+                    seat: int | None = None) -> tuple[Room, int, str]:
+        """Store and open the table ``data`` (its settings; ``new_id`` stores it in its
+        own way and says the id it went to) and take ``seat`` there (or the first free
+        one)."""
+        table_id = secrets.token_hex(6)
+        if new_id is None:
+            await asyncio.to_thread(self.store.create, table_id, data, commitment(seed),
+                                    creator)
+        else:
+            made = await asyncio.to_thread(new_id, table_id)
+            if made != table_id:  # someone else made it a moment ago
+                room = await self.room(made)
+                return room, *await self.take(room, seat, user, or_other=True)
+        room = await self.room(table_id)
+        seat, token = await self.take(room, seat, user, or_other=True)
         async with room.lock:
             await asyncio.to_thread(self._commit, room, None)
             room.publish()
         self.wake(room)
         return room, seat, token
 
-    async def take(self, room: Room, seat: int | None = None) -> tuple[int, str]:
-        """Take a free person's seat (``seat``, or the first free one): the seat and its
+    async def rematch(self, room: Room, seat: int, user: User | None,
+                      creator: str) -> tuple[Room, int, str]:
+        """The rematch of a finished table, for the person at ``seat``: the same table
+        again (same seats, stakes and clock; new dice), made by the first of its players
+        to ask, and that player's seat there (the same seat, when it is free)."""
+        if room.status == OPEN:
+            raise InvalidOptionError("the rematch is offered once play is over")
+        if seat in room.users and (user is None or user.id != room.users[seat]):
+            raise InvalidOptionError("sign in as the account that played this seat")
+        saved = await asyncio.to_thread(self.store.row, room.id)
+        assert saved is not None
+        settings = dict(saved.settings)
+        seed = new_seed()
+        settings["seed"] = seed
+        if room.rematch:
+            next_room = await self.room(room.rematch)
+            return next_room, *await self.take(next_room, seat, user, or_other=True)
+        found = await self._open(settings, seed, creator, user, lambda new: self.store.rematch(
+            room.id, new, settings, commitment(seed), creator), seat)
+        room.rematch = found[0].id
+        room.publish()
+        return found
+
+    async def take(self, room: Room, seat: int | None = None, user: User | None = None, *,
+                   or_other: bool = False) -> tuple[int, str]:
+        """Take a free person's seat (``seat``, or the first free one; ``or_other``: the
+        first free one when ``seat`` is not) as ``user`` (or a guest): the seat and its
         secret token, shown to the taker once."""
         room.tokens = await asyncio.to_thread(self.store.tokens, room.id)
         free = room.free
         if not free:
             raise InvalidOptionError("every person's seat at this table is taken: you can "
                                      "watch")
-        if seat is None:
+        if room.rated and user is None:
+            raise InvalidOptionError("this table is rated: sign in to take a seat")
+        if user is not None and user.id in room.users.values():
+            raise InvalidOptionError("you have a seat at this table already: play against "
+                                     "someone else")
+        if seat is None or (seat not in free and or_other):
             seat = free[0]
         elif seat not in free:
             raise InvalidOptionError(f"seat {seat + 1} is not free; free seats: "
                                      + ", ".join(str(p + 1) for p in free))
         token = secrets.token_urlsafe(18)
-        if not await asyncio.to_thread(self.store.claim, room.id, seat, token_hash(token)):
+        if not await asyncio.to_thread(self.store.claim, room.id, seat, token_hash(token),
+                                       None if user is None else user.id,
+                                       "" if user is None else user.name):
             raise InvalidOptionError(f"seat {seat + 1} was taken a moment ago")
         room.tokens[seat] = token_hash(token)
+        if user is not None:
+            room.players[seat], room.users[seat] = user.name, user.id
+        if room.clock is not None and not room.free:  # everyone is here: the clock starts
+            async with room.lock:
+                await asyncio.to_thread(self._commit, room, None)
         room.publish()
         return seat, token
 
-    async def join(self, room: Room, client: Client, token: str | None) -> int | None:
-        """A browser joins the room with a seat's token (or none): its seat, or None for
-        a spectator (a wrong token included)."""
+    async def join(self, room: Room, client: Client, token: str | None,
+                   user: User | None = None) -> int | None:
+        """A browser joins the room with a seat's token (or none), signed in as ``user``
+        (or not): its seat (the token's, or the one its account holds), or None for a
+        spectator (a wrong token included)."""
         if token:
             room.tokens = await asyncio.to_thread(self.store.tokens, room.id)
         seat = room.seat_of(token)
+        if seat is None and user is not None:
+            seat = next((p for p, known in room.users.items() if known == user.id), None)
         async with room.lock:
             room.clients[client] = seat
             client.push(room.view(seat), state=True)
+            channel = PLAYERS if seat is not None else SPECTATORS
+            lines = [line for line in room.chat if line["channel"] == channel]
+            if lines:
+                client.push(json.dumps({"type": "chat", "lines": lines}))
         return seat
 
     def leave(self, room: Room, client: Client) -> None:
@@ -425,6 +529,11 @@ class Lobby:
             raise IllegalPlayError("an act names the version of the table it answers "
                                    "(a whole number, as the last state said)")
 
+        if room.clock is not None and room.clock.seat == seat and \
+                room.clock.expired(time.time()):
+            await self.flag(room)
+            raise IllegalPlayError("your time ran out before that arrived")
+
         def change(table: Table) -> Step | None:
             if version != room.version:
                 raise IllegalPlayError("the table has moved on since you looked: here it is "
@@ -442,11 +551,14 @@ class Lobby:
         self.wake(room)
 
     def _commit(self, room: Room, change: Callable[[Table], Step | None] | None, *,
-                runner: bool = False, close: str = "") -> None:
+                runner: bool = False, close: str = "", flag: bool = False) -> None:
         """One change of ``room``'s table, in one transaction (module text): ``change``
         (None: only what needs no one, the dice), then the throws that follow; ``close``
-        ends play with that reason. In a thread, under the room's lock."""
+        ends play with that reason; ``flag``: the seat on the clock loses if its time has
+        run out. The clock moves on to whoever is asked next, and a rated table that ends
+        rates its players. In a thread, under the room's lock."""
         caught_up = -1
+        clock = None
         try:
             with self.store.locked(room.id) as locked:
                 row = locked.row
@@ -461,8 +573,14 @@ class Lobby:
                 table = room.table
                 games, entries = len(table.log), len(table.log[-1]) if table.log else 0
                 caught_up = room.version
+                now = time.time()
                 steps: list[Step] = []
-                if change is not None and (made := change(table)) is not None:
+                on_clock = table.question.seat if table.question is not None else None
+                clock = room.clock
+                if flag and clock is not None and clock.expired(now) and \
+                        on_clock is not None and clock.seat == on_clock:
+                    steps.append(table.time_out(on_clock))
+                elif change is not None and (made := change(table)) is not None:
                     steps.append(made)
                 if close:
                     table.stop()
@@ -478,17 +596,58 @@ class Lobby:
                 status = (ARCHIVED if close else OVER) if table.over else OPEN
                 needs = (MACHINE if table.bot_question else PERSON if table.question
                          else NOTHING)
+                if clock is not None:
+                    asked = table.question.seat if table.question is not None and \
+                        status == OPEN and not room.free else None
+                    clock = clock.turn(asked, len(table.log), now)
+                if status == OVER and room.rated and table.winner is not None and \
+                        len(room.users) == 2:
+                    pool = pool_of({"variant": table.variant.name, "kind": table.kind,
+                                    "length": table.length})
+                    assert pool is not None
+                    rate_result(locked.db, pool, room.users[table.winner],
+                                room.users[1 - table.winner])
                 locked.write(rows, games=len(table.log), finished=table.finished,
                              version=room.version, status=status, needs=needs, reason=close,
-                             release=self.runner_id if runner else None)
+                             release=self.runner_id if runner else None,
+                             clock=clock.to_text() if clock else "",
+                             deadline=clock.deadline if clock else 0.0)
         except BaseException:
             if caught_up >= 0 and room.version != caught_up:  # changed, and not written
                 self._rebuild(room)
             raise
+        room.clock = clock
         room.status = status
         room.reason = close or room.reason
         for step in steps:
             room.tell(step)
+
+    async def flag(self, room: Room) -> None:
+        """End play for the seat on the clock if its time has run out (the sweep's check,
+        and a move that came too late)."""
+        async with room.lock:
+            await asyncio.to_thread(self._commit, room, None, flag=True)
+            room.publish()
+
+    async def say(self, room: Room, seat: int | None, user: User | None, words: str) -> None:
+        """A chat line from a seat (the players' chat) or a spectator (the spectators'),
+        kept and shown to its own side only."""
+        channel = PLAYERS if seat is not None else SPECTATORS
+        name = room.names[seat] if seat is not None else (
+            user.name if user is not None else "spectator")
+        line = await asyncio.to_thread(self.store.say, room.id, channel, name, words)
+        self.show_chat(room, line)
+
+    def show_chat(self, room: Room, line: dict[str, Any]) -> None:
+        """Show a chat line to its side of the room (once: lines come back from other
+        processes too)."""
+        if any(known["id"] == line.get("id") for known in room.chat):
+            return
+        room.chat.append(line)
+        text = json.dumps({"type": "chat", "lines": [line]})
+        for client, seat in list(room.clients.items()):
+            if (seat is not None) == (line["channel"] == PLAYERS):
+                client.push(text)
 
     def _rebuild(self, room: Room) -> None:
         """The copy went ahead of the database (a write failed): replay it again."""
@@ -497,6 +656,7 @@ class Lobby:
             return
         fresh = Room.build(saved, self.store.entries(room.id), self.store.tokens(room.id))
         room.table, room.lines, room.status = fresh.table, fresh.lines, fresh.status
+        room.clock = fresh.clock
 
     def _catch_up(self, room: Room, rows: Sequence[tuple[int, int, dict[str, Any]]],
                   saved: Saved) -> None:
@@ -510,6 +670,12 @@ class Lobby:
                               410) from None
         room.table.finished = saved.finished or room.table.finished
         room.status, room.reason = saved.status, saved.reason
+        if saved.clock and room.clock is not None:
+            room.clock = Clock.from_text(saved.clock)
+        room.rematch = saved.rematch or room.rematch
+        if saved.players:
+            room.players.update(saved.players)
+            room.users.update(saved.users)
 
     # --- other processes' changes -----------------------------------------------------------
 
@@ -518,6 +684,10 @@ class Lobby:
         closed); the rooms that are behind catch up, in order."""
         room = self.rooms.get(notice.table_id)
         if room is None or (notice.what == "step" and notice.version <= room.version):
+            return
+        if notice.what == "chat":
+            if notice.line is not None:
+                self.show_chat(room, notice.line)
             return
         room.notices.append(notice)
         if room.refreshing is None or room.refreshing.done():
@@ -565,7 +735,7 @@ class Lobby:
         if rows and (rows[0][0], rows[0][1]) not in ((game, index + 1), (game + 1, 0)):
             return False
         saved = Saved(room.id, {}, room.commitment, 0.0, notice.status, notice.version,
-                      notice.finished, notice.reason)
+                      notice.finished, notice.reason, clock=notice.clock)
         self._catch_up(room, rows, saved)
         return room.version == notice.version
 
@@ -621,6 +791,9 @@ class Lobby:
             game, entries = len(table.log), len(table.log[-1])
             seed = None if table.seed is None else f"{table.seed}:{game}:{seat}:{entries}"
             budget = self.config.budget(table.variant, spec)
+            if room.clock is not None and room.clock.seat == seat:  # bots keep time too
+                budget = max(0.2, min(MARGIN if budget is None else budget,
+                                      room.clock.deadline - time.time() - 1.0))
         keep = self._spawn(self._keep_lease(room.id))
         try:
             decision = await self.thinkers.decide(
@@ -657,6 +830,9 @@ class Lobby:
                 for table_id in await asyncio.to_thread(self.store.unattended, HEAD_START):
                     with contextlib.suppress(Unavailable):
                         self.wake(await self.room(table_id))
+                for table_id in await asyncio.to_thread(self.store.overdue, time.time()):
+                    with contextlib.suppress(GammonError):  # another process flagged it
+                        await self.flag(await self.room(table_id))
                 if time.monotonic() - slow >= SLOW_SWEEP:
                     slow = time.monotonic()
                     await self.close_idle()

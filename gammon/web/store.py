@@ -32,7 +32,7 @@ import json
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import (
@@ -88,6 +88,10 @@ tables = Table(
     Column("updated", Float, nullable=False, server_default="0"),
     Column("creator", String(64), nullable=False, server_default=""),
     Column("reason", Text, nullable=False, server_default=""),
+    # Since the third schema (players, clocks, rematches): see the module text.
+    Column("clock", Text, nullable=False, server_default=""),
+    Column("deadline", Float, nullable=False, server_default="0"),
+    Column("rematch", String(32), nullable=False, server_default=""),
     Index("tables_by_status", "status", "needs"),
     Index("tables_by_creator", "creator", "status"),
 )
@@ -96,6 +100,8 @@ seats = Table(
     Column("table_id", String(32), primary_key=True),
     Column("seat", Integer, primary_key=True),
     Column("token_hash", String(64), nullable=False),
+    Column("user_id", Integer, nullable=True),
+    Column("name", String(32), nullable=False, server_default=""),
 )
 entries = Table(
     "entries", metadata,
@@ -104,8 +110,47 @@ entries = Table(
     Column("idx", Integer, primary_key=True),
     Column("entry", Text, nullable=False),
 )
-#: The columns the first schema lacked, added to its tables on upgrade.
-ADDED = ("status", "version", "needs", "runner", "lease_until", "updated", "creator", "reason")
+users = Table(
+    "users", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(32), nullable=False),
+    # The name as compared: two accounts never differ by case alone.
+    Column("key", String(32), nullable=False, unique=True),
+    Column("password", String(128), nullable=False),
+    Column("created", Float, nullable=False),
+)
+logins = Table(
+    "logins", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("user_id", Integer, nullable=False),
+    Column("expires", Float, nullable=False),
+    Index("logins_by_user", "user_id"),
+)
+ratings = Table(
+    "ratings", metadata,
+    Column("user_id", Integer, primary_key=True),
+    Column("pool", String(64), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Index("ratings_by_pool", "pool", "rating"),
+)
+chat = Table(
+    "chat", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(32), nullable=False),
+    Column("channel", String(16), nullable=False),
+    Column("name", String(32), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    Index("chat_by_table", "table_id", "id"),
+)
+#: The columns earlier schemas lacked, added to their tables on upgrade.
+FIRST_ADDED = ("status", "version", "needs", "runner", "lease_until", "updated", "creator",
+               "reason")
+ADDED = {"tables": (*FIRST_ADDED, "clock", "deadline", "rematch"),
+         "seats": ("user_id", "name")}
 
 
 def token_hash(token: str) -> str:
@@ -131,11 +176,17 @@ class Notice:
     finished: bool = False
     status: str = OPEN
     reason: str = ""
+    clock: str = ""
+    #: A chat line (``what`` is ``chat``): its id, channel, name and text.
+    line: dict[str, Any] | None = None
 
     def payload(self) -> str:
         data: dict[str, Any] = {"t": self.table_id, "v": self.version, "w": self.what}
+        if self.what == "chat":
+            data["l"] = self.line
         if self.what == "step":
-            data.update(f=self.finished, s=self.status, r=self.reason, e=self.rows)
+            data.update(f=self.finished, s=self.status, r=self.reason, e=self.rows,
+                        c=self.clock)
             text = json.dumps(data, separators=(",", ":"))
             if len(text.encode()) <= NOTICE_BYTES:
                 return text
@@ -150,9 +201,11 @@ class Notice:
                 not isinstance(data.get("v"), int):
             raise ValueError("not a notice")
         rows = data.get("e")
+        line = data.get("l")
         return cls(data["t"], data["v"], str(data.get("w")),
                    None if rows is None else [(g, i, e) for g, i, e in rows],
-                   bool(data.get("f")), str(data.get("s", OPEN)), str(data.get("r", "")))
+                   bool(data.get("f")), str(data.get("s", OPEN)), str(data.get("r", "")),
+                   str(data.get("c", "")), line if isinstance(line, dict) else None)
 
 
 @dataclass
@@ -168,11 +221,18 @@ class Saved:
     finished: bool
     reason: str = ""
     needs: str = MACHINE
+    clock: str = ""
+    rematch: str = ""
+    #: The accounts' names of the seats taken by people signed in.
+    players: dict[int, str] = field(default_factory=dict)
+    #: Their account ids.
+    users: dict[int, int] = field(default_factory=dict)
 
 
 def _saved(row: Row[Any]) -> Saved:
     return Saved(row.id, json.loads(row.settings), row.commitment, row.created, row.status,
-                 row.version, bool(row.finished), row.reason, row.needs)
+                 row.version, bool(row.finished), row.reason, row.needs, row.clock,
+                 row.rematch)
 
 
 class Locked:
@@ -190,7 +250,7 @@ class Locked:
 
     def write(self, rows: list[tuple[int, int, dict[str, Any]]], *, games: int,
               finished: bool, version: int, status: str, needs: str, reason: str = "",
-              release: str | None = None) -> None:
+              release: str | None = None, clock: str = "", deadline: float = 0.0) -> None:
         """New log entries ``(game, index, entry)`` and the table's new standing; the
         runner ``release`` gives its lease back. Every listening process is told."""
         assert self.row is not None
@@ -204,8 +264,9 @@ class Locked:
             self.db.exec_driver_sql(store.sql(
                 "INSERT INTO entries (table_id, game, idx, entry) VALUES "
                 + ", ".join(["(?, ?, ?, ?)"] * len(rows))), tuple(values))
-        sets = "games = ?, finished = ?, version = ?, status = ?, needs = ?, updated = ?"
-        values = [games, finished, version, status, needs, time.time()]
+        sets = ("games = ?, finished = ?, version = ?, status = ?, needs = ?, updated = ?, "
+                "clock = ?, deadline = ?")
+        values = [games, finished, version, status, needs, time.time(), clock, deadline]
         if reason:
             sets += ", reason = ?"
             values.append(reason)
@@ -216,7 +277,7 @@ class Locked:
         if store.postgres:  # the notice goes with the change
             statement += " RETURNING pg_notify(?, ?)"
             values += [CHANNEL, Notice(table_id, version, "step", rows, finished, status,
-                                       reason).payload()]
+                                       reason, clock).payload()]
         self.db.exec_driver_sql(store.sql(statement), tuple(values))
 
 
@@ -229,7 +290,8 @@ class Store:
         #: Transactions that write: on SQLite they take the write lock at once.
         self.writer: Engine = self.engine.execution_options(writes=True)
         self._lock_sql = self.sql(
-            "SELECT commitment, created, status, version, finished, reason, needs FROM tables"
+            "SELECT commitment, created, status, version, finished, reason, needs, clock"
+            " FROM tables"
             " WHERE id = ?" + (" FOR UPDATE" if self.postgres else ""))
         #: Transactions that read several things as of one moment.
         self.reader: Engine = self.engine.execution_options(
@@ -249,18 +311,15 @@ class Store:
         with self.writer.begin() as db:
             if self.postgres:  # two processes starting at once take turns
                 db.execute(text("SELECT pg_advisory_xact_lock(4242)"))
-            old = "tables" in inspect(db).get_table_names()
-            have = {c["name"] for c in inspect(db).get_columns("tables")} if old else set()
+            existing = set(inspect(db).get_table_names())
+            have = {name: {c["name"] for c in inspect(db).get_columns(name)}
+                    for name in ADDED if name in existing}
             metadata.create_all(db)
-            missing = [name for name in ADDED if name not in have] if old else []
-            for name in missing:
-                column = tables.c[name]
-                kind = column.type.compile(dialect=db.dialect)
-                default = column.server_default
-                clause = "" if default is None else f" DEFAULT '{default.arg}'"  # type: ignore[attr-defined]
-                null = "" if column.nullable else " NOT NULL"
-                db.execute(text(f"ALTER TABLE tables ADD COLUMN {name} {kind}{null}{clause}"))
-            if missing:
+            for name, columns in have.items():
+                for column_name in ADDED[name]:
+                    if column_name not in columns:
+                        _add_column(db, metadata.tables[name].c[column_name])
+            if "tables" in have and "status" not in have["tables"]:
                 counted = (select(func.count()).where(entries.c.table_id == tables.c.id)
                            .scalar_subquery())
                 db.execute(update(tables).values(
@@ -302,7 +361,7 @@ class Store:
             found = db.exec_driver_sql(self._lock_sql, (table_id,)).one_or_none()
             yield Locked(db, None if found is None else Saved(
                 table_id, {}, found.commitment, found.created, found.status, found.version,
-                bool(found.finished), found.reason, found.needs), self)
+                bool(found.finished), found.reason, found.needs, found.clock), self)
 
     def sql(self, statement: str) -> str:
         """A statement written with ``?`` placeholders, in the driver's own style."""
@@ -318,10 +377,14 @@ class Store:
             found = db.execute(select(tables).where(tables.c.id == table_id)).one_or_none()
             if found is None:
                 return None
-            taken = db.execute(select(seats.c.seat, seats.c.token_hash)
+            taken = db.execute(select(seats.c.seat, seats.c.token_hash, seats.c.name,
+                                      seats.c.user_id)
                                .where(seats.c.table_id == table_id)).all()
-            return (_saved(found), self._entries(db, table_id, game, index),
-                    {seat: digest for seat, digest in taken})
+            saved = _saved(found)
+            saved.players = {row.seat: row.name for row in taken if row.name}
+            saved.users = {row.seat: row.user_id for row in taken if row.user_id is not None}
+            return (saved, self._entries(db, table_id, game, index),
+                    {row.seat: row.token_hash for row in taken})
 
     def row(self, table_id: str) -> Saved | None:
         with self.engine.connect() as db:
@@ -351,13 +414,15 @@ class Store:
             games[game - 1].append(entry)
         return games
 
-    def claim(self, table_id: str, seat: int, digest: str) -> bool:
-        """Take a person's seat with the hash of its new token; False when someone has
-        taken it already."""
+    def claim(self, table_id: str, seat: int, digest: str, user_id: int | None = None,
+              name: str = "") -> bool:
+        """Take a person's seat with the hash of its new token (and the account that takes
+        it, if one is signed in); False when someone has taken it already."""
         try:
             with self.writer.begin() as db:
                 db.execute(insert(seats).values(table_id=table_id, seat=seat,
-                                                token_hash=digest))
+                                                token_hash=digest, user_id=user_id,
+                                                name=name))
                 self.notify(db, Notice(table_id, -1, "seat"))
         except IntegrityError:
             return False
@@ -369,6 +434,14 @@ class Store:
             found = db.execute(select(seats.c.seat, seats.c.token_hash)
                                .where(seats.c.table_id == table_id)).all()
             return {seat: digest for seat, digest in found}
+
+    def players(self, table_id: str) -> dict[int, tuple[int, str]]:
+        """The seats taken by accounts: each one's user id and name."""
+        with self.engine.connect() as db:
+            found = db.execute(select(seats.c.seat, seats.c.user_id, seats.c.name)
+                               .where(seats.c.table_id == table_id,
+                                      seats.c.user_id.is_not(None))).all()
+            return {seat: (user, name) for seat, user, name in found}
 
     def set_aside(self, table_id: str, reason: str) -> None:
         """Quarantine a table whose log does not replay: out of play, kept for a look."""
@@ -413,6 +486,55 @@ class Store:
 
     # --- many tables ----------------------------------------------------------------------
 
+    def overdue(self, now: float, limit: int = 100) -> list[str]:
+        """Open tables where the seat on the clock has run out of time."""
+        with self.engine.connect() as db:
+            return list(db.execute(select(tables.c.id).where(
+                tables.c.status == OPEN, tables.c.deadline > 0,
+                tables.c.deadline <= now).limit(limit)).scalars())
+
+    # --- chat and rematches -------------------------------------------------------------
+
+    def say(self, table_id: str, channel: str, name: str, words: str) -> dict[str, Any]:
+        """A chat line at a table, kept and told to every process: the line as shown."""
+        now = time.time()
+        with self.writer.begin() as db:
+            line_id = db.execute(insert(chat).values(
+                table_id=table_id, channel=channel, name=name, text=words, at=now)
+            ).inserted_primary_key[0]  # type: ignore[index]
+            line = {"id": int(line_id), "channel": channel, "name": name, "text": words,
+                    "at": now}
+            self.notify(db, Notice(table_id, -1, "chat", line=line))
+        return line
+
+    def chat(self, table_id: str, limit: int) -> list[dict[str, Any]]:
+        """A table's last ``limit`` chat lines, the oldest first."""
+        with self.engine.connect() as db:
+            found = db.execute(select(chat).where(chat.c.table_id == table_id)
+                               .order_by(chat.c.id.desc()).limit(limit)).all()
+        return [{"id": row.id, "channel": row.channel, "name": row.name, "text": row.text,
+                 "at": row.at} for row in reversed(found)]
+
+    def rematch(self, table_id: str, new_id: str, settings: dict[str, Any], commitment: str,
+                creator: str) -> str:
+        """The rematch of ``table_id``: a new table ``new_id`` made now, unless one was
+        made already (its id is returned then, and nothing is made). One transaction, so
+        two players asking at once get the same table."""
+        now = time.time()
+        with self.writer.begin() as db:
+            found = db.exec_driver_sql(self.sql(
+                "SELECT rematch FROM tables WHERE id = ?" + (" FOR UPDATE" if self.postgres
+                                                             else "")), (table_id,)).one()
+            if found.rematch:
+                return str(found.rematch)
+            db.execute(insert(tables).values(
+                id=new_id, settings=json.dumps(settings), commitment=commitment, games=0,
+                finished=False, created=now, updated=now, status=OPEN, version=0,
+                needs=MACHINE, creator=creator, reason="", lease_until=0.0))
+            db.execute(update(tables).where(tables.c.id == table_id).values(rematch=new_id))
+            self.notify(db, Notice(table_id, -1, "seat"))
+        return new_id
+
     def idle(self, before: float, limit: int = 100) -> list[str]:
         """Open tables unchanged since ``before``."""
         with self.engine.connect() as db:
@@ -433,11 +555,20 @@ class Store:
                                .order_by(tables.c.created.desc()).limit(limit)).all()
             ids = [row.id for row in found]
             taken: dict[str, set[int]] = {i: set() for i in ids}
+            names: dict[str, dict[int, str]] = {i: {} for i in ids}
             if ids:
-                for table_id, seat in db.execute(select(seats.c.table_id, seats.c.seat)
-                                                 .where(seats.c.table_id.in_(ids))):
+                for table_id, seat, name in db.execute(
+                        select(seats.c.table_id, seats.c.seat, seats.c.name)
+                        .where(seats.c.table_id.in_(ids))):
                     taken[table_id].add(seat)
-            return [(_saved(row), taken[row.id]) for row in found]
+                    if name:
+                        names[table_id][seat] = name
+            listed = []
+            for row in found:
+                saved = _saved(row)
+                saved.players = names[row.id]
+                listed.append((saved, taken[row.id]))
+            return listed
 
     def rows(self, status: str | None = None) -> list[Saved]:
         """Every table (of one status), the oldest first."""
@@ -446,6 +577,15 @@ class Store:
             query = query.where(tables.c.status == status)
         with self.engine.connect() as db:
             return [_saved(row) for row in db.execute(query)]
+
+
+def _add_column(db: Connection, column: Column[Any]) -> None:
+    kind = column.type.compile(dialect=db.dialect)
+    default = column.server_default
+    clause = "" if default is None else f" DEFAULT '{default.arg}'"  # type: ignore[attr-defined]
+    null = "" if column.nullable else " NOT NULL"
+    db.execute(text(f"ALTER TABLE {column.table.name} ADD COLUMN {column.name} {kind}"
+                    f"{null}{clause}"))
 
 
 def _sqlite_connect(connection: Any, _: Any) -> None:

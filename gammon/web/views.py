@@ -102,6 +102,8 @@ def record(room: Room) -> list[dict[str, Any]]:
             who = [names[p] for p in entry.get("players", [])] if entry.get("players") else []
             text = ("opening throw " if entry.get("opening") else "rolls ") + dice
             lines.append({"seat": None, "text": text + (f" ({', '.join(who)})" if who else "")})
+        elif entry.get("timeout"):
+            lines.append({"seat": int(entry["seat"]), "text": "out of time"})
         else:
             seat = int(entry["seat"])
             lines.append({"seat": seat, "text": entry.get("play", entry.get("action", ""))})
@@ -184,6 +186,10 @@ def _shared(room: Room) -> dict[str, Any]:
         "question": None,
         # Whether the record downloads as a .mat file (/api/tables/ID/match.mat).
         "mat": table.variant.notation == "gnu" and table.variant.players == 2,
+        "rated": room.rated,
+        "accounts": sorted(room.players),
+        "rematch": room.rematch or None,
+        "timed_out": table.timed_out,
     }
     if state is None:
         return data
@@ -203,7 +209,8 @@ def _shared(room: Room) -> dict[str, Any]:
         info.append("money: " + ", ".join(f"{names[p]} {b:+g}" for p, b in
                                           enumerate(balances)))
     data["info"] = info
-    data["result"] = _result(room) if state.is_terminal else None
+    data["result"] = _result(room) if state.is_terminal or table.timed_out is not None \
+        else None
     if question is not None:
         data["question"] = {"seat": question.seat, "kind": question.kind,
                             "text": question.worded(names), "name": names[question.seat]}
@@ -244,8 +251,9 @@ def _ring_move(action: Any) -> dict[str, str]:
 
 
 def _result(room: Room) -> str:
-    state = room.table.state
-    lines = narrate.result_lines(room.table, state, room.names)
+    table = room.table
+    lines = narrate.timeout_lines(table, room.names) if table.timed_out is not None \
+        else narrate.result_lines(table, table.state, room.names)
     return " ".join(line.text if line.seat is None else f"{room.names[line.seat]} {line.text}"
                     for line in lines)
 

@@ -45,6 +45,7 @@ function showSeats() {
   $("cube-label").hidden = kind === "game" || !variant.cube;
   const two = variant.players === 2;
   $("kind").querySelector('option[value="match"]').disabled = !two || !variant.cube;
+  $("rated-label").hidden = !two || kind === "money";
 }
 
 async function loadTables() {
@@ -63,7 +64,10 @@ async function loadTables() {
   for (const row of rows) {
     const tr = document.createElement("tr");
     const seats = row.seats.map((s) => `${s.name}${s.human ? (s.taken ? "" : " (free)") : ""}`).join(", ");
-    tr.append(cell(row.id, true), cell(`${row.variant} (${row.kind})`), cell(seats), cell(""));
+    const kind = row.kind === "match" ? `${row.length}-point match` : row.kind;
+    const clock = row.clock ? `, ${row.clock.delay} s + ${Math.round(row.clock.reserve / 60)} min` : "";
+    tr.append(cell(row.id, true), cell(`${row.variant} (${kind}${clock}${row.rated ? ", rated" : ""})`),
+              cell(seats), cell(""));
     const actions = tr.lastChild;
     const watch = document.createElement("a");
     watch.href = `/t/${encodeURIComponent(row.id)}`;
@@ -95,6 +99,11 @@ async function create(event) {
   if (body.kind === "match") body.length = Number($("length").value);
   if (body.kind === "money") body.stake = Number($("stake").value);
   if (body.kind !== "game") body.cube = $("cube").checked;
+  if ($("clock").value) {
+    const [delay, reserve] = $("clock").value.split("/").map(Number);
+    body.clock = { delay, reserve, per: body.kind === "match" ? "match" : "game" };
+  }
+  if (!$("rated-label").hidden && $("rated").checked) body.rated = true;
   $("create-button").disabled = true;
   const answer = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" },
                                               body: JSON.stringify(body) });
@@ -103,6 +112,52 @@ async function create(event) {
   if (!answer.ok) { $("error").textContent = data.error; return; }
   location.href = data.url;
 }
+
+// --- the account, and the ratings -----------------------------------------------------
+
+async function showMe() {
+  const me = await (await fetch("/api/me")).json();
+  $("me").textContent = me.name ? `signed in as ${me.name}` : "playing as a guest: sign in to play rated";
+  $("account").hidden = Boolean(me.name);
+  $("sign-out").hidden = !me.name;
+}
+
+async function account(path) {
+  $("account-error").textContent = "";
+  const answer = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ name: $("name").value, password: $("password").value }) });
+  const data = await answer.json();
+  if (!answer.ok) { $("account-error").textContent = data.error; return; }
+  $("password").value = "";
+  showMe();
+}
+
+async function showLeaders() {
+  const data = await (await fetch(`/api/leaderboard?pool=${encodeURIComponent($("pool").value)}`)).json();
+  const body = $("leaders");
+  body.replaceChildren();
+  (data.players || []).forEach((row, k) => {
+    const tr = document.createElement("tr");
+    tr.append(cell(String(k + 1)), cell(row.name), cell(`${Math.round(row.rating)} ± ${Math.round(2 * row.deviation)}`),
+              cell(String(row.games)));
+    body.appendChild(tr);
+  });
+  if (!body.children.length) {
+    const tr = document.createElement("tr");
+    const td = cell("no rated games yet");
+    td.colSpan = 4;
+    td.className = "muted";
+    tr.appendChild(td);
+    body.appendChild(tr);
+  }
+}
+
+$("account").onsubmit = (event) => { event.preventDefault(); account("/api/signin"); };
+$("sign-up").onclick = () => account("/api/signup");
+$("sign-out").onclick = async () => {
+  await fetch("/api/signout", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+  showMe();
+};
 
 async function start() {
   variants = await (await fetch("/api/variants")).json();
@@ -119,6 +174,22 @@ async function start() {
   $("kind").onchange = showSeats;
   $("create").onsubmit = create;
   showSeats();
+  for (const variant of variants) {
+    const pools = [[`${variant.name}:game`, `${variant.name}, single games`]];
+    if (variant.players === 2 && variant.cube) {
+      for (const n of [1, 3, 5, 7]) pools.push([`${variant.name}:match${n}`, `${variant.name}, ${n}-point matches`]);
+    }
+    for (const [value, text] of pools) {
+      const option = document.createElement("option");
+      option.value = value;
+      option.textContent = text;
+      $("pool").appendChild(option);
+    }
+  }
+  $("pool").value = "backgammon:match3";
+  $("pool").onchange = showLeaders;
+  showLeaders();
+  showMe();
   loadTables();
   setInterval(loadTables, 5000);
 }

@@ -22,6 +22,7 @@ let sent = false;        // an action is on its way: no second one
 let pick = null;         // a play being picked checker by checker
 let ringPick = null;     // an Acedrex move being picked on the ring: {moves, source}
 let retry = 500;
+let clock = null;        // the clocks as the last state gave them, and when it came
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -46,7 +47,11 @@ function send(message) {
 
 function receive(message) {
   if (message.type === "state") {
+    const wasMine = table && table.question && table.question.seat === table.you;
     table = message.table;
+    clock = table.clock ? { ...table.clock, at: performance.now() } : null;
+    const mine = table.question && table.question.seat === table.you;
+    if (mine && !wasMine) beep();
     if (token && token === linked && table.you !== null) localStorage.setItem(storeKey, token);
     sent = false;
     pick = null;
@@ -59,6 +64,8 @@ function receive(message) {
       socket.close();
     }
     if (sent) { sent = false; draw(); }  // the act was refused: choose again
+  } else if (message.type === "chat") {
+    showChat(message.lines);
   } else if (message.type === "preview" && message.svg) {
     showBoard(message.svg);
     markBoard();
@@ -104,7 +111,8 @@ function draw() {
     li.textContent = text;
     seats.appendChild(li);
   }
-  $("info").textContent = (table.info || []).join("; ");
+  $("info").textContent = (table.info || []).join("; ") + (table.rated ? " (rated)" : "");
+  $("chat-title").textContent = table.you === null ? "Spectators' chat" : "Players' chat";
   const free = table.seats.some((s) => s.human && !s.taken);
   $("invite").hidden = !(free && table.you !== null && !table.over);
   const lines = $("lines");
@@ -148,8 +156,11 @@ function drawQuestion() {
       $("question").textContent = !table.over ? "" : table.closed ? `Play is over: ${table.closed}.` : "Play is over.";
     }
     if (table.over) {
+      if (table.you !== null) {
+        button(table.rematch ? "join the rematch" : "rematch", rematch, true, "rematch");
+      }
       const links = [[`/t/${table.id}/review`, "review the game"],
-                     [`/api/tables/${table.id}/record`, "the table's record (with the dice seed)"]];
+                     [`/api/tables/${table.id}/record?download=1`, "the record as JSON (with the dice seed)"]];
       if (table.mat) links.push([`/api/tables/${table.id}/match.mat`, "the match for gnubg (.mat)"]);
       for (const [href, text] of links) {
         const link = document.createElement("a");
@@ -486,6 +497,81 @@ $("invite").onclick = () => {
   if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => {});
   $("invite-link").textContent = link;
 };
+
+// --- clocks, chat, sounds, rematch ---------------------------------------------------
+
+function clockText(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function drawClocks() {
+  const box = $("clocks");
+  box.hidden = !clock;
+  if (!clock || !table) return;
+  const spent = (performance.now() - clock.at) / 1000;
+  box.replaceChildren();
+  for (const seat of table.seats) {
+    const span = document.createElement("span");
+    const running = clock.seat === seat.seat;
+    const delay = running ? Math.max(0, clock.delay - spent) : 0;
+    const left = running ? clock.left[seat.seat] - Math.max(0, spent - clock.delay) : clock.left[seat.seat];
+    span.textContent = `${seat.name} ${clockText(left)}` + (running && delay > 0 ? ` (+${Math.ceil(delay)})` : "");
+    span.className = "clock" + (running ? " running" : "") + (running && left < 20 ? " low" : "");
+    span.dataset.seat = seat.seat;
+    box.appendChild(span);
+  }
+}
+setInterval(drawClocks, 250);
+
+const chatSeen = new Set();  // a reconnection is sent the lines again
+function showChat(lines) {
+  const list = $("chat");
+  for (const line of lines) {
+    if (chatSeen.has(line.id)) continue;
+    chatSeen.add(line.id);
+    const li = document.createElement("li");
+    li.textContent = `${line.name}: ${line.text}`;  // text, never HTML
+    list.appendChild(li);
+  }
+  while (list.children.length > 50) list.firstChild.remove();
+  list.scrollTop = list.scrollHeight;
+}
+
+$("chat-form").onsubmit = (event) => {
+  event.preventDefault();
+  const text = $("chat-text").value.trim();
+  if (!text) return;
+  send({ type: "chat", text });
+  $("chat-text").value = "";
+};
+
+const soundsKey = "gammon:sounds";
+$("sounds").checked = localStorage.getItem(soundsKey) === "1";
+$("sounds").onchange = () => localStorage.setItem(soundsKey, $("sounds").checked ? "1" : "0");
+let audio = null;
+function beep() {
+  if (!$("sounds").checked) return;
+  audio = audio || new AudioContext();
+  const tone = audio.createOscillator();
+  const gain = audio.createGain();
+  tone.frequency.value = 660;
+  gain.gain.setValueAtTime(0.15, audio.currentTime);
+  gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
+  tone.connect(gain).connect(audio.destination);
+  tone.start();
+  tone.stop(audio.currentTime + 0.25);
+}
+
+async function rematch() {
+  const answer = await fetch(`/api/tables/${encodeURIComponent(tableId)}/rematch`, {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(token ? { token } : {}) });
+  const data = await answer.json();
+  if (!answer.ok) { $("error").textContent = data.error; return; }
+  localStorage.setItem(`gammon-token-${data.id}`, data.token);
+  location.href = `/t/${data.id}`;
+}
 
 async function join() {
   // The invitation's free seat, as the lobby's "take a seat" takes it.

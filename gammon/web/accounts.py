@@ -1,0 +1,202 @@
+"""Players of the web tables: accounts, their logins, and their ratings.
+
+A person may play as a guest (a seat link is all they hold) or sign up with a name and a
+password. The password is kept only as an Argon2id hash (argon2-cffi, its recommended
+parameters); it is never stored, logged or sent back in clear. Signing in gives a login:
+a random token in an ``HttpOnly``, ``SameSite=Lax`` cookie (``Secure`` over HTTPS), of
+which the server keeps only the SHA-256, so a copy of the database signs nobody in.
+
+Ratings are Glicko-2 (:mod:`gammon.table.ratings`), one per account and *pool*: a
+variant and a kind of play (``backgammon:game`` for single games,
+``backgammon:match3`` for 3-point matches). A rated table between two accounts rates
+its result as one rating period of one game, written in the same transaction as the
+move that ended it, so it is rated once whichever server process ends it.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import insert, select, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+
+from gammon.core.errors import GammonError
+from gammon.table.ratings import Rating, rate
+from gammon.web.store import Store, logins, ratings, token_hash, users
+
+#: A name: a letter or digit first, then letters, digits, ``_`` or ``-`` (any script:
+#: most players of the nardy read Cyrillic), 3 to 20 in all.
+NAME = re.compile(r"[^\W_][\w-]{2,19}")
+PASSWORD_CHARS = (8, 128)
+#: Days a login lasts.
+LOGIN_DAYS = 30
+#: The cookie a login is kept in.
+COOKIE = "gammon_login"
+#: Names nobody may take: words the pages use for seats that are not accounts.
+RESERVED = {"guest", "player", "spectator", "admin", "gammon", "bot", "human", "server"}
+
+
+class AccountError(GammonError):
+    """A sign-up or sign-in refused: the message says why (and never which of the name
+    or the password was wrong)."""
+
+
+@dataclass(frozen=True)
+class User:
+    id: int
+    name: str
+
+
+def pool_of(settings: dict[str, Any]) -> str | None:
+    """The rating pool of a table's settings: its variant and kind of play (None for money
+    play, which is not rated)."""
+    kind = settings.get("kind", "game")
+    if kind == "game":
+        return f"{settings['variant']}:game"
+    if kind == "match":
+        return f"{settings['variant']}:match{settings['length']}"
+    return None
+
+
+class Accounts:
+    """The accounts kept in a :class:`~gammon.web.store.Store`'s database."""
+
+    def __init__(self, store: Store, reserved: set[str] | frozenset[str] = frozenset()) -> None:
+        self.store = store
+        self.hasher = PasswordHasher()
+        self.reserved = {name.casefold() for name in (*RESERVED, *reserved)}
+        # Signing in as nobody costs as much as signing in: an unknown name is not told
+        # apart by the time the answer takes.
+        self._dummy = self.hasher.hash(secrets.token_hex(16))
+
+    def check_name(self, name: Any) -> str:
+        if not isinstance(name, str) or not NAME.fullmatch(name):
+            raise AccountError("a name is 3 to 20 letters, digits, _ or -, beginning with a "
+                               "letter or digit")
+        base = name.casefold().rstrip("0123456789_-")
+        if name.casefold() in self.reserved or base in self.reserved:
+            raise AccountError(f"{name!r} is kept for the site's own use: choose another name")
+        return name
+
+    @staticmethod
+    def check_password(password: Any) -> str:
+        low, high = PASSWORD_CHARS
+        if not isinstance(password, str) or not low <= len(password) <= high:
+            raise AccountError(f"a password is {low} to {high} characters")
+        return password
+
+    def sign_up(self, name: Any, password: Any) -> User:
+        name = self.check_name(name)
+        digest = self.hasher.hash(self.check_password(password))
+        try:
+            with self.store.writer.begin() as db:
+                user_id = db.execute(insert(users).values(
+                    name=name, key=name.casefold(), password=digest, created=time.time())
+                ).inserted_primary_key[0]  # type: ignore[index]
+        except IntegrityError:
+            raise AccountError(f"the name {name!r} is taken: choose another") from None
+        return User(int(user_id), name)
+
+    def sign_in(self, name: Any, password: Any) -> User:
+        wrong = AccountError("that name and password do not match an account")
+        if not isinstance(name, str) or not isinstance(password, str) or len(name) > 40 \
+                or len(password) > PASSWORD_CHARS[1]:
+            raise wrong
+        with self.store.engine.connect() as db:
+            found = db.execute(select(users.c.id, users.c.name, users.c.password)
+                               .where(users.c.key == name.casefold())).one_or_none()
+        try:
+            self.hasher.verify(found.password if found else self._dummy, password)
+        except (VerificationError, InvalidHashError):
+            raise wrong from None
+        if found is None:
+            raise wrong
+        if self.hasher.check_needs_rehash(found.password):
+            with self.store.writer.begin() as db:
+                db.execute(update(users).where(users.c.id == found.id)
+                           .values(password=self.hasher.hash(password)))
+        return User(int(found.id), str(found.name))
+
+    def new_login(self, user: User) -> str:
+        """A login for ``user``: the token for its cookie (kept here only as a hash)."""
+        token = secrets.token_urlsafe(24)
+        with self.store.writer.begin() as db:
+            db.execute(insert(logins).values(token_hash=token_hash(token), user_id=user.id,
+                                             expires=time.time() + LOGIN_DAYS * 86400))
+        return token
+
+    def user_of(self, token: str | None) -> User | None:
+        """The account a login cookie holds, or None (none, expired, or made up)."""
+        if not token or len(token) > 64:
+            return None
+        with self.store.engine.connect() as db:
+            found = db.execute(
+                select(users.c.id, users.c.name).join(logins, logins.c.user_id == users.c.id)
+                .where(logins.c.token_hash == token_hash(token),
+                       logins.c.expires > time.time())).one_or_none()
+        return None if found is None else User(int(found.id), str(found.name))
+
+    def sign_out(self, token: str | None) -> None:
+        if token and len(token) <= 64:
+            with self.store.writer.begin() as db:
+                db.execute(logins.delete().where(logins.c.token_hash == token_hash(token)))
+
+    # --- ratings ----------------------------------------------------------------------------
+
+    def rating(self, user_id: int, pool: str) -> tuple[Rating, int]:
+        """An account's rating in ``pool`` and its rated games there (a newcomer's: 0)."""
+        with self.store.engine.connect() as db:
+            return _rating(db, user_id, pool)
+
+    def ratings_of(self, user_id: int) -> dict[str, dict[str, Any]]:
+        with self.store.engine.connect() as db:
+            found = db.execute(select(ratings).where(ratings.c.user_id == user_id)).all()
+        return {row.pool: _shown(row) for row in found}
+
+    def leaderboard(self, pool: str, limit: int = 50) -> list[dict[str, Any]]:
+        """The best-rated accounts of ``pool``: name, rating, deviation and games."""
+        with self.store.engine.connect() as db:
+            found = db.execute(
+                select(ratings, users.c.name).join(users, users.c.id == ratings.c.user_id)
+                .where(ratings.c.pool == pool)
+                .order_by(ratings.c.rating.desc(), ratings.c.user_id).limit(limit)).all()
+        return [{"name": row.name, **_shown(row)} for row in found]
+
+
+def _shown(row: Any) -> dict[str, Any]:
+    return {"rating": round(row.rating, 2), "deviation": round(row.deviation, 2),
+            "games": row.games}
+
+
+def _rating(db: Connection, user_id: int, pool: str) -> tuple[Rating, int]:
+    found = db.execute(select(ratings).where(ratings.c.user_id == user_id,
+                                             ratings.c.pool == pool)).one_or_none()
+    if found is None:
+        return Rating(), 0
+    return Rating(found.rating, found.deviation, found.volatility), int(found.games)
+
+
+def rate_result(db: Connection, pool: str, winner: int, loser: int) -> None:
+    """Rate a game or match that account ``winner`` won against ``loser`` (one rating
+    period each, both rated against the other as they stood before), in the transaction
+    ``db`` that ends the table."""
+    (won, won_games), (lost, lost_games) = _rating(db, winner, pool), _rating(db, loser, pool)
+    for user, games, after in ((winner, won_games, rate(won, [(lost, 1.0)])),
+                               (loser, lost_games, rate(lost, [(won, 0.0)]))):
+        values = {"rating": after.rating, "deviation": after.deviation,
+                  "volatility": after.volatility, "games": games + 1}
+        if games == 0:  # no row yet
+            db.execute(insert(ratings).values(user_id=user, pool=pool, **values))
+        else:
+            db.execute(update(ratings).where(ratings.c.user_id == user,
+                                             ratings.c.pool == pool).values(**values))
+
+
+__all__ = ["COOKIE", "AccountError", "Accounts", "User", "pool_of", "rate_result"]

@@ -1,0 +1,141 @@
+"""Players in a real browser: two people sign up, play a rated match with a clock in two
+browser contexts, the server is killed mid-match and the clocks resume where they were,
+one lets the clock run out, both ratings move by what Glicko-2 gives, they chat, and the
+rematch starts the next match. Screenshots go to ``test-artifacts/``."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from browser import ARTIFACTS, Server, launch, take_turn, wait_for
+
+from gammon.table.ratings import Rating, rate
+
+playwright = pytest.importorskip("playwright.sync_api")
+
+ASKED = ("document.querySelector('#question').textContent.startsWith('Your turn') && "
+         "[...document.querySelectorAll('#controls button')].some(b => !b.disabled)")
+
+
+def sign_up(page, server, name: str) -> None:
+    page.goto(server.url + "/")
+    page.fill("#name", name)
+    page.fill("#password", f"{name} plays backgammon")
+    page.click("#sign-up")
+    wait_for(page, f"document.querySelector('#me').textContent === 'signed in as {name}'")
+
+
+def clocks(page) -> dict[str, float]:
+    """The clocks the page shows: each name's minutes and seconds, in seconds."""
+    found = {}
+    for text in page.locator("#clocks .clock").all_inner_texts():
+        name, shown = re.match(r"(\S+) (\d+:\d\d)", text).groups()  # type: ignore[union-attr]
+        minutes, seconds = shown.split(":")
+        found[name] = int(minutes) * 60 + int(seconds)
+    return found
+
+
+def test_two_people_play_a_rated_match_on_the_clock_chat_and_rematch(tmp_path):
+    server = Server(tmp_path / "tables.db").start()
+    again = Server(server.database, server.port)
+    with launch() as browser:
+        alice_context, bob_context = browser.new_context(), browser.new_context()
+        alice, bob = alice_context.new_page(), bob_context.new_page()
+        try:
+            sign_up(alice, server, "Alice")
+            sign_up(bob, server, "Bob")
+            # The lobby's form offers the clock and rated play...
+            alice.select_option("#kind", "match")
+            alice.fill("#length", "3")
+            alice.select_option("#seat1", "human")
+            alice.select_option("#clock", "8/60")
+            alice.check("#rated")
+            alice.click("#create-button")
+            alice.wait_for_url(re.compile(r"/t/\w+"))
+            listed = alice.evaluate("fetch('/api/tables').then(r => r.json())")
+            assert listed[0]["rated"] and listed[0]["clock"]["reserve"] == 60
+            # ...and this match is made with a shorter reserve, so the test need not wait
+            # a minute for it to run out.
+            made = alice.evaluate("""fetch('/api/tables', {method: 'POST',
+                headers: {'Content-Type': 'application/json'},
+                body: JSON.stringify({variant: 'backgammon', seats: ['human', 'human'],
+                    kind: 'match', length: 3, rated: true,
+                    clock: {delay: 2, reserve: 14}})}).then(r => r.json())""")
+            alice.goto(server.url + made["url"])
+            bob.goto(server.url + "/")
+            bob.locator("tr", has_text=made["id"]).get_by_role("button").click()
+            bob.wait_for_url(re.compile(made["id"]))
+            for page in (alice, bob):
+                wait_for(page, "document.querySelectorAll('#clocks .clock').length === 2")
+                wait_for(page, "document.querySelector('#seats').textContent.includes('Bob')")
+            assert set(clocks(alice)) == {"Alice", "Bob"}
+
+            # They chat: shown as text, never as HTML.
+            alice.fill("#chat-text", "good luck <b>Bob</b>")
+            alice.click("#chat-form button")
+            wait_for(bob, "document.querySelector('#chat').textContent.includes('good luck')")
+            assert bob.locator("#chat li").last.inner_text() == "Alice: good luck <b>Bob</b>"
+            assert bob.locator("#chat b").count() == 0
+
+            # A few moves each, then the server is killed mid-match.
+            for turn in range(4):
+                deadline = time.monotonic() + 30
+                while not any(page.evaluate(ASKED) for page in (alice, bob)):
+                    assert time.monotonic() < deadline, "nobody is asked to move"
+                    alice.wait_for_timeout(50)
+                if turn < 3:
+                    take_turn(alice if alice.evaluate(ASKED) else bob)
+            running = "Alice" if alice.evaluate(ASKED) else "Bob"
+            waiting = "Bob" if running == "Alice" else "Alice"
+            wait_for(alice, "document.querySelector('#clocks .running') !== null && "
+                            "document.querySelector('#clocks .running').textContent"
+                            f".startsWith('{running}')")
+            before = clocks(alice)
+            alice.screenshot(path=str(ARTIFACTS / "players-clock-1280.png"))
+            server.kill()
+            killed = time.monotonic()
+            time.sleep(2.0)
+            again.start()
+            for page in (alice, bob):
+                wait_for(page, "document.querySelector('#connection').textContent"
+                               " === 'connected'", timeout=30_000)
+            wait_for(alice, "document.querySelector('#clocks .running') !== null")
+            after = clocks(alice)
+            assert after[waiting] == before[waiting]  # the clock that was not running
+            assert bob.locator("#chat li").count() == 1  # not shown again on reconnecting
+            assert alice.locator("#clocks .running").inner_text().split()[0] == running
+
+            # Nobody moves: the one on the clock runs out of time and loses the match.
+            for page in (alice, bob):
+                wait_for(page, "document.querySelector('#question').textContent"
+                               ".includes('ran out of time')", timeout=40_000)
+            assert time.monotonic() - killed < 40
+            bob.screenshot(path=str(ARTIFACTS / "players-on-time-1280.png"))
+            won, lost = rate(Rating(), [(Rating(), 1.0)]), rate(Rating(), [(Rating(), 0.0)])
+            for page, name in ((alice, "Alice"), (bob, "Bob")):
+                me = page.evaluate("fetch('/api/me').then(r => r.json())")
+                rating = me["ratings"]["backgammon:match3"]
+                expected = lost if name == running else won
+                assert rating["rating"] == round(expected.rating, 2)
+                assert rating["deviation"] == round(expected.deviation, 2)
+
+            # The rematch: one asks, the other joins the same new table.
+            alice.click("#rematch")
+            alice.wait_for_url(lambda url: made["id"] not in url)
+            wait_for(bob, "document.querySelector('#rematch') !== null && "
+                          "document.querySelector('#rematch').textContent === "
+                          "'join the rematch'")
+            bob.click("#rematch")
+            bob.wait_for_url(lambda url: made["id"] not in url)
+            assert alice.url == bob.url
+            for page in (alice, bob):
+                wait_for(page, "document.querySelectorAll('#clocks .clock').length === 2")
+            assert alice.locator("#seats .you").inner_text().startswith("1. Alice")
+            assert bob.locator("#seats .you").inner_text().startswith("2. Bob")
+        finally:
+            alice_context.close()
+            bob_context.close()
+            server.kill()
+            again.kill()
