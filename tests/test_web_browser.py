@@ -558,3 +558,30 @@ def test_an_invitation_link_gives_the_free_seat(server, browser):
     third.goto(link)  # nobody's seat is free now: watching
     wait_for(third, "typeof table !== 'undefined' && table && table.you === null")
     assert "watching instead" in third.locator("#error").inner_text()
+
+
+def test_a_whole_turn_is_played_by_keyboard_and_the_turn_is_announced(server, browser):
+    page = browser.new_page()
+    try:
+        create(page, server, "backgammon", ["human", "beginner"])
+        wait_for(page, "document.querySelector('#announce').textContent"
+                       ".startsWith('Your turn')")
+        label = page.locator('#board [data-spot="p13"]').get_attribute("aria-label")
+        assert label is not None and label.startswith("point 13: ")
+        assert page.locator('#board [data-spot="p6"]').get_attribute("tabindex") == "0"
+        record = page.locator("#record li").count()
+        for _ in range(40):  # Tab to a checker that can move, Enter, Enter where it goes
+            if page.locator("#confirm:not([disabled])").count():
+                page.focus("#confirm")
+                page.keyboard.press("Enter")
+                break
+            focused = page.evaluate("document.activeElement.getAttribute('class') || ''")
+            if "source" in focused or "target" in focused:
+                page.keyboard.press("Enter")
+            else:
+                page.keyboard.press("Tab")
+            page.wait_for_timeout(30)
+        wait_for(page, f"document.querySelectorAll('#record li').length > {record}")
+        assert page.locator("#record li").nth(record).inner_text().startswith("player 1:")
+    finally:
+        page.close()

@@ -271,3 +271,13 @@ def test_a_database_of_the_schema_before_players_is_brought_up_to_date(sqlite):
             c["name"] for c in inspect(db).get_columns("tables")}
     with client(sqlite) as http, connect(http, made["id"], made["token"]) as socket:
         assert state_of(socket)["you"] == 0
+
+
+def test_what_was_told_before_an_account_sat_down_names_it(sqlite):
+    with client(sqlite) as http:
+        made = new_table(http, seats=["human", "human"])
+        sign_up(http, "Bob")
+        http.post(f"/api/tables/{made['id']}/seats", json={})
+        with connect(http, made["id"], made["token"]) as socket:
+            lines = " ".join(line["text"] for line in state_of(socket)["lines"])
+        assert "Bob" in lines and "player 2" not in lines

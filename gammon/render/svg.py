@@ -152,7 +152,9 @@ def track_svg(state: GameState, viewer: int, *, moved: Sequence[str] = (),
                     label = str(n) if n > SHOWN and k == SHOWN - 1 else ""
                     group.append(_checker(cx, y, radius, player, label))
             body.append(_el("g", "".join(group), class_="spot point"
-                            + (" moved" if spot in marked else ""), data_spot=spot))
+                            + (" moved" if spot in marked else ""), data_spot=spot,
+                            data_mine=str(count_on(viewer, point)),
+                            data_theirs=str(count_on(other, point))))
     # The bar, with each side's checkers there (the viewer's nearer their home).
     bar_x = margin + left * cw
     group = [_el("rect", x=str(bar_x), y=str(margin), width=str(bar_w),
@@ -165,7 +167,9 @@ def track_svg(state: GameState, viewer: int, *, moved: Sequence[str] = (),
             group.append(_checker(bar_x + bar_w / 2, y, radius, player,
                                   str(n) if n > 4 and k == 3 else ""))
     body.append(_el("g", "".join(group), class_="spot bar" + (" moved" if "bar" in marked
-                                                               else ""), data_spot="bar"))
+                                                               else ""), data_spot="bar",
+                    data_mine=str(position.count(viewer, bar)),
+                    data_theirs=str(position.count(other, bar))))
     # The trays: borne-off checkers as thin bars, the viewer's at the bottom.
     tray_x = margin * 2 + cw * half + bar_w - 10
     group = [_el("rect", x=str(tray_x), y=str(margin), width=str(tray_w - 10),
@@ -183,7 +187,8 @@ def track_svg(state: GameState, viewer: int, *, moved: Sequence[str] = (),
                              y=str(count_y), fill="#f3e6cc", font_size="12",
                              text_anchor="middle", font_family="sans-serif"))
     body.append(_el("g", "".join(group), class_="spot off" + (" moved" if "off" in marked
-                                                               else ""), data_spot="off"))
+                                                               else ""), data_spot="off",
+                    data_mine=str(position.off(viewer)), data_theirs=str(position.off(other))))
     # The dice, on the right half; the cube, on the left edge.
     shown = list(dice) if dice is not None else list(state.dice)
     if len(shown) == 2 and shown[0] == shown[1]:

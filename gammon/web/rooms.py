@@ -487,6 +487,8 @@ class Lobby:
         room.tokens[seat] = token_hash(token)
         if user is not None:
             room.players[seat], room.users[seat] = user.name, user.id
+            async with room.lock:  # what was told before says "player N": tell it again
+                await asyncio.to_thread(self._rebuild, room)
         if room.clock is not None and not room.free:  # everyone is here: the clock starts
             async with room.lock:
                 await asyncio.to_thread(self._commit, room, None)
@@ -650,13 +652,14 @@ class Lobby:
                 client.push(text)
 
     def _rebuild(self, room: Room) -> None:
-        """The copy went ahead of the database (a write failed): replay it again."""
-        saved = self.store.row(room.id)
-        if saved is None:
+        """Replay the copy again from the database: it went ahead of it (a write failed),
+        or a seat's name changed."""
+        found = self.store.snapshot(room.id)
+        if found is None:
             return
-        fresh = Room.build(saved, self.store.entries(room.id), self.store.tokens(room.id))
+        fresh = Room.build(*found)
         room.table, room.lines, room.status = fresh.table, fresh.lines, fresh.status
-        room.clock = fresh.clock
+        room.clock, room.players, room.users = fresh.clock, fresh.players, fresh.users
 
     def _catch_up(self, room: Room, rows: Sequence[tuple[int, int, dict[str, Any]]],
                   saved: Saved) -> None:

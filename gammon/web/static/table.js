@@ -150,7 +150,7 @@ function drawQuestion() {
   controls.replaceChildren();
   const question = table.question;
   $("autoroll-label").hidden = table.kind === "game";  // no cube in a single game
-  if (table.result) $("question").textContent = table.result;
+  if (table.result) { $("question").textContent = table.result; announce(table.result); }
   if (!question) {
     if (!table.result) {
       $("question").textContent = !table.over ? "" : table.closed ? `Play is over: ${table.closed}.` : "Play is over.";
@@ -175,6 +175,7 @@ function drawQuestion() {
   }
   const mine = question.seat === table.you;
   $("question").textContent = mine ? `Your turn: ${question.text}` : `${question.name}: ${question.text}`;
+  announce($("question").textContent);
   if (!mine || !table.actions) { markBoard(); return; }
   const roll = table.actions.find((a) => a.text === "roll");
   if (roll && $("autoroll").checked && table.actions.some((a) => a.text === "double")) {
@@ -365,7 +366,7 @@ function markBoard() {
     spot.classList.remove("source", "target", "picked");
     spot.onclick = null;
   }
-  if (sent) return;
+  if (sent) { labelSpots(); return; }
   if (ringPick) {
     // Acedrex on the ring: a stop (or the hand) with a piece that can move, then where.
     const from = ringPick.source;
@@ -385,6 +386,7 @@ function markBoard() {
       if (name === null) { pick.source = null; refreshPick(); } else clickSpot(name);
     }, refuseSpot);
   }
+  labelSpots();
 }
 
 function markSpots(spots, from, choices, take, refuse) {
@@ -402,6 +404,58 @@ function markSpots(spots, from, choices, take, refuse) {
       spot.onclick = () => refuse(name);
     }
   }
+  if (byKeyboard) {  // the keyboard goes on where the choice now is
+    const next = document.querySelector("#board .spot.target, #board .spot.source");
+    if (next && !document.activeElement.closest("#controls, #chat-form")) next.focus();
+  }
+}
+
+// --- the keyboard and screen readers --------------------------------------------------
+// Every spot of the board can be reached with Tab and read: what stands there, and
+// whether it can be picked; Enter or Space picks it as a click would.
+let byKeyboard = false;
+document.addEventListener("keydown", (event) => { if (event.key === "Tab") byKeyboard = true; });
+document.addEventListener("pointerdown", () => { byKeyboard = false; });
+
+function spotName(name) {
+  if (name === "bar") return "the bar";
+  if (name === "off") return "off the board";
+  if (name === "hand") return "your hand";
+  if (name === "jackpot") return "the jackpot";
+  return /^p\d+$/.test(name) ? `point ${name.slice(1)}` : `stop ${name}`;
+}
+
+function labelSpots() {
+  for (const spot of document.querySelectorAll("#board [data-spot]")) {
+    const name = spot.dataset.spot;
+    let text = spotName(name);
+    if (spot.dataset.mine !== undefined) {
+      const mine = Number(spot.dataset.mine), theirs = Number(spot.dataset.theirs);
+      const who = table.you === null ? ["first player's", "second player's"] : ["yours", "the opponent's"];
+      const parts = [];
+      if (mine) parts.push(`${mine} ${who[0]}`);
+      if (theirs) parts.push(`${theirs} ${who[1]}`);
+      text += parts.length ? `: ${parts.join(", ")}` : ": empty";
+    }
+    if (spot.classList.contains("source")) text += " (can move)";
+    if (spot.classList.contains("target")) text += " (can go here)";
+    if (spot.classList.contains("picked")) text += " (picked)";
+    spot.setAttribute("tabindex", "0");
+    spot.setAttribute("role", "button");
+    spot.setAttribute("aria-label", text);
+    spot.onkeydown = (event) => {
+      if ((event.key === "Enter" || event.key === " ") && spot.onclick) {
+        event.preventDefault();
+        spot.onclick();
+      }
+    };
+  }
+}
+
+let announced = "";
+function announce(text) {
+  // Turn changes and results, for screen readers (a polite live region).
+  if (text && text !== announced) { announced = text; $("announce").textContent = text; }
 }
 
 function refuseSpot(name) {
