@@ -8,9 +8,11 @@ environment (:mod:`gammon.envs.observe`); the dice and the bots' choices come fr
 generators seeded by ``reset(seed=...)``, so a seed replays a game exactly.
 
 The reward is the learner's result when the game ends (zero before). Gymnasium has no
-action masks in its spaces, so an action outside the mask (``info["action_mask"]`` and
-the observation's ``action_mask``) cannot simply be refused: it ends the episode with
-``illegal_reward`` and ``info["illegal_action"]`` saying why. Its default is below the
+action masks in its spaces, so an action outside the mask (the observation's
+``action_mask``; ``info["legal_actions"]`` counts them) cannot simply be refused: it ends
+the episode with ``illegal_reward`` and ``info["illegal_action"]`` saying why. An action that
+is no whole number at all (a bool, a float, a string) is the caller's slip, not the
+policy's choice: it raises :class:`~gammon.core.errors.IllegalPlayError`. Its default is below the
 worst result the game can give (the most a two-player track game can cost with the
 cube at its highest; -1 in Multi-Gam, whose places score 1 to 5; in Acedrex one below
 the most money a player can lose), so an illegal action never pays.
@@ -29,7 +31,17 @@ from gammon.agents import make_agent
 from gammon.core.errors import InvalidOptionError
 from gammon.core.protocol import State, play_on
 from gammon.core.variant import variant_names
-from gammon.envs.games import board_text, check_seed, check_stakes, make_rules, new_game
+from gammon.envs.games import (
+    action_number,
+    board_text,
+    check_render_mode,
+    check_reward,
+    check_seed,
+    check_stakes,
+    check_whole,
+    make_rules,
+    new_game,
+)
 from gammon.envs.observe import action_mask, max_actions, observer_for
 from gammon.nn.evaluator import result_range
 from gammon.stakes.rules import StakeRules
@@ -67,19 +79,18 @@ class GammonGymEnv(gymnasium.Env):
                  **options: Any) -> None:
         self.rules = make_rules(variant, options)
         players = self.rules.players
-        if not isinstance(seat, int) or not 0 <= seat < players:
-            raise InvalidOptionError(f"seat is 0 to {players - 1} in {self.rules.name}, "
-                                     f"not {seat!r}")
-        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
-        if len(names) != players - 1:
+        seat = check_whole("seat", seat, 0, players - 1, f" in {self.rules.name}")
+        names = [opponents] * (players - 1) if isinstance(opponents, str) else opponents
+        if not isinstance(names, list | tuple) or len(names) != players - 1 \
+                or not all(isinstance(name, str) for name in names):
             raise InvalidOptionError(
-                f"{self.rules.name} needs {players - 1} opponent(s), one per other seat; "
-                f"got {len(names)}")
+                f"opponents is a bot's name (e.g. 'heuristic', 'expectimax:1') for every "
+                f"other seat, or a list with one name per other seat ({players - 1} in "
+                f"{self.rules.name}); not {opponents!r}")
         for name in names:
             make_agent(name, self.rules)  # an unknown bot is refused here, with its reason
-        if render_mode not in (None, "ansi"):
-            raise InvalidOptionError(f"render_mode {render_mode!r}: choose 'ansi' or None")
-        self.opponent_names = names
+        check_render_mode(render_mode, tuple(self.metadata["render_modes"]))
+        self.opponent_names = list(names)
         self.seat = seat
         self.stakes, self.match = check_stakes(self.rules, stakes, match), match
         new_game(self.rules, self.stakes, match)
@@ -87,7 +98,8 @@ class GammonGymEnv(gymnasium.Env):
         self.observer = observer_for(self.rules)
         self.max_actions = max_actions(self.rules)
         self.illegal_reward = (worst_result(self.rules, self.stakes, match)
-                               if illegal_reward is None else float(illegal_reward))
+                               if illegal_reward is None
+                               else check_reward("illegal_reward", illegal_reward))
         self.action_space = spaces.Discrete(self.max_actions)
         self.observation_space = spaces.Dict({
             "observation": spaces.Box(self.observer.low, self.observer.high,
@@ -129,11 +141,8 @@ class GammonGymEnv(gymnasium.Env):
             raise InvalidOptionError(f"{why}: the episode has ended, call reset() to play "
                                      "another")
         legal = self.game.legal_actions()
-        try:
-            index = int(action)
-        except (TypeError, ValueError):
-            index = -1
-        if index != action or not 0 <= index < len(legal):
+        index = action_number(action, len(legal))  # not a number at all: the caller's slip
+        if not 0 <= index < len(legal):
             why = (f"action {action!r} is not legal: {len(legal)} legal action(s), "
                    f"numbered 0 to {len(legal) - 1}")
             self._ended = "an illegal action ended the episode"

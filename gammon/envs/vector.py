@@ -50,7 +50,7 @@ import numpy as np
 
 from gammon.core.errors import IllegalPlayError, InvalidOptionError
 from gammon.core.variant import TrackVariant, variant_from, variant_names
-from gammon.envs.games import check_seed
+from gammon.envs.games import check_seed, check_whole, make_rules
 from gammon.kernels import tracks
 from gammon.kernels import vector as kernel
 from gammon.nn.encoders import TrackEncoder
@@ -107,18 +107,15 @@ class VectorEnv:
     def __init__(self, variant: str | Any = "backgammon", num_envs: int = 256,
                  seed: int | None = None, *, threads: int = 1, keep: int = KEEP,
                  **options: Any) -> None:
-        rules = variant_from(variant, **options)
+        rules = make_rules(variant, options)
         why = _why_unsupported(rules)
         if why is not None:
             raise InvalidOptionError(
                 f"VectorEnv plays the two-player track games whose turns simply alternate; "
                 f"{why}. Supported: {', '.join(supported_variants())}")
-        for name, value, least in (("num_envs", num_envs, 1), ("threads", threads, 1),
-                                   ("keep", keep, 0)):
-            if isinstance(value, bool) or not isinstance(value, int | np.integer) \
-                    or value < least:
-                raise InvalidOptionError(f"{name} is a whole number, {least} or more, not "
-                                         f"{value!r}")
+        num_envs = check_whole("num_envs", num_envs, 1)
+        threads = check_whole("threads", threads, 1)
+        keep = check_whole("keep", keep, 0)
         seed = check_seed(seed)
         assert isinstance(rules, TrackVariant)
         threads = max(1, min(int(threads), num_envs))
@@ -186,11 +183,10 @@ class VectorEnv:
         """``(num_envs, width)`` booleans, True for the legal actions: a prefix of
         ``counts[e]`` ones. ``width`` defaults to :attr:`max_actions` (24,576 columns:
         for big batches ``counts`` or ``width=counts.max()`` is the cheaper form)."""
-        width = self.max_actions if width is None else int(width)
         counts = self._state[:, kernel.S_COUNT]
-        if width < int(counts.max()):
-            raise InvalidOptionError(f"width {width} is below the largest count "
-                                     f"{int(counts.max())}")
+        largest = int(counts.max())
+        width = self.max_actions if width is None else check_whole(
+            "width", width, largest, meaning=" (the largest count of legal actions)")
         mask: np.ndarray = np.arange(width)[None, :] < counts[:, None]
         return mask
 
