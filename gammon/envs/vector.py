@@ -29,9 +29,12 @@ PettingZoo nor Gymnasium. Every env is always at a decision of the player to mov
   of its next game in the observation the same step returns.
 
 ``step`` returns ``(obs, rewards, dones, info)`` with ``info`` holding ``counts``,
-``to_play``, ``winner`` (-1: no game ended, -2: a draw, else the winner) and ``turns``
-(plays the ended game took). ``reset`` returns ``(obs, info)`` with ``counts`` and
+``to_play``, ``winner`` (-1: no game ended, -2: a draw, else the winner), ``turns``
+(plays the ended game took) and ``final_boards`` (the last board of each game that ended,
+zeros in the other rows). ``reset`` returns ``(obs, info)`` with ``counts`` and
 ``to_play``. The arrays returned are the caller's (fresh each step).
+:class:`gammon.envs.vector_gym.GymnasiumVectorEnv` gives the same games as a
+``gymnasium.vector.VectorEnv``.
 
 For afterstate learners, :meth:`VectorEnv.afterstates` encodes the result of every legal
 play of every env from the mover's side, batched with offsets.
@@ -232,13 +235,15 @@ class VectorEnv:
         rewards = np.empty((n, 2), np.float32)
         winners = np.empty(n, np.int64)
         turns = np.empty(n, np.int64)
+        finals = np.zeros_like(self.boards)
         self._step(actions, self.boards, self._state, self._rng, self._start, self._rules,
                     self._cand, self.keep, self._plays, self._words, self.encoder.cross,
-                    self._checkers, obs, rewards, winners, turns)
+                    self._checkers, obs, rewards, winners, turns, finals)
         self._obs = obs
         info = self._info()
         info["winner"] = winners
         info["turns"] = turns
+        info["final_boards"] = finals
         return obs.copy(), rewards, winners != -1, info
 
     # --- afterstates ---------------------------------------------------------------
