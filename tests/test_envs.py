@@ -379,3 +379,38 @@ def test_an_action_that_is_no_whole_number_is_refused_not_read_as_one(action):
     assert single.game is before
     _, _, terminated, _, _ = single.step(np.array(0))  # a 0-d integer array is a number
     assert single.game is not before
+
+
+@pytest.mark.parametrize("name", ["backgammon", "acey-deucey", "acedrex"])
+def test_action_masks_as_maskable_ppo_asks_for_them(name):
+    """sb3-contrib's MaskablePPO calls ``action_masks()`` (through Gymnasium's wrappers,
+    ``get_wrapper_attr``) and wants booleans, one per action of the action space. Random
+    actions drawn from those masks play whole games without an illegal one."""
+    made = gymnasium.make(env_id(name), opponents="random", stakes={} if name ==
+                          "backgammon" else None)
+    single = made.unwrapped
+    with pytest.raises(GammonError, match="call reset"):
+        single.action_masks()
+    action_masks = made.get_wrapper_attr("action_masks")
+    rng = np.random.default_rng(3)
+    for seed in range(3):
+        obs, info = made.reset(seed=seed)
+        terminated = False
+        while not terminated:
+            masks = action_masks()
+            assert isinstance(masks, np.ndarray) and masks.dtype == np.bool_
+            assert masks.shape == (made.action_space.n,)
+            np.testing.assert_array_equal(masks, obs["action_mask"].astype(bool))
+            assert masks.sum() == len(single.legal_actions()) == info["legal_actions"]
+            obs, reward, terminated, _, info = made.step(int(rng.choice(np.flatnonzero(masks))))
+            assert "illegal_action" not in info
+        assert reward == single.game.returns()[single.seat]
+        assert not action_masks().any()  # nothing to do once the episode is over
+
+
+def test_action_masks_are_empty_after_an_illegal_action():
+    single = GammonGymEnv()
+    obs, _ = single.reset(seed=1)
+    assert single.action_masks().sum() == obs["action_mask"].sum() > 0
+    obs, _, terminated, _, _ = single.step(single.max_actions - 1)
+    assert terminated and not single.action_masks().any() and not obs["action_mask"].any()

@@ -9,13 +9,15 @@ generators seeded by ``reset(seed=...)``, so a seed replays a game exactly.
 
 The reward is the learner's result when the game ends (zero before). Gymnasium has no
 action masks in its spaces, so an action outside the mask (the observation's
-``action_mask``; ``info["legal_actions"]`` counts them) cannot simply be refused: it ends
-the episode with ``illegal_reward`` and ``info["illegal_action"]`` saying why. An action that
-is no whole number at all (a bool, a float, a string) is the caller's slip, not the
-policy's choice: it raises :class:`~gammon.core.errors.IllegalPlayError`. Its default is below the
-worst result the game can give (the most a two-player track game can cost with the
-cube at its highest; -1 in Multi-Gam, whose places score 1 to 5; in Acedrex one below
-the most money a player can lose), so an illegal action never pays.
+``action_mask``, :meth:`GammonGymEnv.action_masks` for sb3-contrib's ``MaskablePPO``;
+``info["legal_actions"]`` counts them) cannot simply be refused: it ends the episode with
+``illegal_reward`` and ``info["illegal_action"]`` saying why. The default
+``illegal_reward`` is below the worst result the game can give (the most a two-player
+track game can cost with the cube at its highest; -1 in Multi-Gam, whose places score 1
+to 5; in Acedrex one below the most money a player can lose), so an illegal action never
+pays. An action that is no whole number at all (a bool, a float, a string) is the
+caller's slip, not the policy's choice: it raises
+:class:`~gammon.core.errors.IllegalPlayError`.
 """
 
 from __future__ import annotations
@@ -152,12 +154,27 @@ class GammonGymEnv(gymnasium.Env):
         reward = float(self.game.returns()[self.seat]) if self.game.is_terminal else 0.0
         return self._observation(), reward, self.game.is_terminal, False, self._info()
 
-    def _observation(self) -> dict[str, np.ndarray]:
+    def _mask(self) -> np.ndarray:
+        """The learner's mask (``int8``): its legal actions while the episode lasts, none
+        once it has ended (the game over, or an illegal action)."""
         state = self.game
-        legal = len(state.legal_actions()) if state.current_player == self.seat else 0
-        mask = action_mask(legal, self.max_actions)
+        mine = state.current_player == self.seat and self._ended is None
+        return action_mask(len(state.legal_actions()) if mine else 0, self.max_actions)
+
+    def _observation(self) -> dict[str, np.ndarray]:
         return {"observation": self.observer.observe(self.game, self.seat),
-                "action_mask": mask}
+                "action_mask": self._mask()}
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now, as sb3-contrib's ``MaskablePPO`` asks for them: booleans,
+        one per action of the action space, True for actions ``0 .. n-1`` of the learner's
+        decision (the observation's ``action_mask`` as ``bool``); all False once the
+        episode has ended. Through Gymnasium's wrappers:
+        ``env.get_wrapper_attr("action_masks")()``."""
+        if self.game is None:
+            raise InvalidOptionError("call reset() before action_masks()")
+        masks: np.ndarray = self._mask().astype(bool)
+        return masks
 
     def _info(self) -> dict[str, Any]:
         legal = 0 if self.game.is_terminal else len(self.game.legal_actions())
