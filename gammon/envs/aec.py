@@ -4,7 +4,7 @@
 the game protocol: the state is the engine's, chance (the dice, Acedrex's D20) is drawn
 inside the environment from a generator seeded by ``reset(seed=...)``, and the rewards
 are the state's ``returns()`` once the game is over (points won or lost in the track
-games, with the cube's value when ``stakes`` are given; Multi-Gam's place scores;
+games, with the cube's value when ``stakes`` or a ``match`` are given; Multi-Gam's place scores;
 Acedrex's money). Actions and observations are described in :mod:`gammon.envs.observe`:
 action ``k`` is the ``k``-th legal whole decision, the mask a prefix.
 
