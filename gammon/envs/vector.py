@@ -69,7 +69,9 @@ _TURN_METHODS = ("after_play", "apply_roll", "apply_opening", "returns", "legal_
                  "chance_outcomes", "head_limit", "winner_points")
 
 
-def _why_unsupported(rules: Any) -> str | None:
+def why_unsupported(rules: Any) -> str | None:
+    """Why ``rules``' games are not two-player track games whose turns simply alternate
+    (what the compiled environment and the step encoding play), or None."""
     if not rules.game_type.checkers:
         return f"{rules.name} is not a game of checkers on a track"
     if rules.players != 2:
@@ -90,7 +92,7 @@ def supported_variants() -> list[str]:
             rules = variant_from(name)
         except InvalidOptionError:  # pragma: no cover - every name builds
             continue
-        if _why_unsupported(rules) is None:
+        if why_unsupported(rules) is None:
             names.append(name)
     return names
 
@@ -111,7 +113,7 @@ class VectorEnv:
                  seed: int | None = None, *, threads: int = 1, keep: int = KEEP,
                  **options: Any) -> None:
         rules = make_rules(variant, options)
-        why = _why_unsupported(rules)
+        why = why_unsupported(rules)
         if why is not None:
             raise InvalidOptionError(
                 f"VectorEnv plays the two-player track games whose turns simply alternate; "
