@@ -190,3 +190,13 @@ def test_an_illegal_step_ends_the_episode_and_names_the_legal_ones():
     assert terminated and reward == single.illegal_reward
     assert "the legal numbers are" in info["illegal_action"]
     assert single.steps.meaning(legal[0]) in info["illegal_action"]
+
+
+def test_render_draws_the_turn_as_the_steps_leave_it():
+    single = GammonGymEnv(action_encoding="step", render_mode="ansi")
+    single.reset(seed=3)
+    before = single.render()
+    assert "X to play [3] [2]" in before
+    single.step(single.steps.index(6, 2))
+    after = single.render()
+    assert "X to play [3] (played 2)" in after and after != before

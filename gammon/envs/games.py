@@ -117,13 +117,15 @@ def new_game(rules: Any, stakes: Any = None, match: int = 0) -> Any:
     return cube_game(rules, stakes, score)
 
 
-def board_text(rules: Any, state: State, viewer: int | None, names: list[str]) -> str:
+def board_text(rules: Any, state: State, viewer: int | None, names: list[str],
+               **part: Any) -> str:
     """The board of ``state`` as plain text, as the terminal draws it: with stakes, the
     board shows the cube, the match score and who must decide what (as in ``gammon
     play``), and the lines under it say the cube, the score and, at a cube or resignation
-    decision, who is asked what."""
+    decision, who is asked what. ``part``: ``position`` and ``dice_left`` of a play made
+    so far in steps, drawn as the terminal draws a play typed in parts."""
     console = Console(file=io.StringIO(), width=100, record=True)
-    console.print(board_for(rules).draw(state, viewer=viewer, names=names))
+    console.print(board_for(rules).draw(state, viewer=viewer, names=names, **part))
     if isinstance(state, CubeState):
         console.print(cube_text(state, names) + (f"; {score_text(state, names)}"
                                                  if state.score.length else ""))

@@ -33,6 +33,7 @@ from gymnasium import spaces
 
 from gammon.agents import make_agent
 from gammon.core.errors import InvalidOptionError
+from gammon.core.position import Position
 from gammon.core.protocol import State, play_on
 from gammon.core.variant import variant_names
 from gammon.envs.games import (
@@ -247,8 +248,15 @@ class GammonGymEnv(gymnasium.Env):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
+        part: dict[str, Any] = {}
+        turn = None if self.steps is None or self.game.is_terminal else self.steps.turn(
+            self.game)
+        if turn is not None and turn.board != self.game.position.board:
+            # A turn half played in steps: the board so far, the dice still to play.
+            part = {"position": Position(turn.board, self.rules.players, self.seat),
+                    "dice_left": list(turn.dice)}
         return board_text(self.rules, self.game, self.seat,
-                          [f"player_{p}" for p in range(self.rules.players)])
+                          [f"player_{p}" for p in range(self.rules.players)], **part)
 
 
 def env_id(variant: str) -> str:
