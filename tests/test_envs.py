@@ -276,6 +276,22 @@ def test_state_is_pettingzoos_global_view():
     (lambda: gammon.envs.env("backgammon", stakes={"beavers": True}), "stakes:"),
     (lambda: gammon.envs.VectorEnv("backgammon", num_envs="4"), "num_envs is a whole"),
     (lambda: gammon.envs.VectorEnv("backgammon", num_envs=4, seed=1.7), "seed is a whole"),
+    # What still gave raw exceptions or was taken as something else:
+    (lambda: GammonGymEnv(seat=True), "seat is a whole number, 0 to 1"),
+    (lambda: GammonGymEnv(opponents=3), "opponents is a bot's name .* not 3"),
+    (lambda: GammonGymEnv(opponents=[3]), "opponents is a bot's name"),
+    (lambda: GammonGymEnv("multi-gam", opponents=["random"]),
+     r"one name per other seat \(3 in multi-gam\)"),
+    (lambda: GammonGymEnv(illegal_reward="x"), "illegal_reward is a finite number, not 'x'"),
+    (lambda: GammonGymEnv(illegal_reward=True), "illegal_reward is a finite number"),
+    (lambda: GammonGymEnv(illegal_reward=float("nan")), "illegal_reward is a finite"),
+    (lambda: GammonGymEnv(render_mode=1), "render_mode 1: choose one of ansi or None"),
+    (lambda: gammon.envs.env("backgammon", match=2.0), "match is a whole number"),
+    (lambda: gammon.envs.VectorEnv(42), "the variant is a name"),
+    (lambda: gammon.envs.VectorEnv("backgammon", num_envs=True), "num_envs is a whole"),
+    (lambda: gammon.envs.VectorEnv("backgammon", 2, threads=1.5), "threads is a whole"),
+    (lambda: gammon.envs.VectorEnv("backgammon", 2).action_mask(2.5), "width is a whole"),
+    (lambda: gammon.envs.VectorEnv("backgammon", 2).action_mask("30"), "width is a whole"),
 ])
 def test_wrong_types_are_refused_with_what_is_allowed(make, why):
     with pytest.raises(GammonError, match=why):
@@ -318,6 +334,83 @@ def test_a_match_is_drawn_with_its_cube_score_and_question():
         legal = game.legal_actions()
     e.step(next(k for k, a in enumerate(legal) if str(a) == "double"))
     text = game.render()
-    doubler = game.possible_agents[1 - game.possible_agents.index(game.agent_selection)]
-    assert f"{doubler} doubles to 2: take or drop?" in text
+    taker = game.agent_selection
+    doubler = game.possible_agents[1 - game.possible_agents.index(taker)]
+    assert f"{taker} to decide: {doubler} doubles to 2: take or drop?" in text
     assert "(double to 2 offered)" in text
+    # The board itself (as `gammon play` draws it) says who answers, and shows the cube
+    # and the score: it said "X to roll" while O had to take or drop.
+    mark = "XO"[game.possible_agents.index(taker)]
+    assert f"{mark} to answer the double to 2" in text and "to roll" not in text
+    assert "5-point match: X 0, O 0" in text and " 1  cube" in text
+
+
+def test_the_learners_cube_decision_is_drawn_with_who_must_answer():
+    """The Gymnasium environment draws through the same board: the learner asked to
+    take is named, on the board and under it."""
+    single = GammonGymEnv(opponents="random", match=3, render_mode="ansi")
+    single.reset(seed=0)
+    for _ in range(200):  # the learner plays its first legal action; random doubles at times
+        if single.game.offer is not None or single.game.is_terminal:
+            break
+        single.step(0)
+    assert single.game.offer is not None, "the random opponent never doubled"
+    text = single.render()
+    assert "X to answer the double to 2" in text and "to roll" not in text
+    assert "player_0 to decide: player_1 doubles to 2: take or drop?" in text
+    assert "3-point match" in text
+
+
+@pytest.mark.parametrize("action", [True, 1.5, "1", None, np.array([1])])
+def test_an_action_that_is_no_whole_number_is_refused_not_read_as_one(action):
+    """`step(True)` played action 1 and `step(1.5)` was taken for an illegal choice: they
+    are the calling code's slips, refused in both environments with what is allowed."""
+    aec = gammon.envs.env("backgammon")
+    aec.reset(seed=1)
+    before = aec.unwrapped.game
+    with pytest.raises(IllegalPlayError, match="an action is a whole number, here 0 to"):
+        aec.step(action)
+    assert aec.unwrapped.game is before
+    single = GammonGymEnv()
+    single.reset(seed=1)
+    before = single.game
+    with pytest.raises(IllegalPlayError, match="an action is a whole number, here 0 to"):
+        single.step(action)
+    assert single.game is before
+    _, _, terminated, _, _ = single.step(np.array(0))  # a 0-d integer array is a number
+    assert single.game is not before
+
+
+@pytest.mark.parametrize("name", ["backgammon", "acey-deucey", "acedrex"])
+def test_action_masks_as_maskable_ppo_asks_for_them(name):
+    """sb3-contrib's MaskablePPO calls ``action_masks()`` (through Gymnasium's wrappers,
+    ``get_wrapper_attr``) and wants booleans, one per action of the action space. Random
+    actions drawn from those masks play whole games without an illegal one."""
+    made = gymnasium.make(env_id(name), opponents="random", stakes={} if name ==
+                          "backgammon" else None)
+    single = made.unwrapped
+    with pytest.raises(GammonError, match="call reset"):
+        single.action_masks()
+    action_masks = made.get_wrapper_attr("action_masks")
+    rng = np.random.default_rng(3)
+    for seed in range(3):
+        obs, info = made.reset(seed=seed)
+        terminated = False
+        while not terminated:
+            masks = action_masks()
+            assert isinstance(masks, np.ndarray) and masks.dtype == np.bool_
+            assert masks.shape == (made.action_space.n,)
+            np.testing.assert_array_equal(masks, obs["action_mask"].astype(bool))
+            assert masks.sum() == len(single.legal_actions()) == info["legal_actions"]
+            obs, reward, terminated, _, info = made.step(int(rng.choice(np.flatnonzero(masks))))
+            assert "illegal_action" not in info
+        assert reward == single.game.returns()[single.seat]
+        assert not action_masks().any()  # nothing to do once the episode is over
+
+
+def test_action_masks_are_empty_after_an_illegal_action():
+    single = GammonGymEnv()
+    obs, _ = single.reset(seed=1)
+    assert single.action_masks().sum() == obs["action_mask"].sum() > 0
+    obs, _, terminated, _, _ = single.step(single.max_actions - 1)
+    assert terminated and not single.action_masks().any() and not obs["action_mask"].any()

@@ -72,6 +72,7 @@ def play_along(name, options, keep, envs=4, steps=300, seed=7):
             state = states[e].apply(states[e].legal_actions()[actions[e]])
             if dones[e]:
                 assert state.is_terminal
+                assert info["final_boards"][e].tobytes() == state.position.board
                 assert state.returns() == tuple(float(r) for r in rewards[e])
                 winner = state.winner
                 assert info["winner"][e] == (-2 if winner is None else winner)
@@ -81,7 +82,7 @@ def play_along(name, options, keep, envs=4, steps=300, seed=7):
             else:
                 assert not state.is_terminal
                 assert info["winner"][e] == -1
-                assert (rewards[e] == 0).all()
+                assert (rewards[e] == 0).all() and not info["final_boards"][e].any()
                 state = state.apply(Roll((int(dice[e, 0]), int(dice[e, 1]))))
             states[e] = state
     return finished

@@ -8,10 +8,12 @@ the tasks were given, whichever backend ran them:
 - ``ray=None`` and ``jobs=1``: one after the other, in this process;
 - ``ray=None`` and ``jobs>1``: ``jobs`` local processes (``multiprocessing``, forked on
   POSIX, so the workers inherit what is already compiled and loaded);
-- ``ray="local"``, ``"auto"``, ``"HOST:6379"`` or ``"ray://HOST:10001"``: Ray remote
-  tasks, one CPU each; Ray is started (``local``: a local instance, or the one a
-  ``ray start`` on this machine or ``RAY_ADDRESS`` names) or joined (an address) only if
-  it is not running in this process yet (a test or notebook may have started it).
+- ``ray="local"``, ``"auto"`` or ``"HOST:6379"``: Ray remote tasks, one CPU each; Ray
+  is started (``local``: a local instance, or the one a ``ray start`` on this machine or
+  ``RAY_ADDRESS`` names) or joined (an address) only if it is not running in this
+  process yet (a test or notebook may have started it). Ray Client (``ray://``) is
+  refused: it needs ``ray[client]`` on the head and here, and the command runs as well
+  on a node of the cluster.
 
 A task must depend only on its argument (and on ``shared``, the data every task of a
 job needs, sent once per worker or put once in Ray's object store): seeds are part of
@@ -26,7 +28,6 @@ asks for it. The core never imports this module.
 
 from __future__ import annotations
 
-import importlib.util
 import multiprocessing
 import os
 import socket
@@ -98,33 +99,67 @@ def check_address(address: str) -> tuple[str, int] | None:
     that says what an address looks like."""
     if address in (LOCAL, "auto"):
         return None
-    rest = address.removeprefix("ray://")
-    host, _, port = rest.rpartition(":")
+    if address.startswith("ray://"):
+        raise InvalidOptionError(
+            f"--ray {address}: Ray Client (ray://) is not supported (it needs "
+            "'ray[client]' on the head and on this machine); run the command on a node of "
+            "the cluster with --ray auto or --ray HEAD:6379")
+    host, _, port = address.rpartition(":")
     if not host or not port.isdigit() or not 0 < int(port) < 65536 \
             or any(ch in host for ch in "/ "):
         raise InvalidOptionError(
             f"--ray takes auto, HOST:PORT (a cluster's head, as `ray start --head` prints "
-            f"it: 10.0.0.5:6379) or ray://HOST:PORT (Ray's client), or nothing for a "
-            f"local instance; not {address!r}")
+            f"it: 10.0.0.5:6379), or nothing for a local instance; not {address!r}")
     return host, int(port)
 
 
+#: What a client sends first on an HTTP/2 connection (gRPC's transport, which a Ray
+#: head's port speaks), with an empty SETTINGS frame: the server answers with its own.
+_HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+_HTTP2_SETTINGS = 4
+
+
 def _answers(host: str, port: int) -> str | None:
-    """Why nothing answers at ``host:port`` within :data:`ANSWER_SECONDS`, or None."""
+    """Why no Ray head answers at ``host:port`` within :data:`ANSWER_SECONDS`, or None.
+
+    Ray alone would retry for minutes both where nothing listens and where something
+    other than a Ray head does (it waits for a gRPC answer that never comes), so the
+    port is asked for the first frame of gRPC's transport (HTTP/2): a head sends its
+    SETTINGS frame at once, before any authentication. With TLS (``RAY_USE_TLS``) only
+    the connection is checked: the handshake is Ray's to make."""
     try:
-        with socket.create_connection((host, port), timeout=ANSWER_SECONDS):
-            return None
+        connection = socket.create_connection((host, port), timeout=ANSWER_SECONDS)
+    except TimeoutError:
+        return "no connection"
     except OSError as error:
         return error.strerror or str(error) or type(error).__name__
+    header = b""
+    with connection:
+        if os.environ.get("RAY_USE_TLS", "0").lower() in ("1", "true"):
+            return None
+        try:
+            connection.sendall(_HTTP2_PREFACE)
+            while len(header) < 9:
+                chunk = connection.recv(9 - len(header))
+                if not chunk:
+                    break
+                header += chunk
+        except TimeoutError:
+            return "a connection, but no answer as a Ray head"
+        except OSError as error:
+            return f"a connection, then {error.strerror or error}"
+    if len(header) < 9 or header[3] != _HTTP2_SETTINGS:
+        return "something answers there, but not as a Ray head (no gRPC)"
+    return None
 
 
 def connect(address: str, jobs: int = 1) -> Any:
     """Ray, started or joined (see the module text) unless this process already is; the
     ``ray`` module. A local instance started here gets ``jobs`` CPUs when ``jobs > 1``,
-    else every core. An address is checked first (its form, then that something answers
-    there within seconds, where Ray itself would wait for minutes); a cluster that wants
-    its token (``ray start`` makes one since Ray 2.59) is joined with the token this
-    machine keeps (``~/.ray/auth_token``, or Ray's own variables)."""
+    else every core. An address is checked first (its form, then that a Ray head answers
+    there within seconds, where Ray itself would wait for minutes: :func:`_answers`); a
+    cluster that wants its token (``ray start`` makes one since Ray 2.59) is joined with
+    the token this machine keeps (``~/.ray/auth_token``, or Ray's own variables)."""
     where = check_address(address)
     if where is not None and not os.environ.get("RAY_AUTH_MODE") and (
             os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH")
@@ -141,17 +176,14 @@ def connect(address: str, jobs: int = 1) -> Any:
             options["num_cpus"] = jobs
         ray.init(**options)
         return ray
-    if address.startswith("ray://") and importlib.util.find_spec("grpc") is None:
-        raise InvalidOptionError(  # grpc is what Ray's client needs
-            f"{address} is Ray's client, which needs pip install 'ray[client]'; or join "
-            "the head at HOST:6379 from a node of the cluster")
     if where is not None:
         why = _answers(*where)
         if why is not None:
             raise InvalidOptionError(
-                f"nothing answers at {where[0]}:{where[1]} ({why}, in "
+                f"no Ray head at {where[0]}:{where[1]} ({why}; waited at most "
                 f"{ANSWER_SECONDS:.0f} s): start the cluster there with `ray start "
-                "--head`, or check the address it printed")
+                "--head`, or check the address it printed (port 6379 unless --port "
+                "said otherwise)")
     try:
         ray.init(address=address, **options)
     except ConnectionError as error:

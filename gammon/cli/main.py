@@ -30,7 +30,8 @@ from gammon.variants.acedrex import Acedrex
 
 #: What ``--ray`` with no address stands for (``gammon.agents.parallel.LOCAL``).
 RAY_LOCAL = "local"
-#: A word after ``--ray`` that is its address: auto, local, ray://..., HOST:PORT.
+#: A word after ``--ray`` that is its address: auto, local, HOST:PORT (and ray://...,
+#: read as an address so that it is refused with its reason).
 _RAY_ADDRESS = re.compile(r"auto|local|ray://\S+|\[?[\w.:-]+?\]?:\d+")
 
 
@@ -78,8 +79,8 @@ RayOpt = Annotated[
     str | None,
     typer.Option("--ray", metavar="[ADDRESS]", show_default=False, help=(
         "Spread the games over a Ray cluster instead of local processes: --ray alone "
-        "starts (or joins) Ray on this machine; --ray ADDRESS joins a cluster (auto, "
-        "HEAD:6379, ray://HEAD:10001). The same seed gives the same numbers either way. "
+        "starts (or joins) Ray on this machine; --ray ADDRESS joins a cluster (auto or "
+        "HEAD:6379, from a node of the cluster). The same seed gives the same numbers either way. "
         "Needs pip install 'gammon\\[ray]' on every node; see docs/scale-out.md.")),
 ]
 

@@ -6,7 +6,9 @@
   one seat against bots (:mod:`gammon.envs.single`), registered when this package is
   imported;
 - :class:`VectorEnv`: many games stepped in lockstep in compiled code
-  (:mod:`gammon.envs.vector`; needs neither PettingZoo nor Gymnasium).
+  (:mod:`gammon.envs.vector`; needs neither PettingZoo nor Gymnasium), and the same as a
+  ``gymnasium.vector.VectorEnv``: :class:`GymnasiumVectorEnv`
+  (:mod:`gammon.envs.vector_gym`).
 
 Actions are whole decisions, observations arrays: :mod:`gammon.envs.observe` says how,
 and why.
@@ -21,6 +23,7 @@ _EXPORTS = {
     "env": "gammon.envs.aec", "raw_env": "gammon.envs.aec", "GammonEnv": "gammon.envs.aec",
     "GammonGymEnv": "gammon.envs.single", "env_id": "gammon.envs.single",
     "register_envs": "gammon.envs.single", "VectorEnv": "gammon.envs.vector",
+    "GymnasiumVectorEnv": "gammon.envs.vector_gym",
     "max_actions": "gammon.envs.observe", "observer_for": "gammon.envs.observe",
 }
 

@@ -4,7 +4,7 @@
 the game protocol: the state is the engine's, chance (the dice, Acedrex's D20) is drawn
 inside the environment from a generator seeded by ``reset(seed=...)``, and the rewards
 are the state's ``returns()`` once the game is over (points won or lost in the track
-games, with the cube's value when ``stakes`` are given; Multi-Gam's place scores;
+games, with the cube's value when ``stakes`` or a ``match`` are given; Multi-Gam's place scores;
 Acedrex's money). Actions and observations are described in :mod:`gammon.envs.observe`:
 action ``k`` is the ``k``-th legal whole decision, the mask a prefix.
 
@@ -26,7 +26,15 @@ from pettingzoo.utils import wrappers
 from gammon.core.errors import IllegalPlayError, InvalidOptionError
 from gammon.core.play import Play
 from gammon.core.protocol import play_on
-from gammon.envs.games import board_text, check_seed, check_stakes, make_rules, new_game
+from gammon.envs.games import (
+    action_number,
+    board_text,
+    check_render_mode,
+    check_seed,
+    check_stakes,
+    make_rules,
+    new_game,
+)
 from gammon.envs.observe import TrackObserver, action_mask, max_actions, observer_for
 
 
@@ -46,10 +54,7 @@ class GammonEnv(AECEnv):
     def __init__(self, variant: Any = "backgammon", *, stakes: Any = None, match: int = 0,
                  render_mode: str | None = None, **options: Any) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.RENDER_MODES:
-            raise InvalidOptionError(
-                f"render_mode {render_mode!r}: choose one of "
-                f"{', '.join(self.RENDER_MODES)} or None")
+        check_render_mode(render_mode, self.RENDER_MODES)
         self.rules = make_rules(variant, options)
         self.stakes, self.match = check_stakes(self.rules, stakes, match), match
         self.render_mode = render_mode
@@ -119,12 +124,8 @@ class GammonEnv(AECEnv):
 
     @staticmethod
     def _index(action: Any, legal: int) -> int:
-        try:
-            index = int(action)
-        except (TypeError, ValueError):
-            raise IllegalPlayError(f"an action is a number 0 to {legal - 1}, not {action!r}"
-                                   ) from None
-        if index != action or not 0 <= index < legal:
+        index = action_number(action, legal)
+        if not 0 <= index < legal:
             raise IllegalPlayError(
                 f"action {action!r} is not legal here: {legal} legal action"
                 f"{'s' if legal != 1 else ''}, numbered 0 to {legal - 1}")

@@ -4,13 +4,14 @@ state, with the stakes around it when asked (shared by every environment)."""
 from __future__ import annotations
 
 import io
+import math
 from typing import Any
 
 import numpy as np
 from rich.console import Console
 
 import gammon
-from gammon.core.errors import InvalidOptionError
+from gammon.core.errors import IllegalPlayError, InvalidOptionError
 from gammon.core.protocol import Rules, State
 from gammon.render import board_for
 from gammon.stakes.cube import CubeState, cube_game
@@ -19,7 +20,7 @@ from gammon.stakes.rules import StakeRules
 from gammon.stakes.score import MatchScore
 
 
-def make_rules(variant: Rules, options: dict[str, Any]) -> Any:
+def make_rules(variant: Rules | str, options: dict[str, Any]) -> Any:
     """The rules object of ``variant`` (a name or a rules object) with ``options``."""
     if isinstance(variant, str):
         return gammon.variant(variant, **options)
@@ -32,9 +33,37 @@ def make_rules(variant: Rules, options: dict[str, Any]) -> Any:
     return variant
 
 
+def is_whole(value: Any) -> bool:
+    """Whether ``value`` is a whole number as the environments take one: a Python or numpy
+    integer, or a numpy array of one integer (what a policy's ``sample()`` or ``argmax``
+    gives); never a bool, and never a float, which would be cut silently."""
+    if isinstance(value, np.ndarray):
+        return value.shape == () and np.issubdtype(value.dtype, np.integer)
+    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
+
+
+def check_whole(name: str, value: Any, least: int, most: int | None = None,
+                meaning: str = "") -> int:
+    """``value`` as an int, or an error naming the option ``name`` and what it allows: a
+    whole number from ``least`` (to ``most``), ``meaning`` said after it."""
+    if not is_whole(value) or value < least or (most is not None and value > most):
+        allowed = (f"{least} or more" if most is None else f"{least} to {most}") + meaning
+        raise InvalidOptionError(f"{name} is a whole number, {allowed}, not {value!r}")
+    return int(value)
+
+
+def action_number(action: Any, legal: int) -> int:
+    """``action`` as an int, or :class:`IllegalPlayError` when it is no whole number at
+    all (a bool, a float, a string): the range is each environment's to judge."""
+    if not is_whole(action):
+        raise IllegalPlayError(f"an action is a whole number, here 0 to {legal - 1}, not "
+                               f"{action!r}")
+    return int(action)
+
+
 def check_seed(seed: Any) -> int | None:
     """A seed is a whole number or None (a float would be cut or hashed silently)."""
-    if seed is not None and (not isinstance(seed, int | np.integer) or isinstance(seed, bool)):
+    if seed is not None and not is_whole(seed):
         raise InvalidOptionError(f"seed is a whole number or None, not {seed!r}")
     return None if seed is None else int(seed)
 
@@ -42,9 +71,7 @@ def check_seed(seed: Any) -> int | None:
 def check_stakes(rules: Any, stakes: Any, match: Any) -> Any:
     """``stakes`` as a :class:`~gammon.stakes.rules.StakeRules` (or None), after checking
     it and ``match`` (a whole number of points, 0 for none)."""
-    if isinstance(match, bool) or not isinstance(match, int | np.integer) or match < 0:
-        raise InvalidOptionError(f"match is a whole number of points (0: no match), not "
-                                 f"{match!r}")
+    check_whole("match", match, 0, meaning=" (the points to win; 0: no match)")
     if stakes is None or isinstance(stakes, StakeRules):
         return stakes
     if not isinstance(stakes, dict):
@@ -55,6 +82,24 @@ def check_stakes(rules: Any, stakes: Any, match: Any) -> Any:
         return StakeRules(**stakes)
     except TypeError as error:
         raise InvalidOptionError(f"stakes: {error}") from None
+
+
+def check_render_mode(render_mode: Any, modes: tuple[str, ...]) -> str | None:
+    """``render_mode`` when it is one of ``modes`` or None, else an error listing them."""
+    if render_mode is not None and (not isinstance(render_mode, str)
+                                    or render_mode not in modes):
+        raise InvalidOptionError(f"render_mode {render_mode!r}: choose one of "
+                                 f"{', '.join(modes)} or None")
+    return render_mode
+
+
+def check_reward(name: str, value: Any) -> float:
+    """A reward given as an option: a finite real number (not a bool)."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | float | np.integer
+                                                              | np.floating) \
+            or not math.isfinite(value):
+        raise InvalidOptionError(f"{name} is a finite number, not {value!r}")
+    return float(value)
 
 
 def new_game(rules: Any, stakes: Any = None, match: int = 0) -> Any:
@@ -72,18 +117,21 @@ def new_game(rules: Any, stakes: Any = None, match: int = 0) -> Any:
     return cube_game(rules, stakes, score)
 
 
-def board_text(rules: Any, state: State, viewer: int | None, names: list[str]) -> str:
-    """The board of ``state`` as plain text, as the terminal draws it (the cube's state
-    drawn by its game)."""
+def board_text(rules: Any, state: State, viewer: int | None, names: list[str],
+               **part: Any) -> str:
+    """The board of ``state`` as plain text, as the terminal draws it: with stakes, the
+    board shows the cube, the match score and who must decide what (as in ``gammon
+    play``), and the lines under it say the cube, the score and, at a cube or resignation
+    decision, who is asked what. ``part``: ``position`` and ``dice_left`` of a play made
+    so far in steps, drawn as the terminal draws a play typed in parts."""
     console = Console(file=io.StringIO(), width=100, record=True)
-    console.print(board_for(rules).draw(getattr(state, "base", state), viewer=viewer,
-                                        names=names))
+    console.print(board_for(rules).draw(state, viewer=viewer, names=names, **part))
     if isinstance(state, CubeState):
-        # The cube and the score beside the board; at a cube decision, who answers what
-        # (the board's "to roll" names the roller, who may be waiting for an answer).
         console.print(cube_text(state, names) + (f"; {score_text(state, names)}"
                                                  if state.score.length else ""))
-        if is_stakes_decision(state) and not state.is_terminal:
-            console.print(question(state, names))
+        decider = state.current_player
+        if is_stakes_decision(state) and decider is not None:
+            console.print(f"{names[decider]} to decide: "
+                          f"{question(state, names)}")
     text: str = console.export_text()
     return text

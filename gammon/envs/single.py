@@ -4,16 +4,22 @@
 gammon.envs``, or as ``gymnasium.make("gammon.envs:gammon/Backgammon-v0")``) gives the
 learner seat ``seat`` of a game against bots named as on the command line
 (:func:`gammon.agents.make_agent`). Observations and actions are those of the PettingZoo
-environment (:mod:`gammon.envs.observe`); the dice and the bots' choices come from
-generators seeded by ``reset(seed=...)``, so a seed replays a game exactly.
+environment (:mod:`gammon.envs.observe`), or with ``action_encoding="step"`` a turn taken
+one checker step at a time, each number the same step in every state
+(:mod:`gammon.envs.steps`); the dice and the bots' choices come from generators seeded
+by ``reset(seed=...)``, so a seed replays a game exactly.
 
 The reward is the learner's result when the game ends (zero before). Gymnasium has no
-action masks in its spaces, so an action outside the mask (``info["action_mask"]`` and
-the observation's ``action_mask``) cannot simply be refused: it ends the episode with
-``illegal_reward`` and ``info["illegal_action"]`` saying why. Its default is below the
-worst result the game can give (the most a two-player track game can cost with the
-cube at its highest; -1 in Multi-Gam, whose places score 1 to 5; in Acedrex one below
-the most money a player can lose), so an illegal action never pays.
+action masks in its spaces, so an action outside the mask (the observation's
+``action_mask``, :meth:`GammonGymEnv.action_masks` for sb3-contrib's ``MaskablePPO``;
+``info["legal_actions"]`` counts them) cannot simply be refused: it ends the episode with
+``illegal_reward`` and ``info["illegal_action"]`` saying why. The default
+``illegal_reward`` is below the worst result the game can give (the most a two-player
+track game can cost with the cube at its highest; -1 in Multi-Gam, whose places score 1
+to 5; in Acedrex one below the most money a player can lose), so an illegal action never
+pays. An action that is no whole number at all (a bool, a float, a string) is the
+caller's slip, not the policy's choice: it raises
+:class:`~gammon.core.errors.IllegalPlayError`.
 """
 
 from __future__ import annotations
@@ -27,10 +33,22 @@ from gymnasium import spaces
 
 from gammon.agents import make_agent
 from gammon.core.errors import InvalidOptionError
+from gammon.core.position import Position
 from gammon.core.protocol import State, play_on
 from gammon.core.variant import variant_names
-from gammon.envs.games import board_text, check_seed, check_stakes, make_rules, new_game
-from gammon.envs.observe import action_mask, max_actions, observer_for
+from gammon.envs.games import (
+    action_number,
+    board_text,
+    check_render_mode,
+    check_reward,
+    check_seed,
+    check_stakes,
+    check_whole,
+    make_rules,
+    new_game,
+)
+from gammon.envs.observe import TrackObserver, action_mask, max_actions, observer_for
+from gammon.envs.steps import StepEncoding
 from gammon.nn.evaluator import result_range
 from gammon.stakes.rules import StakeRules
 
@@ -56,42 +74,59 @@ class GammonGymEnv(gymnasium.Env):
 
     ``opponents``: one bot name for every other seat, or a list with one per other seat
     in seat order. ``seat``: the learner's seat (0-based). ``stakes``/``match`` as in
-    :class:`gammon.envs.GammonEnv`; ``options`` are the variant's.
+    :class:`gammon.envs.GammonEnv`; ``options`` are the variant's. ``action_encoding``:
+    ``"play"`` (action ``k`` is the ``k``-th legal whole decision, every variant) or
+    ``"step"`` (each number is the same checker step in every state, a turn taken one
+    checker at a time: :mod:`gammon.envs.steps`; the observation's board is then the
+    board as the steps so far leave it, and 6 more units say how many dice of each value
+    are left to play, / 4).
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    ACTION_ENCODINGS = ("play", "step")
 
     def __init__(self, variant: Any = "backgammon", *, opponents: Any = "random",
                  seat: int = 0, stakes: Any = None, match: int = 0,
                  illegal_reward: float | None = None, render_mode: str | None = None,
-                 **options: Any) -> None:
+                 action_encoding: str = "play", **options: Any) -> None:
         self.rules = make_rules(variant, options)
-        players = self.rules.players
-        if not isinstance(seat, int) or not 0 <= seat < players:
-            raise InvalidOptionError(f"seat is 0 to {players - 1} in {self.rules.name}, "
-                                     f"not {seat!r}")
-        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
-        if len(names) != players - 1:
+        if not isinstance(action_encoding, str) or action_encoding not in \
+                self.ACTION_ENCODINGS:
             raise InvalidOptionError(
-                f"{self.rules.name} needs {players - 1} opponent(s), one per other seat; "
-                f"got {len(names)}")
+                f"action_encoding is 'play' (the k-th legal whole play) or 'step' (one "
+                f"checker step per action, the same number in every state); not "
+                f"{action_encoding!r}")
+        #: The step encoding's numbers (``action_encoding="step"``), else None.
+        self.steps = StepEncoding(self.rules) if action_encoding == "step" else None
+        self.action_encoding = action_encoding
+        players = self.rules.players
+        seat = check_whole("seat", seat, 0, players - 1, f" in {self.rules.name}")
+        names = [opponents] * (players - 1) if isinstance(opponents, str) else opponents
+        if not isinstance(names, list | tuple) or len(names) != players - 1 \
+                or not all(isinstance(name, str) for name in names):
+            raise InvalidOptionError(
+                f"opponents is a bot's name (e.g. 'heuristic', 'expectimax:1') for every "
+                f"other seat, or a list with one name per other seat ({players - 1} in "
+                f"{self.rules.name}); not {opponents!r}")
         for name in names:
             make_agent(name, self.rules)  # an unknown bot is refused here, with its reason
-        if render_mode not in (None, "ansi"):
-            raise InvalidOptionError(f"render_mode {render_mode!r}: choose 'ansi' or None")
-        self.opponent_names = names
+        check_render_mode(render_mode, tuple(self.metadata["render_modes"]))
+        self.opponent_names = list(names)
         self.seat = seat
         self.stakes, self.match = check_stakes(self.rules, stakes, match), match
         new_game(self.rules, self.stakes, match)
         self.render_mode = render_mode
         self.observer = observer_for(self.rules)
-        self.max_actions = max_actions(self.rules)
+        self.max_actions = max_actions(self.rules) if self.steps is None else self.steps.size
+        self.observation_size = self.observer.size + (0 if self.steps is None
+                                                      else self.steps.sides)
         self.illegal_reward = (worst_result(self.rules, self.stakes, match)
-                               if illegal_reward is None else float(illegal_reward))
+                               if illegal_reward is None
+                               else check_reward("illegal_reward", illegal_reward))
         self.action_space = spaces.Discrete(self.max_actions)
         self.observation_space = spaces.Dict({
             "observation": spaces.Box(self.observer.low, self.observer.high,
-                                      (self.observer.size,), np.float32),
+                                      (self.observation_size,), np.float32),
             "action_mask": spaces.Box(0, 1, (self.max_actions,), np.int8),
         })
         #: The engine's state of the game.
@@ -128,30 +163,82 @@ class GammonGymEnv(gymnasium.Env):
             why = self._ended or "the game is over"
             raise InvalidOptionError(f"{why}: the episode has ended, call reset() to play "
                                      "another")
+        if self.steps is not None:
+            return self._step_in_steps(action)
         legal = self.game.legal_actions()
-        try:
-            index = int(action)
-        except (TypeError, ValueError):
-            index = -1
-        if index != action or not 0 <= index < len(legal):
-            why = (f"action {action!r} is not legal: {len(legal)} legal action(s), "
-                   f"numbered 0 to {len(legal) - 1}")
-            self._ended = "an illegal action ended the episode"
-            info = self._info() | {"illegal_action": why}
-            return self._observation(), self.illegal_reward, True, False, info
-        self._advance(self.game.apply(legal[index]))
+        index = action_number(action, len(legal))  # not a number at all: the caller's slip
+        if not 0 <= index < len(legal):
+            return self._illegal(f"action {action!r} is not legal: {len(legal)} legal "
+                                 f"action(s), numbered 0 to {len(legal) - 1}")
+        return self._apply(legal[index])
+
+    def _step_in_steps(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool,
+                                                   dict[str, Any]]:
+        assert self.steps is not None
+        legal = self.steps.legal(self.game)
+        index = action_number(action, self.max_actions)
+        if index not in legal:
+            shown = ", ".join(f"{k} ({self.steps.meaning(k)})" for k in legal[:8])
+            more = f" and {len(legal) - 8} more" if len(legal) > 8 else ""
+            return self._illegal(f"action {action!r} is not legal now: the legal numbers "
+                                 f"are {shown}{more}")
+        chosen = self.steps.take(self.game, index)
+        if chosen is None:  # a step of a turn that goes on
+            return self._observation(), 0.0, False, False, self._info()
+        return self._apply(chosen)
+
+    def _illegal(self, why: str) -> tuple[dict[str, np.ndarray], float, bool, bool,
+                                          dict[str, Any]]:
+        self._ended = "an illegal action ended the episode"
+        info = self._info() | {"illegal_action": why}
+        return self._observation(), self.illegal_reward, True, False, info
+
+    def _apply(self, chosen: Any) -> tuple[dict[str, np.ndarray], float, bool, bool,
+                                          dict[str, Any]]:
+        self._advance(self.game.apply(chosen))
         reward = float(self.game.returns()[self.seat]) if self.game.is_terminal else 0.0
         return self._observation(), reward, self.game.is_terminal, False, self._info()
 
-    def _observation(self) -> dict[str, np.ndarray]:
+    def _mask(self) -> np.ndarray:
+        """The learner's mask (``int8``): its legal actions while the episode lasts, none
+        once it has ended (the game over, or an illegal action)."""
         state = self.game
-        legal = len(state.legal_actions()) if state.current_player == self.seat else 0
-        mask = action_mask(legal, self.max_actions)
-        return {"observation": self.observer.observe(self.game, self.seat),
-                "action_mask": mask}
+        mine = state.current_player == self.seat and self._ended is None
+        if self.steps is None:
+            return action_mask(len(state.legal_actions()) if mine else 0, self.max_actions)
+        mask = np.zeros(self.max_actions, np.int8)
+        if mine:
+            mask[self.steps.legal(state)] = 1
+        return mask
+
+    def _observation(self) -> dict[str, np.ndarray]:
+        observed = self.observer.observe(self.game, self.seat)
+        if self.steps is not None:
+            # The board as the steps so far leave it, and the dice still to play.
+            observer = self.observer
+            assert isinstance(observer, TrackObserver)  # steps encode track games only
+            board = np.frombuffer(self.steps.board(self.game), np.int8)[None, :]
+            observed[:observer.board_units] = observer.encoder.encode(
+                board, np.array([self.seat]))[0]
+            observed = np.concatenate([observed, self.steps.dice_left(self.game)])
+        return {"observation": observed, "action_mask": self._mask()}
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now, as sb3-contrib's ``MaskablePPO`` asks for them: booleans,
+        one per action of the action space, True for actions ``0 .. n-1`` of the learner's
+        decision (the observation's ``action_mask`` as ``bool``); all False once the
+        episode has ended. Through Gymnasium's wrappers:
+        ``env.get_wrapper_attr("action_masks")()``."""
+        if self.game is None:
+            raise InvalidOptionError("call reset() before action_masks()")
+        masks: np.ndarray = self._mask().astype(bool)
+        return masks
 
     def _info(self) -> dict[str, Any]:
-        legal = 0 if self.game.is_terminal else len(self.game.legal_actions())
+        if self.game.is_terminal:
+            return {"legal_actions": 0}
+        legal = (len(self.game.legal_actions()) if self.steps is None
+                 else len(self.steps.legal(self.game)))
         return {"legal_actions": legal}
 
     def legal_actions(self) -> list[Any]:
@@ -161,8 +248,15 @@ class GammonGymEnv(gymnasium.Env):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
+        part: dict[str, Any] = {}
+        turn = None if self.steps is None or self.game.is_terminal else self.steps.turn(
+            self.game)
+        if turn is not None and turn.board != self.game.position.board:
+            # A turn half played in steps: the board so far, the dice still to play.
+            part = {"position": Position(turn.board, self.rules.players, self.seat),
+                    "dice_left": list(turn.dice)}
         return board_text(self.rules, self.game, self.seat,
-                          [f"player_{p}" for p in range(self.rules.players)])
+                          [f"player_{p}" for p in range(self.rules.players)], **part)
 
 
 def env_id(variant: str) -> str:

@@ -29,9 +29,12 @@ PettingZoo nor Gymnasium. Every env is always at a decision of the player to mov
   of its next game in the observation the same step returns.
 
 ``step`` returns ``(obs, rewards, dones, info)`` with ``info`` holding ``counts``,
-``to_play``, ``winner`` (-1: no game ended, -2: a draw, else the winner) and ``turns``
-(plays the ended game took). ``reset`` returns ``(obs, info)`` with ``counts`` and
+``to_play``, ``winner`` (-1: no game ended, -2: a draw, else the winner), ``turns``
+(plays the ended game took) and ``final_boards`` (the last board of each game that ended,
+zeros in the other rows). ``reset`` returns ``(obs, info)`` with ``counts`` and
 ``to_play``. The arrays returned are the caller's (fresh each step).
+:class:`gammon.envs.vector_gym.GymnasiumVectorEnv` gives the same games as a
+``gymnasium.vector.VectorEnv``.
 
 For afterstate learners, :meth:`VectorEnv.afterstates` encodes the result of every legal
 play of every env from the mover's side, batched with offsets.
@@ -50,7 +53,7 @@ import numpy as np
 
 from gammon.core.errors import IllegalPlayError, InvalidOptionError
 from gammon.core.variant import TrackVariant, variant_from, variant_names
-from gammon.envs.games import check_seed
+from gammon.envs.games import check_seed, check_whole, make_rules
 from gammon.kernels import tracks
 from gammon.kernels import vector as kernel
 from gammon.nn.encoders import TrackEncoder
@@ -66,7 +69,9 @@ _TURN_METHODS = ("after_play", "apply_roll", "apply_opening", "returns", "legal_
                  "chance_outcomes", "head_limit", "winner_points")
 
 
-def _why_unsupported(rules: Any) -> str | None:
+def why_unsupported(rules: Any) -> str | None:
+    """Why ``rules``' games are not two-player track games whose turns simply alternate
+    (what the compiled environment and the step encoding play), or None."""
     if not rules.game_type.checkers:
         return f"{rules.name} is not a game of checkers on a track"
     if rules.players != 2:
@@ -87,7 +92,7 @@ def supported_variants() -> list[str]:
             rules = variant_from(name)
         except InvalidOptionError:  # pragma: no cover - every name builds
             continue
-        if _why_unsupported(rules) is None:
+        if why_unsupported(rules) is None:
             names.append(name)
     return names
 
@@ -107,18 +112,15 @@ class VectorEnv:
     def __init__(self, variant: str | Any = "backgammon", num_envs: int = 256,
                  seed: int | None = None, *, threads: int = 1, keep: int = KEEP,
                  **options: Any) -> None:
-        rules = variant_from(variant, **options)
-        why = _why_unsupported(rules)
+        rules = make_rules(variant, options)
+        why = why_unsupported(rules)
         if why is not None:
             raise InvalidOptionError(
                 f"VectorEnv plays the two-player track games whose turns simply alternate; "
                 f"{why}. Supported: {', '.join(supported_variants())}")
-        for name, value, least in (("num_envs", num_envs, 1), ("threads", threads, 1),
-                                   ("keep", keep, 0)):
-            if isinstance(value, bool) or not isinstance(value, int | np.integer) \
-                    or value < least:
-                raise InvalidOptionError(f"{name} is a whole number, {least} or more, not "
-                                         f"{value!r}")
+        num_envs = check_whole("num_envs", num_envs, 1)
+        threads = check_whole("threads", threads, 1)
+        keep = check_whole("keep", keep, 0)
         seed = check_seed(seed)
         assert isinstance(rules, TrackVariant)
         threads = max(1, min(int(threads), num_envs))
@@ -186,11 +188,10 @@ class VectorEnv:
         """``(num_envs, width)`` booleans, True for the legal actions: a prefix of
         ``counts[e]`` ones. ``width`` defaults to :attr:`max_actions` (24,576 columns:
         for big batches ``counts`` or ``width=counts.max()`` is the cheaper form)."""
-        width = self.max_actions if width is None else int(width)
         counts = self._state[:, kernel.S_COUNT]
-        if width < int(counts.max()):
-            raise InvalidOptionError(f"width {width} is below the largest count "
-                                     f"{int(counts.max())}")
+        largest = int(counts.max())
+        width = self.max_actions if width is None else check_whole(
+            "width", width, largest, meaning=" (the largest count of legal actions)")
         mask: np.ndarray = np.arange(width)[None, :] < counts[:, None]
         return mask
 
@@ -236,13 +237,15 @@ class VectorEnv:
         rewards = np.empty((n, 2), np.float32)
         winners = np.empty(n, np.int64)
         turns = np.empty(n, np.int64)
+        finals = np.zeros_like(self.boards)
         self._step(actions, self.boards, self._state, self._rng, self._start, self._rules,
                     self._cand, self.keep, self._plays, self._words, self.encoder.cross,
-                    self._checkers, obs, rewards, winners, turns)
+                    self._checkers, obs, rewards, winners, turns, finals)
         self._obs = obs
         info = self._info()
         info["winner"] = winners
         info["turns"] = turns
+        info["final_boards"] = finals
         return obs.copy(), rewards, winners != -1, info
 
     # --- afterstates ---------------------------------------------------------------

@@ -191,7 +191,7 @@ def reset_parallel(boards, state, rng, start, rules, cand, keep, plays, words, c
 
 @njit(cache=True)
 def _step_one(e, action, boards, state, rng, start, rules, cand, keep, plays, words,
-              rewards, winners, turns):
+              rewards, winners, turns, finals):
     size = boards.shape[1]
     player = state[e, S_PLAYER]
     if state[e, S_COUNT] <= keep:
@@ -216,6 +216,8 @@ def _step_one(e, action, boards, state, rng, start, rules, cand, keep, plays, wo
     else:
         winners[e] = winner
         turns[e] = state[e, S_TURNS]
+        for i in range(size):  # the game's last board, before the next game's opens
+            finals[e, i] = boards[e, i]
         if winner >= 0:
             points = tracks.winner_points(boards[e], winner, rules)
             rewards[e, winner] = points
@@ -226,42 +228,43 @@ def _step_one(e, action, boards, state, rng, start, rules, cand, keep, plays, wo
 
 @njit(cache=True)
 def _step_chunk(c, lo, hi, actions, boards, state, rng, start, rules, cand, keep, plays, words,
-                cross, checkers, obs, rewards, winners, turns):
+                cross, checkers, obs, rewards, winners, turns, finals):
     work = plays[c]
     table = words[c]
     for e in range(lo, hi):
         _step_one(e, actions[e], boards, state, rng, start, rules, cand, keep, work, table,
-                  rewards, winners, turns)
+                  rewards, winners, turns, finals)
     _observe(lo, hi, boards, state, rules[tracks.R_POINTS] + 2, rules[tracks.R_POINTS],
              checkers, cross, obs)
 
 
 @njit(cache=True)
 def step(actions, boards, state, rng, start, rules, cand, keep, plays, words, cross,
-         checkers, obs, rewards, winners, turns):
+         checkers, obs, rewards, winners, turns, finals):
     """Apply ``actions[e]`` (a row of env ``e``'s legal plays, checked by the caller) in
     every env, then roll on or score and start anew (module text). Writes the new
     observations, the rewards ``(n, 2)`` (points won, zero-sum; zero unless the game
-    ended), ``winners`` (-1: not ended, -2: a draw, else the winner) and ``turns`` (plays
-    the ended game took, else 0)."""
+    ended), ``winners`` (-1: not ended, -2: a draw, else the winner), ``turns`` (plays
+    the ended game took, else 0) and, for the envs whose game ended, ``finals[e]``: that
+    game's last board (the other rows are left as they were)."""
     n = boards.shape[0]
     per = (n + plays.shape[0] - 1) // plays.shape[0]
     for c in range(plays.shape[0]):
         _step_chunk(c, c * per, min(n, c * per + per), actions, boards, state, rng, start,
                     rules, cand, keep, plays, words, cross, checkers, obs, rewards, winners,
-                    turns)
+                    turns, finals)
 
 
 @njit(cache=True, parallel=True)
 def step_parallel(actions, boards, state, rng, start, rules, cand, keep, plays, words, cross,
-                  checkers, obs, rewards, winners, turns):
+                  checkers, obs, rewards, winners, turns, finals):
     """:func:`step` with one thread per chunk."""
     n = boards.shape[0]
     per = (n + plays.shape[0] - 1) // plays.shape[0]
     for c in prange(plays.shape[0]):
         _step_chunk(c, c * per, min(n, c * per + per), actions, boards, state, rng, start,
                     rules, cand, keep, plays, words, cross, checkers, obs, rewards, winners,
-                    turns)
+                    turns, finals)
 
 
 @njit(cache=True)

@@ -249,19 +249,20 @@ def parse_paths(text: str, points: int = 24) -> list[list[Pair]]:
 # are never restated here: ``state.legal_actions()`` alone says what is legal.
 
 
-def _roll_dice(dice: tuple[int, ...]) -> tuple[int, ...]:
+def roll_dice(dice: tuple[int, ...]) -> tuple[int, ...]:
     """The dice a roll lets a player move: four of a double."""
     if len(dice) == 2 and dice[0] == dice[1]:
         return (dice[0],) * 4
     return tuple(sorted(dice, reverse=True))
 
 
-def _without(dice: tuple[int, ...], die: int) -> tuple[int, ...]:
+def without(dice: tuple[int, ...], die: int) -> tuple[int, ...]:
+    """``dice`` with one ``die`` fewer."""
     i = dice.index(die)
     return dice[:i] + dice[i + 1 :]
 
 
-def _step(
+def checker_step(
     variant: TrackVariant, board: bytes, player: int, source: int, die: int
 ) -> tuple[bytes, int, bool] | None:
     """One checker moved ``die`` pips from ``source``: ``(board, destination, hit)``,
@@ -310,11 +311,11 @@ def _realize(
     while stack:
         now, left, at, hidden, steps = stack.pop()
         for die in sorted(set(left), reverse=True):
-            step = _step(variant, now, player, at, die)
+            step = checker_step(variant, now, player, at, die)
             if step is None:
                 continue
             after, dst, hit = step
-            rest = _without(left, die)
+            rest = without(left, die)
             if dst == target:
                 found.append(_Route(after, rest, hidden, (*steps, (at, dst))))
             elif dst > target:
@@ -331,7 +332,7 @@ def _routes(state: GameState, pairs: Sequence[Pair]) -> list[_Route]:
     variant, position = state.variant, state.position
     player = position.turn
     Key = tuple[bytes, tuple[int, ...], tuple[Pair, ...]]
-    start = _Route(position.board, _roll_dice(state.dice), 0)
+    start = _Route(position.board, roll_dice(state.dice), 0)
     frontier: dict[Key, _Route] = {(start.board, start.dice, tuple(sorted(pairs))): start}
     for _ in range(len(pairs)):
         following: dict[Key, _Route] = {}
@@ -349,29 +350,55 @@ def _routes(state: GameState, pairs: Sequence[Pair]) -> list[_Route]:
     return list(frontier.values())
 
 
+class Completions:
+    """Which legal play of ``state`` a board reached by single checker steps can still
+    become, with the dice left: the one rule for moves taken one at a time, by people
+    typing a play in parts (:func:`partial_play`) and by the environments' step actions
+    (:mod:`gammon.envs.steps`). A step is only moved geometry (:func:`checker_step`); what
+    is legal is decided by the state's legal plays, so any order of a legal play's moves
+    is accepted and no order can end short of one. Answers are remembered per (board,
+    dice left)."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.legal = state.legal_actions()
+        self._memo: dict[tuple[bytes, tuple[int, ...]], Play | None] = {}
+
+    def play(self, board: bytes, dice: tuple[int, ...]) -> Play | None:
+        """The legal play ``board`` is, or one it leads to with ``dice``; None if none."""
+        key = (board, dice)
+        if key in self._memo:
+            return self._memo[key]
+        self._memo[key] = None  # no step returns to a board it left (checkers only advance)
+        position = self.state.position
+        player = position.turn
+        found = play_leading_to(self.legal, Position(board, position.players, player))
+        for source, die in self.steps(board, dice) if found is None else ():
+            found = self.play(*self.after(board, dice, source, die))
+            if found is not None:
+                break
+        self._memo[key] = found
+        return found
+
+    def steps(self, board: bytes, dice: tuple[int, ...]) -> list[tuple[int, int]]:
+        """The ``(source, die)`` steps that move a checker of the mover on ``board``
+        (whether a legal play can follow is :meth:`play`'s to say)."""
+        player = self.state.position.turn
+        slots = self.state.variant.slots
+        return [(source, die) for source in range(1, slots)
+                if board[player * slots + source] for die in sorted(set(dice))]
+
+    def after(self, board: bytes, dice: tuple[int, ...], source: int,
+              die: int) -> tuple[bytes, tuple[int, ...]]:
+        """The board and the dice left after the step ``(source, die)``."""
+        step = checker_step(self.state.variant, board, self.state.position.turn, source, die)
+        assert step is not None, "a step from a point the mover holds"
+        return step[0], without(dice, die)
+
+
 def _completes(state: GameState, board: bytes, dice: tuple[int, ...]) -> Play | None:
     """A legal play that ``board`` leads to with the ``dice`` left, or None."""
-    legal = state.legal_actions()
-    position = state.position
-    player = position.turn
-    slots = state.variant.slots
-    seen: set[tuple[bytes, tuple[int, ...]]] = set()
-    stack = [(board, dice)]
-    while stack:
-        now, left = stack.pop()
-        if (now, left) in seen:
-            continue
-        seen.add((now, left))
-        play = play_leading_to(legal, Position(now, position.players, player))
-        if play is not None:
-            return play
-        for source in range(1, slots):
-            if now[player * slots + source]:
-                for die in set(left):
-                    step = _step(state.variant, now, player, source, die)
-                    if step is not None:
-                        stack.append((step[0], _without(left, die)))
-    return None
+    return Completions(state).play(board, dice)
 
 
 # --- finding the play a text describes ---------------------------------------------------
@@ -633,7 +660,7 @@ def _reason(state: GameState, parsed: ParsedMoves) -> str:
     if variant.enter_first and position.bar(player) > entering and len(pairs) > entering:
         return "you have a checker on the bar: it must enter before any other checker moves"
     # Walk the moves in the order written: explain the first one the dice cannot make.
-    dice = _roll_dice(state.dice)
+    dice = roll_dice(state.dice)
     routes = [_Route(position.board, dice, 0)]
     for pair in pairs:
         following = [
@@ -698,7 +725,7 @@ def _explain_pair(state: GameState, dice: tuple[int, ...], pair: Pair) -> str:
     source, target = pair
     points = state.variant.points
     text = f"{format_point(source, points)}/{format_point(target, points)}"
-    whole = dice == _roll_dice(state.dice)
+    whole = dice == roll_dice(state.dice)
     left = _dice_text(state.dice) if whole else " and ".join(map(str, dice))
     having = f"with {left}" if whole else f"with {left} left"
     if target == 0:
@@ -715,7 +742,7 @@ def _explain_pair(state: GameState, dice: tuple[int, ...], pair: Pair) -> str:
 def _blocked_route(state: GameState, pair: Pair) -> str:
     """A message when every way of splitting ``pair`` into dice stops on a held point."""
     source, target = pair
-    dice = _roll_dice(state.dice)
+    dice = roll_dice(state.dice)
     distance = source - target
     routes = {
         order for n in range(2, len(dice) + 1)

@@ -1,0 +1,175 @@
+"""The fixed action encoding of the Gymnasium environment: a turn in single checker steps.
+
+``GammonGymEnv(action_encoding="step")`` numbers actions so that each number means the
+same thing in every state (the default ``"play"`` numbers the legal whole plays of each
+decision, so action 3 is a different play in every position):
+
+- ``(source - 1) * sides + (die - 1)``: move one checker from ``source`` (the mover's own
+  numbering, 1 .. points, and ``points + 1`` for the bar) by ``die`` pips (to the point
+  ``source - die``, or off). A backgammon turn of 6-5 is two such actions, a double four;
+- :data:`PASS` (``steps``): the turn of a player who cannot move (the empty play);
+- then one number for each stakes decision: :data:`STAKES_ACTIONS` (roll, double, take,
+  drop, beaver, raccoon; accept, reject a resignation; resign 1, 2, 3 levels).
+
+A step is legal when the board it leads to can still become one of the engine's legal
+whole plays with the dice left (:class:`gammon.notation.movetext.Completions`, the rule
+that also checks a play typed in parts): the moves of a legal play may come in any order,
+and no sequence of legal steps can strand the player short of a legal play, so the
+whole-turn rules (both dice, the larger die, the head rule...) hold without being
+written again. When the steps reach a legal play's board, that play is applied and the
+turn ends; the steps before it are rewarded 0, and the observation shows the board after
+them and the dice left.
+
+Only the two-player track games whose turns simply alternate are encoded so
+(:func:`gammon.envs.vector.why_unsupported`): acey-deucey's choices after a 1-2,
+Multi-Gam's four players and Acedrex's ring have decisions of their own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from gammon.core.errors import InvalidOptionError
+from gammon.core.play import Play
+from gammon.core.position import Position
+from gammon.core.variant import play_leading_to
+from gammon.envs.vector import supported_variants, why_unsupported
+from gammon.notation.movetext import Completions, roll_dice
+from gammon.stakes.cube import CubeAction, Resign, ResignAnswer
+
+#: The stakes decisions, each with a number of its own after the steps and the pass.
+STAKES_ACTIONS: tuple[Any, ...] = (*CubeAction, *ResignAnswer, Resign(1), Resign(2),
+                                   Resign(3))
+
+
+class TurnInSteps:
+    """One play decision of ``state`` taken a step at a time: the board so far and the
+    dice left."""
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+        self.completions = Completions(state)
+        self.board: bytes = state.position.board
+        self.dice: tuple[int, ...] = roll_dice(state.dice)
+
+    def done(self) -> Play | None:
+        """The legal play the steps so far make (the empty play before any step, when it
+        is the only one), else None."""
+        position = self.state.position
+        return play_leading_to(self.completions.legal,
+                               Position(self.board, position.players, position.turn))
+
+    def legal_steps(self) -> list[tuple[int, int]]:
+        """The ``(source, die)`` steps after which a legal play can still be reached."""
+        found = []
+        for source, die in self.completions.steps(self.board, self.dice):
+            if self.completions.play(*self.completions.after(self.board, self.dice, source,
+                                                             die)) is not None:
+                found.append((source, die))
+        return found
+
+    def take(self, source: int, die: int) -> Play | None:
+        """Make the step; the legal play it completes, or None while the turn goes on."""
+        self.board, self.dice = self.completions.after(self.board, self.dice, source, die)
+        return self.done()
+
+
+class StepEncoding:
+    """The numbers of :mod:`gammon.envs.steps` for ``rules``' games (module text)."""
+
+    def __init__(self, rules: Any) -> None:
+        why = why_unsupported(rules)
+        if why is not None:
+            raise InvalidOptionError(
+                f"action_encoding='step' encodes the two-player track games whose turns "
+                f"simply alternate; {why}. Supported: {', '.join(supported_variants())} "
+                "(or action_encoding='play', every variant)")
+        self.rules = rules
+        self.sides = int(rules.sides)
+        #: The points, then the bar (the mover's numbering 1 .. points + 1).
+        self.sources = int(rules.points) + 1
+        #: How many step numbers there are; :attr:`pass_index` comes next.
+        self.steps = self.sources * self.sides
+        self.pass_index = self.steps
+        self._stakes = {action: self.steps + 1 + k for k, action in enumerate(STAKES_ACTIONS)}
+        #: The size of the action space.
+        self.size = self.steps + 1 + len(STAKES_ACTIONS)
+        self._turn: TurnInSteps | None = None
+
+    # --- what a number means -------------------------------------------------------------
+
+    def index(self, source: int, die: int) -> int:
+        """The number of the step from ``source`` by ``die``."""
+        return (source - 1) * self.sides + (die - 1)
+
+    def step_of(self, index: int) -> tuple[int, int]:
+        """``(source, die)`` of a step's number."""
+        if not 0 <= index < self.steps:
+            raise InvalidOptionError(f"{index} is not a step's number (0 to {self.steps - 1})")
+        return index // self.sides + 1, index % self.sides + 1
+
+    def meaning(self, index: int) -> str:
+        """The number in words: ``"13 by 5"``, ``"bar by 3"``, ``"pass"``, ``"double"``."""
+        if 0 <= index < self.steps:
+            source, die = self.step_of(index)
+            return f"{'bar' if source == self.sources else source} by {die}"
+        if index == self.pass_index:
+            return "pass (no move)"
+        if self.pass_index < index < self.size:
+            action = STAKES_ACTIONS[index - self.pass_index - 1]
+            return f"resign {action.level}" if isinstance(action, Resign) else str(
+                action.value)
+        raise InvalidOptionError(f"{index} is not an action number (0 to {self.size - 1})")
+
+    # --- a decision ----------------------------------------------------------------------
+
+    def turn(self, state: Any) -> TurnInSteps | None:
+        """The turn in steps of ``state`` when it is a play decision (the same one while
+        the state is the same), else None."""
+        legal = state.legal_actions()
+        if not legal or not isinstance(legal[0], Play):
+            return None
+        if self._turn is None or self._turn.state is not state:
+            self._turn = TurnInSteps(state)
+        return self._turn
+
+    def legal(self, state: Any) -> list[int]:
+        """The numbers legal at ``state``'s decision now."""
+        turn = self.turn(state)
+        if turn is None:
+            numbers = []
+            for action in state.legal_actions():
+                if action not in self._stakes:
+                    raise InvalidOptionError(  # pragma: no cover - the variants encoded
+                        f"no number for the action {action!r} of {self.rules.name}")
+                numbers.append(self._stakes[action])
+            return numbers
+        if turn.board == state.position.board and turn.done() is not None:
+            return [self.pass_index]  # the empty play: nothing can move
+        return [self.index(source, die) for source, die in turn.legal_steps()]
+
+    def take(self, state: Any, index: int) -> Any:
+        """The engine's action that ``index`` (legal: :meth:`legal`) completes, or None
+        when it is a step and the turn goes on."""
+        turn = self.turn(state)
+        if turn is None:
+            return STAKES_ACTIONS[index - self.pass_index - 1]
+        if index == self.pass_index:
+            return turn.done()
+        return turn.take(*self.step_of(index))
+
+    def dice_left(self, state: Any) -> np.ndarray:
+        """``sides`` units: how many dice of each value are left to play (/ 4)."""
+        units = np.zeros(self.sides, np.float32)
+        turn = self.turn(state) if not state.is_terminal else None
+        if turn is not None:
+            for die in turn.dice:
+                units[die - 1] += 0.25
+        return units
+
+    def board(self, state: Any) -> bytes:
+        """The board as the steps taken so far leave it."""
+        turn = self.turn(state) if not state.is_terminal else None
+        return state.position.board if turn is None else turn.board

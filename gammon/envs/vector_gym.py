@@ -1,0 +1,122 @@
+"""The compiled vector environment as a ``gymnasium.vector.VectorEnv`` (the ``rl`` extra).
+
+:class:`GymnasiumVectorEnv` holds a :class:`~gammon.envs.vector.VectorEnv` and speaks
+Gymnasium's vector protocol over it, so Gymnasium's vector wrappers
+(``gymnasium.wrappers.vector.RecordEpisodeStatistics`` and the like) and the libraries
+that take a ``gymnasium.vector.VectorEnv`` work on it. The games are the same, seed for
+seed: every env is a two-player game in self-play, the observation always from the side
+of the player to move (``info["to_play"]``).
+
+- **actions**: ``(num_envs,)`` integers, the ``k``-th legal whole-turn play of each env
+  (:mod:`gammon.envs.vector`); the action space is ``Discrete(max_actions)`` per env.
+- **masks**: ``info["action_mask"]``, ``(num_envs, max_actions)`` booleans, a prefix of
+  ``info["counts"]`` ones. The move generator's capacity (24,576) makes a wide mask:
+  ``max_actions=1024`` keeps it small for backgammon (its largest decision met in 300
+  random games had 748 plays); a decision that does not fit raises
+  :class:`~gammon.core.errors.InvalidOptionError` rather than being cut short.
+- **rewards** ``(num_envs,)`` ``float32``: the reward of the player who chose the action,
+  the points they won (or lost) when the game ended in that step, else 0. Both players'
+  are in ``info["rewards"]`` ``(num_envs, 2)``.
+- **terminations**: a game ended (by the rules: a game always ends, so nothing is ever
+  truncated; ``truncations`` are all False).
+- **auto-reset**: ``AutoresetMode.SAME_STEP``, as the compiled environment does it: a game
+  that ends in a step is scored in that step, and the observation returned is already
+  the first decision of the env's next game. The ended game's last observation (its last
+  board from the side of the player who ended it, no dice) is in ``info["final_obs"]``,
+  an object array with ``None`` for the envs that go on (``info["_final_obs"]`` marks
+  them), and ``info["final_info"]`` holds ``winner`` and ``turns`` (plays the game
+  took), as Gymnasium's own vector environments give them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from gammon.core.errors import InvalidOptionError
+from gammon.envs.games import check_whole
+from gammon.envs.vector import KEEP, VectorEnv
+from gammon.kernels.vector import DICE_UNITS
+
+
+class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
+    """``num_envs`` games of ``variant`` in self-play, as a Gymnasium vector environment
+    (module text). ``max_actions``: the size of each env's action space and of the masks
+    (default: the move generator's capacity); ``seed``, ``threads``, ``keep`` and the
+    variant's ``options`` as in :class:`~gammon.envs.vector.VectorEnv`."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(self, variant: Any = "backgammon", num_envs: int = 256,
+                 seed: int | None = None, *, max_actions: int | None = None,
+                 threads: int = 1, keep: int = KEEP, **options: Any) -> None:
+        #: The compiled environment underneath (its state, afterstates, boards).
+        self.games = VectorEnv(variant, num_envs, seed, threads=threads, keep=keep,
+                               **options)
+        self.num_envs = self.games.num_envs
+        capacity = self.games.max_actions
+        self.max_actions = capacity if max_actions is None else check_whole(
+            "max_actions", max_actions, 1, capacity,
+            " (the size of the action space; the move generator holds at most "
+            f"{capacity:,} plays)")
+        checkers = self.games.rules.checkers
+        # As the PettingZoo environment bounds the same units (gammon.envs.observe).
+        self.single_observation_space = spaces.Box(
+            0.0, float(max(2, checkers)), (self.games.observation_size,), np.float32)
+        self.single_action_space = spaces.Discrete(self.max_actions)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.render_mode = None
+
+    def _mask(self, counts: np.ndarray) -> np.ndarray:
+        largest = int(counts.max())
+        if largest > self.max_actions:
+            env = int(np.argmax(counts))
+            raise InvalidOptionError(
+                f"env {env} has a decision with {largest} legal actions, more than "
+                f"max_actions={self.max_actions}: give a larger max_actions (at most "
+                f"{self.games.max_actions:,})")
+        mask: np.ndarray = np.arange(self.max_actions)[None, :] < counts[:, None]
+        return mask
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """A new game in every env (``seed`` as :meth:`VectorEnv.reset`); ``(obs, info)``
+        with ``action_mask``, ``counts`` and ``to_play``. No reset options are taken."""
+        if options:
+            raise InvalidOptionError(f"reset takes no options (every env starts a new "
+                                     f"game), not {options!r}")
+        obs, info = self.games.reset(seed)
+        info["action_mask"] = self._mask(info["counts"])
+        return obs, info
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                          dict[str, Any]]:
+        """One play in every env: ``(obs, rewards, terminations, truncations, info)``
+        (module text). An action outside an env's legal ones raises
+        :class:`~gammon.core.errors.IllegalPlayError` and nothing is applied."""
+        movers = self.games.to_play
+        obs, both, dones, info = self.games.step(actions)
+        envs = np.arange(self.num_envs)
+        rewards = both[envs, movers]
+        finals = info.pop("final_boards")
+        info["rewards"] = both
+        info["action_mask"] = self._mask(info["counts"])
+        if dones.any():
+            ended = np.flatnonzero(dones)
+            final = np.zeros((ended.size, self.games.observation_size), np.float32)
+            final[:, : self.games.observation_size - DICE_UNITS] = self.games.encoder.encode(
+                finals[ended], movers[ended])
+            info["final_obs"] = np.full(self.num_envs, None, dtype=object)
+            for row, env in enumerate(ended):
+                info["final_obs"][env] = final[row]
+            info["_final_obs"] = dones.copy()
+            info["final_info"] = {"winner": info["winner"], "_winner": dones.copy(),
+                                  "turns": info["turns"], "_turns": dones.copy()}
+            info["_final_info"] = dones.copy()
+        return obs, rewards, dones, np.zeros(self.num_envs, bool), info
