@@ -166,7 +166,7 @@ def take_turn(page) -> None:
         elif source.count():
             source.first.click()
         else:
-            buttons = page.locator("#controls > button:not([disabled])")
+            buttons = page.locator("#controls > button:not([disabled]):not(#rematch)")
             labels = [buttons.nth(i).inner_text() for i in range(buttons.count())]
             plain = [i for i, text in enumerate(labels) if not text.startswith("resign")
                      and text not in ("Undo", "Confirm")]

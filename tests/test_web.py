@@ -286,3 +286,21 @@ def test_a_finished_backgammon_table_downloads_as_a_mat_file(database):
             play_out(socket, table)
         refused = http.get(f"/api/tables/{nardy['id']}/match.mat")
         assert refused.status_code == 409 and "JSON log" in refused.json()["error"]
+
+
+def test_a_person_who_cannot_move_is_not_asked_at_the_web_table(database):
+    """Issue 30: 'Play: no move' had to be clicked every turn of acey-deucey's opening."""
+    with client(database) as http:
+        made = new_table(http, variant="acey-deucey")
+        with connect(http, made["id"], made["token"]) as socket:
+            table = my_turn(socket)
+            for _ in range(25):
+                if table["over"]:
+                    break
+                plays = [action for action in table["actions"] if "steps" in action]
+                assert not (len(plays) == 1 and not plays[0]["steps"]), "asked to pass"
+                socket.send_json({"type": "act", "version": table["version"], "index": 0})
+                table = my_turn(socket)
+        log = http.app.state.lobby.rooms[made["id"]].table.log
+        assert any(entry.get("seat") == 0 and entry.get("moves") == []
+                   for game in log for entry in game), "the table passed for the person"

@@ -267,6 +267,15 @@ class Table:
         return Question(seat, _kind(state, actions), _text(state, actions), state, actions)
 
     @property
+    def passes(self) -> bool:
+        """Whether the seat asked cannot move (its one play is no move): the table passes
+        for it, person or bot, without asking (:meth:`advance`)."""
+        question = self.question
+        return question is not None and question.kind == PLAY and \
+            len(question.actions) == 1 and isinstance(question.actions[0], Play) and \
+            not question.actions[0].moves
+
+    @property
     def waiting_for_person(self) -> bool:
         question = self.question
         return question is not None and self.seats[question.seat].human
@@ -308,8 +317,7 @@ class Table:
         if state.is_chance:
             return self._throw(state.sample_chance(self.dice))
         question = self.question
-        if question is not None and question.kind == PLAY and len(question.actions) == 1 \
-                and isinstance(question.actions[0], Play) and not question.actions[0].moves:
+        if question is not None and self.passes:
             return self._apply(question.seat, question.actions[0])
         if question is None or self.seats[question.seat].human:
             return None

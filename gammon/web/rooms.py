@@ -586,7 +586,7 @@ class Lobby:
                     steps.append(made)
                 if close:
                     table.stop()
-                while table.question is None and not table.over:
+                while (table.question is None or table.passes) and not table.over:
                     step = table.advance()
                     if step is None:  # pragma: no cover - advance moves on whenever asked
                         break

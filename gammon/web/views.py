@@ -174,7 +174,8 @@ def _shared(room: Room) -> dict[str, Any]:
         "kind": table.kind,
         "version": room.version,
         "seats": [{"seat": p, "name": names[p], "kind": s.kind, "human": s.human,
-                   "taken": p in room.tokens} for p, s in enumerate(table.seats)],
+                   "taken": p in room.tokens, "account": p in room.players}
+                  for p, s in enumerate(table.seats)],
         "free": room.free,
         "over": table.over,
         "game": table.game,

@@ -8,12 +8,14 @@ function seatChoices(variant, seat) {
   select.id = `seat${seat}`;
   const person = document.createElement("option");
   person.value = "human";
-  person.textContent = "a person";
+  person.textContent = t("seat.person");
   select.appendChild(person);
   for (const level of variant.bots) {
     const option = document.createElement("option");
     option.value = level.name;
-    option.textContent = `bot: ${level.name} (${level.bot})`;
+    option.textContent = level.rating
+      ? t("seat.bot_rated", { level: serverWord("level", level.name), bot: level.bot, rating: level.rating })
+      : t("seat.bot", { level: serverWord("level", level.name), bot: level.bot });
     option.title = level.summary;
     select.appendChild(option);
   }
@@ -35,7 +37,7 @@ function showSeats() {
   seats.replaceChildren();
   for (let seat = 0; seat < variant.players; seat++) {
     const label = document.createElement("label");
-    label.textContent = `Seat ${seat + 1}${seat === 0 ? " (you)" : ""}: `;
+    label.textContent = t(seat === 0 ? "seat.yours" : "seat.number", { seat: seat + 1 }) + " ";
     label.appendChild(seatChoices(variant, seat));
     seats.appendChild(label);
   }
@@ -46,6 +48,7 @@ function showSeats() {
   const two = variant.players === 2;
   $("kind").querySelector('option[value="match"]').disabled = !two || !variant.cube;
   $("rated-label").hidden = !two || kind === "money";
+  $("summary").textContent = serverWord("summary", variant.name);
 }
 
 async function loadTables() {
@@ -54,7 +57,7 @@ async function loadTables() {
   body.replaceChildren();
   if (!rows.length) {
     const tr = document.createElement("tr");
-    const td = cell("none yet");
+    const td = cell(t("tables.none"));
     td.colSpan = 4;
     td.className = "muted";
     tr.appendChild(td);
@@ -63,19 +66,20 @@ async function loadTables() {
   }
   for (const row of rows) {
     const tr = document.createElement("tr");
-    const seats = row.seats.map((s) => `${s.name}${s.human ? (s.taken ? "" : " (free)") : ""}`).join(", ");
-    const kind = row.kind === "match" ? `${row.length}-point match` : row.kind;
-    const clock = row.clock ? `, ${row.clock.delay} s + ${Math.round(row.clock.reserve / 60)} min` : "";
-    tr.append(cell(row.id, true), cell(`${row.variant} (${kind}${clock}${row.rated ? ", rated" : ""})`),
+    const seats = row.seats.map((s) => s.name + (s.human && !s.taken ? ` (${t("tables.free")})` : "")).join(", ");
+    const kind = row.kind === "match" ? t("tables.match", { length: row.length }) : t(`create.kind.${row.kind}`);
+    const clock = row.clock ? ", " + t("tables.clock", { delay: row.clock.delay, minutes: Math.round(row.clock.reserve / 60) }) : "";
+    const rated = row.rated ? ", " + t("create.rated") : "";
+    tr.append(cell(row.id, true), cell(`${serverWord("variant", row.variant)} (${kind}${clock}${rated})`),
               cell(seats), cell(""));
     const actions = tr.lastChild;
     const watch = document.createElement("a");
     watch.href = `/t/${encodeURIComponent(row.id)}`;
-    watch.textContent = "watch";
+    watch.textContent = t("tables.watch");
     actions.appendChild(watch);
     if (row.free.length) {
       const join = document.createElement("button");
-      join.textContent = "take a seat";
+      join.textContent = t("tables.take");
       join.onclick = async () => {
         const answer = await fetch(`/api/tables/${encodeURIComponent(row.id)}/seats`, {
           method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
@@ -117,7 +121,7 @@ async function create(event) {
 
 async function showMe() {
   const me = await (await fetch("/api/me")).json();
-  $("me").textContent = me.name ? `signed in as ${me.name}` : "playing as a guest: sign in to play rated";
+  $("me").textContent = me.name ? t("account.signed_in", { name: me.name }) : t("account.guest");
   $("account").hidden = Boolean(me.name);
   $("sign-out").hidden = !me.name;
 }
@@ -144,7 +148,7 @@ async function showLeaders() {
   });
   if (!body.children.length) {
     const tr = document.createElement("tr");
-    const td = cell("no rated games yet");
+    const td = cell(t("ratings.none"));
     td.colSpan = 4;
     td.className = "muted";
     tr.appendChild(td);
@@ -165,7 +169,7 @@ async function start() {
   for (const variant of variants) {
     const option = document.createElement("option");
     option.value = variant.name;
-    option.textContent = `${variant.name} (${variant.players} players)`;
+    option.textContent = t("create.variant", { variant: serverWord("variant", variant.name), players: variant.players });
     $("variant").appendChild(option);
   }
   $("variant").value = "backgammon";
@@ -175,9 +179,10 @@ async function start() {
   $("create").onsubmit = create;
   showSeats();
   for (const variant of variants) {
-    const pools = [[`${variant.name}:game`, `${variant.name}, single games`]];
+    const name = serverWord("variant", variant.name);
+    const pools = [[`${variant.name}:game`, t("ratings.pool.game", { variant: name })]];
     if (variant.players === 2 && variant.cube) {
-      for (const n of [1, 3, 5, 7]) pools.push([`${variant.name}:match${n}`, `${variant.name}, ${n}-point matches`]);
+      for (const n of [1, 3, 5, 7]) pools.push([`${variant.name}:match${n}`, t("ratings.pool.match", { variant: name, length: n })]);
     }
     for (const [value, text] of pools) {
       const option = document.createElement("option");
@@ -193,4 +198,4 @@ async function start() {
   loadTables();
   setInterval(loadTables, 5000);
 }
-start();
+i18n.ready.then(start);

@@ -27,15 +27,15 @@ let clock = null;        // the clocks as the last state gave them, and when it 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(tableId)}`);
-  $("connection").textContent = "connecting...";
+  $("connection").textContent = t("connection.connecting");
   socket.onopen = () => {
     socket.send(JSON.stringify({ type: "hello", token }));
-    $("connection").textContent = "connected";
+    $("connection").textContent = t("connection.connected");
     retry = 500;
   };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = () => {
-    $("connection").textContent = "connection lost: reconnecting...";
+    $("connection").textContent = t("connection.lost");
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 5000);
   };
@@ -49,6 +49,11 @@ function receive(message) {
   if (message.type === "state") {
     const wasMine = table && table.question && table.question.seat === table.you;
     table = message.table;
+    for (const seat of table.seats) {  // a guest is "player N" in the page's language
+      if (seat.human && !seat.account && seat.name === `player ${seat.seat + 1}`) {
+        seat.name = t("table.player", { seat: seat.seat + 1 });
+      }
+    }
     clock = table.clock ? { ...table.clock, at: performance.now() } : null;
     const mine = table.question && table.question.seat === table.you;
     if (mine && !wasMine) beep();
@@ -96,8 +101,9 @@ function act(payload) {
 // --- drawing ------------------------------------------------------------------------
 
 function draw() {
-  document.title = `gammon: ${table.variant}`;
-  $("title").textContent = `${table.variant}, ${table.kind}` + (table.game ? `, game ${table.game}` : "");
+  const variantName = serverWord("variant", table.variant);
+  document.title = `gammon: ${variantName}`;
+  $("title").textContent = `${variantName}, ${t(`create.kind.${table.kind}`)}` + (table.game ? ", " + t("table.game", { game: table.game }) : "");
   showBoard(table.board);
   slide(table.last_play);
   const seats = $("seats");
@@ -105,14 +111,14 @@ function draw() {
   for (const seat of table.seats) {
     const li = document.createElement("li");
     let text = `${seat.seat + 1}. ${seat.name}`;
-    if (seat.seat === table.you) { text += " (you)"; li.className = "you"; }
-    else if (seat.human && !seat.taken) text += " (free seat)";
-    if (table.pips) text += ` — pips ${table.pips[seat.seat]}`;
+    if (seat.seat === table.you) { text += ` (${t("table.you")})`; li.className = "you"; }
+    else if (seat.human && !seat.taken) text += ` (${t("table.free_seat")})`;
+    if (table.pips) text += " — " + t("table.pips", { pips: table.pips[seat.seat] });
     li.textContent = text;
     seats.appendChild(li);
   }
-  $("info").textContent = (table.info || []).join("; ") + (table.rated ? " (rated)" : "");
-  $("chat-title").textContent = table.you === null ? "Spectators' chat" : "Players' chat";
+  $("info").textContent = (table.info || []).join("; ") + (table.rated ? ` (${t("create.rated")})` : "");
+  $("chat-title").textContent = t(table.you === null ? "chat.spectators" : "chat.players");
   const free = table.seats.some((s) => s.human && !s.taken);
   $("invite").hidden = !(free && table.you !== null && !table.over);
   const lines = $("lines");
@@ -133,8 +139,8 @@ function draw() {
   record.scrollTop = record.scrollHeight;
   $("position").textContent = table.position_id || "";
   $("fair").textContent = table.fair.seed
-    ? `Dice seed ${table.fair.seed} (SHA-256 ${table.fair.commitment}); check every throw with gammon verify.`
-    : `Dice committed to SHA-256 ${table.fair.commitment}; the seed is shown when play is over.`;
+    ? t("table.fair.seed", { seed: table.fair.seed, commitment: table.fair.commitment })
+    : t("table.fair.committed", { commitment: table.fair.commitment });
   drawQuestion();
 }
 
@@ -153,15 +159,15 @@ function drawQuestion() {
   if (table.result) { $("question").textContent = table.result; announce(table.result); }
   if (!question) {
     if (!table.result) {
-      $("question").textContent = !table.over ? "" : table.closed ? `Play is over: ${table.closed}.` : "Play is over.";
+      $("question").textContent = !table.over ? "" : table.closed ? t("table.over_because", { why: table.closed }) : t("table.over");
     }
     if (table.over) {
       if (table.you !== null) {
-        button(table.rematch ? "join the rematch" : "rematch", rematch, true, "rematch");
+        button(t(table.rematch ? "table.join_rematch" : "table.rematch"), rematch, true, "rematch");
       }
-      const links = [[`/t/${table.id}/review`, "review the game"],
-                     [`/api/tables/${table.id}/record?download=1`, "the record as JSON (with the dice seed)"]];
-      if (table.mat) links.push([`/api/tables/${table.id}/match.mat`, "the match for gnubg (.mat)"]);
+      const links = [[`/t/${table.id}/review`, t("table.review")],
+                     [`/api/tables/${table.id}/record?download=1`, t("table.json")]];
+      if (table.mat) links.push([`/api/tables/${table.id}/match.mat`, t("table.mat")]);
       for (const [href, text] of links) {
         const link = document.createElement("a");
         link.href = href;
@@ -174,7 +180,9 @@ function drawQuestion() {
     return;
   }
   const mine = question.seat === table.you;
-  $("question").textContent = mine ? `Your turn: ${question.text}` : `${question.name}: ${question.text}`;
+  const asked = questionText(question);
+  $("question").textContent = mine ? t("table.your_turn", { question: asked })
+    : `${table.seats[question.seat].name}: ${asked}`;
   announce($("question").textContent);
   if (!mine || !table.actions) { markBoard(); return; }
   const roll = table.actions.find((a) => a.text === "roll");
@@ -187,22 +195,22 @@ function drawQuestion() {
     pick = { plays: plays.map((p) => ({ ...p, used: [] })), path: [], source: null,
              mine: { ...(table.mine || {}) } };
     const allEmpty = plays.length === 1 && plays[0].steps.length === 0;
-    if (allEmpty) button(`Play: ${plays[0].text}`, () => act({ index: plays[0].index }), true);
-    button("Undo", undo, false, "undo");
-    button("Confirm", confirmPlay, true, "confirm");
-    const list = details("or choose from the list");
+    if (allEmpty) button(t("table.play", { play: serverWord("action", plays[0].text) }), () => act({ index: plays[0].index }), true);
+    button(t("table.undo"), undo, false, "undo");
+    button(t("table.confirm"), confirmPlay, true, "confirm");
+    const list = details(t("table.list"));
     for (const play of plays) {
       const b = document.createElement("button");
-      b.textContent = play.text;
+      b.textContent = serverWord("action", play.text);
       b.onclick = () => act({ index: play.index });
       list.appendChild(b);
     }
     controls.appendChild(list);
   }
   const ringMoves = table.actions.filter((a) => a.from !== undefined);
-  const ringList = details("or choose from the list");
+  const ringList = details(t("table.list"));
   if (ringMoves.length) ringPick = { moves: ringMoves, source: null };
-  const resigns = details("resign...");
+  const resigns = details(t("table.resign"));
   for (const action of table.actions) {
     if (action.steps) continue;
     if (action.from !== undefined) {  // played on the ring; the list stays for keyboards
@@ -214,14 +222,14 @@ function drawQuestion() {
     }
     if (action.resign !== undefined) {
       const b = document.createElement("button");
-      b.textContent = action.text;
+      b.textContent = serverWord("action", action.text);
       b.onclick = confirmFirst(b, () => act({ resign: action.resign }));
       resigns.appendChild(b);
     } else if (/^resign/i.test(action.text)) {  // a variant's own resignation (Acedrex)
-      const b = button(action.text, null, false);
+      const b = button(serverWord("action", action.text), null, false);
       b.onclick = confirmFirst(b, () => act({ index: action.index }));
     } else {
-      button(action.text, () => act({ index: action.index }), true);
+      button(serverWord("action", action.text), () => act({ index: action.index }), true);
     }
   }
   if (ringList.children.length > 1) controls.appendChild(ringList);
@@ -293,7 +301,7 @@ function confirmFirst(b, handler) {
   let armed = null;
   return () => {
     if (armed) { clearTimeout(armed); armed = null; handler(); return; }
-    b.textContent = `${text}: click again to confirm`;
+    b.textContent = t("table.click_again", { action: text });
     b.classList.add("danger");
     armed = setTimeout(() => { armed = null; b.textContent = text; b.classList.remove("danger"); }, 5000);
   };
@@ -356,7 +364,7 @@ function refreshPick() {
   if (confirmButton) {
     const done = complete();
     confirmButton.disabled = !done || sent;
-    confirmButton.textContent = done ? `Confirm ${done.text}` : "Confirm";
+    confirmButton.textContent = done ? t("table.confirm_play", { play: done.text }) : t("table.confirm");
   }
 }
 
@@ -377,8 +385,8 @@ function markBoard() {
       act({ index: ringPick.moves.find((m) => m.from === from && m.to === name).index });
     }, () => {
       $("hint").textContent = from === null
-        ? "None of your pieces can move from there now: the outlined places can."
-        : "That piece cannot go there: the highlighted places are where it can go.";
+        ? t("hint.ring_no_piece")
+        : t("hint.ring_not_there");
     });
   } else if (pick) {
     const from = pick.source;
@@ -418,11 +426,8 @@ document.addEventListener("keydown", (event) => { if (event.key === "Tab") byKey
 document.addEventListener("pointerdown", () => { byKeyboard = false; });
 
 function spotName(name) {
-  if (name === "bar") return "the bar";
-  if (name === "off") return "off the board";
-  if (name === "hand") return "your hand";
-  if (name === "jackpot") return "the jackpot";
-  return /^p\d+$/.test(name) ? `point ${name.slice(1)}` : `stop ${name}`;
+  if (["bar", "off", "hand", "jackpot"].includes(name)) return t(`spot.${name}`);
+  return /^p\d+$/.test(name) ? t("spot.point", { point: name.slice(1) }) : t("spot.stop", { stop: name });
 }
 
 function labelSpots() {
@@ -431,15 +436,15 @@ function labelSpots() {
     let text = spotName(name);
     if (spot.dataset.mine !== undefined) {
       const mine = Number(spot.dataset.mine), theirs = Number(spot.dataset.theirs);
-      const who = table.you === null ? ["first player's", "second player's"] : ["yours", "the opponent's"];
+      const who = table.you === null ? ["spot.first", "spot.second"] : ["spot.yours", "spot.theirs"];
       const parts = [];
-      if (mine) parts.push(`${mine} ${who[0]}`);
-      if (theirs) parts.push(`${theirs} ${who[1]}`);
-      text += parts.length ? `: ${parts.join(", ")}` : ": empty";
+      if (mine) parts.push(t(who[0], { count: mine }));
+      if (theirs) parts.push(t(who[1], { count: theirs }));
+      text += ": " + (parts.length ? parts.join(", ") : t("spot.empty"));
     }
-    if (spot.classList.contains("source")) text += " (can move)";
-    if (spot.classList.contains("target")) text += " (can go here)";
-    if (spot.classList.contains("picked")) text += " (picked)";
+    for (const state of ["source", "target", "picked"]) {
+      if (spot.classList.contains(state)) text += ` (${t(`spot.${state}`)})`;
+    }
     spot.setAttribute("tabindex", "0");
     spot.setAttribute("role", "button");
     spot.setAttribute("aria-label", text);
@@ -460,13 +465,13 @@ function announce(text) {
 
 function refuseSpot(name) {
   // A click that moves nothing says why, instead of doing nothing.
-  const where = name === "bar" ? "the bar" : name === "off" ? "off the board" : `point ${name.replace(/^p/, "")}`;
+  const where = spotName(name);
   if (pick.source !== null) {
-    $("hint").textContent = `That checker cannot go to ${where}: the highlighted points are where it can go.`;
+    $("hint").textContent = t("hint.not_there", { where });
   } else if ((pick.mine[name] || 0) > 0) {
-    $("hint").textContent = `No checker on ${where} can move with these dice: the outlined ones can.`;
+    $("hint").textContent = t("hint.cannot_move", { where });
   } else {
-    $("hint").textContent = `You have no checker on ${where}: the outlined ones can move.`;
+    $("hint").textContent = t("hint.none_there", { where });
   }
 }
 
@@ -552,6 +557,19 @@ $("invite").onclick = () => {
   $("invite-link").textContent = link;
 };
 
+// A question the server words in English, in the page's language where its catalogue
+// knows the kind (a play of the dice, the cube before rolling, another game?).
+function questionText(question) {
+  const play = /^play (\d(?:-\d)+)$/.exec(question.text);
+  if (play) return t("question.play", { dice: play[1] });
+  const cube = /^double to (\d+), or roll\?$/.exec(question.text);
+  if (cube) return t("question.cube", { value: cube[1] });
+  const steps = /^move (\d+)$/.exec(question.text);  // an Acedrex throw to move by
+  if (steps) return t("question.move", { steps: steps[1] });
+  if (question.text === "another game?") return t("question.another");
+  return question.text;
+}
+
 // --- clocks, chat, sounds, rematch ---------------------------------------------------
 
 function clockText(seconds) {
@@ -632,10 +650,10 @@ async function join() {
   const answer = await fetch(`/api/tables/${encodeURIComponent(tableId)}/seats`, {
     method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
   const data = await answer.json();
-  if (!answer.ok) { $("error").textContent = `${data.error} (watching instead)`; connect(); return; }
+  if (!answer.ok) { $("error").textContent = `${data.error} (${t("table.watching")})`; connect(); return; }
   token = new URLSearchParams(new URL(data.url, location.href).hash.slice(1)).get("token") || "";
   localStorage.setItem(storeKey, token);  // the server has just given it
   connect();
 }
 
-if (invited && !token) join(); else connect();
+i18n.ready.then(() => { if (invited && !token) join(); else connect(); });
