@@ -17,7 +17,7 @@ WORKERS ?= 1
 CONFIG ?=
 
 .PHONY: play serve test bench lint gnubg chromium postgresql nginx networks strength fuzz soak \
-	hypergammon clean
+	hypergammon bot-ratings clean
 
 # Installing compiles what the first game of `make play` needs (backgammon's kernels and
 # bot, about half a minute); the other variants' kernels compile once, in the background
@@ -112,6 +112,11 @@ CELLS ?=
 strength: $(STAMP) gnubg
 	$(BIN)/python benchmarks/strength.py --out docs/strength/cells --jobs 2 \
 		$(if $(CELLS),--cells $(CELLS))
+
+# The web lobby's bot levels on the players' rating scale (duels of neighbouring levels,
+# journalled: run it again to go on; about an hour on two cores).
+bot-ratings: $(STAMP)
+	$(BIN)/python benchmarks/bot_ratings.py --games $(or $(GAMES),100)
 
 clean:
 	rm -rf $(VENV) $(BENCHVENV) .pytest_cache .ruff_cache .hypothesis soak-results

@@ -461,12 +461,17 @@ def test_an_acedrex_combat_is_shown_on_the_ring(browser):
 
 def test_acedrex_is_played_by_clicking_on_the_ring(server, browser):
     """Issue 30: Acedrex was played from a list of up to 80 buttons; a piece is now
-    picked on the ring (or the hand) and put down on a highlighted stop."""
+    picked on the ring (or the hand) and put down on a highlighted stop. A whole game
+    (the rules' turn cap set to 12 turns, so that it ends), every move by clicking."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    create(page, server, "acedrex", ["human", "beginner", "beginner", "beginner"])
+    answer = page.request.post(server.url + "/api/tables", data={
+        "variant": "acedrex", "seats": ["human", "beginner", "beginner", "beginner"],
+        "options": {"turn_cap": 12}})
+    page.goto(server.url + answer.json()["url"])
+    page.wait_for_selector("#board svg")
     moved = 0
-    for _ in range(400):
-        if moved >= 3 or over(page):
+    for _ in range(2000):
+        if over(page):
             break
         if page.locator("#board .spot.source").count():
             version = page.evaluate("table.version")
@@ -474,16 +479,19 @@ def test_acedrex_is_played_by_clicking_on_the_ring(server, browser):
             page.locator("#board .spot.target").first.click()
             wait_for(page, f"table.version > {version}")
             moved += 1
+            if moved <= 3:
+                page.screenshot(path=str(ARTIFACTS / f"acedrex-ring-move-{moved}.png"))
         elif page.locator("#question").inner_text().startswith("Your turn"):
-            buttons = page.locator("#controls > button:not([disabled])")
+            buttons = page.locator("#controls > button:not([disabled]):not(#rematch)")
             assert buttons.count() <= 6  # keep/throw again/pass/no jump/resign, no moves
             first = buttons.first
             (buttons.nth(1) if first.inner_text().startswith("resign") else first).click()
-            page.wait_for_timeout(200)
+            page.wait_for_timeout(100)
         else:
-            page.wait_for_timeout(200)
-    page.screenshot(path=str(ARTIFACTS / "acedrex-ring-play.png"))
-    assert moved >= 1
+            page.wait_for_timeout(100)
+    page.screenshot(path=str(ARTIFACTS / "acedrex-ring-play-end.png"))
+    assert over(page) and moved >= 1
+    assert "Money at the end" in page.locator("#question").inner_text()
     page.close()
 
 

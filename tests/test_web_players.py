@@ -281,3 +281,27 @@ def test_what_was_told_before_an_account_sat_down_names_it(sqlite):
         with connect(http, made["id"], made["token"]) as socket:
             lines = " ".join(line["text"] for line in state_of(socket)["lines"])
         assert "Bob" in lines and "player 2" not in lines
+
+
+def test_bot_levels_carry_the_ratings_their_duels_measured(sqlite):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from bot_ratings import difference
+
+    from gammon.web.app import bot_ratings
+
+    assert difference(0.5, 100) == 0.0
+    assert round(difference(0.75, 100), 1) == 190.8  # 400 log10(3)
+    assert difference(1.0, 99) == difference(0.99, 99)  # a clean sweep is not infinite
+    measured = bot_ratings()
+    assert measured, "gammon/web/data/bot_ratings.json ships with the package"
+    with client(sqlite) as http:
+        for found in http.get("/api/variants").json():
+            for level in found["bots"]:
+                assert level["rating"] == measured.get(found["name"], {}).get(level["bot"])
+        backgammon = next(v for v in http.get("/api/variants").json()
+                          if v["name"] == "backgammon")
+        beginner = next(level for level in backgammon["bots"] if level["name"] == "beginner")
+        assert beginner["rating"] == 1500

@@ -168,11 +168,26 @@ async def read_json(request: Request, limit: int) -> dict[str, Any]:
     return data
 
 
+def bot_ratings() -> dict[str, dict[str, int]]:
+    """Each variant's bot levels on the players' rating scale, as measured by duels
+    (``benchmarks/bot_ratings.py``), by variant and the bot a level runs."""
+    path = STATIC.parent / "data" / "bot_ratings.json"
+    if not path.exists():
+        return {}
+    measured = json.loads(path.read_text())["variants"]
+    return {name: {level["bot"]: level["rating"] for level in found["levels"].values()}
+            for name, found in measured.items()}
+
+
 def _variants(config: ServerConfig) -> list[dict[str, Any]]:
     out = []
+    ratings = bot_ratings()
     for name in variant_names():
         rules = variant(name)
-        levels = [{"name": level.name, "bot": level.spec, "summary": level.summary}
+        # A level's rating is shown when it runs the bot that was measured (an operator
+        # may give a level another bot).
+        levels = [{"name": level.name, "bot": level.spec, "summary": level.summary,
+                   "rating": ratings.get(name, {}).get(level.spec)}
                   for level in config.menu(rules).values()]
         out.append({"name": name, "players": rules.players, "summary": rules.summary,
                     "bots": levels, "cube": rules.cube})
