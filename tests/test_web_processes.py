@@ -4,6 +4,7 @@ third client watches on one of them; every action is applied exactly once."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -12,6 +13,7 @@ import urllib.request
 import pytest
 from browser import ARTIFACTS, Server, create, launch, play_out, wait_for
 from postgres import Postgres
+from websockets.sync.client import connect
 
 from gammon.table.table import Table
 from gammon.web.store import Store
@@ -162,3 +164,43 @@ def _thinking(store: Store, table: str) -> bool:
         runner, needs = db.exec_driver_sql("SELECT runner, needs FROM tables WHERE id = %s",
                                            (table,)).one()
     return runner is not None and needs == "machine"
+
+
+def _post(server: Server, path: str, body: dict) -> dict:
+    request = urllib.request.Request(server.url + path, data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+@contextlib.contextmanager
+def _socket(server: Server, table: str, token: str | None):
+    with connect(server.url.replace("http", "ws") + f"/ws/{table}") as socket:
+        socket.send(json.dumps({"type": "hello", "token": token}))
+        yield socket
+
+
+def _next(socket, kind: str, wanted=lambda message: True) -> dict:
+    while True:
+        message = json.loads(socket.recv(timeout=10))
+        if message["type"] == kind and wanted(message):
+            return message
+
+
+def test_a_clock_started_and_a_chat_line_said_on_one_process_show_on_the_other(servers):
+    first, second, _ = servers
+    made = _post(first, "/api/tables", {"variant": "backgammon", "seats": ["human", "human"],
+                                        "clock": {"delay": 10, "reserve": 600}})
+    with _socket(second, made["id"], made["token"]) as player:
+        before = _next(player, "state")["table"]
+        assert before["clock"]["seat"] is None  # nobody on the clock: a seat is free
+        other = _post(first, f"/api/tables/{made['id']}/seats", {})
+        taken = time.monotonic()
+        started = _next(player, "state", lambda m: m["table"]["clock"]["seat"] is not None)
+        assert started["table"]["version"] == before["version"]  # no step: the clock alone
+        assert time.monotonic() - taken < 3  # told at once, not at the next sweep
+        with _socket(first, made["id"], other["token"]) as opponent:
+            _next(opponent, "state")
+            opponent.send(json.dumps({"type": "chat", "text": "hello from the first"}))
+            line = _next(player, "chat")["lines"][0]
+            assert line["text"] == "hello from the first" and line["name"] == "player 2"

@@ -263,6 +263,15 @@ def unoffered(room: Room, config: ServerConfig) -> str | None:
     return None
 
 
+def _known(room: Room, notice: Notice) -> bool:
+    """Whether a step's notice brings nothing the room does not have: no entry it lacks,
+    and no change of the clock (which starts without a step, once every seat is taken)."""
+    if notice.what != "step" or notice.version > room.version:
+        return False
+    return notice.version < room.version or room.clock is None or \
+        notice.clock in ("", room.clock.to_text())
+
+
 def seat_names(seats: Sequence[Seat]) -> list[str]:
     """People are "player N", bots go by their kind."""
     return [seat.name or (f"player {p + 1}" if seat.human else seat.kind)
@@ -686,7 +695,7 @@ class Lobby:
         """A notice from the database: a table changed (a step, a seat taken, play
         closed); the rooms that are behind catch up, in order."""
         room = self.rooms.get(notice.table_id)
-        if room is None or (notice.what == "step" and notice.version <= room.version):
+        if room is None or _known(room, notice):
             return
         if notice.what == "chat":
             if notice.line is not None:
@@ -706,7 +715,7 @@ class Lobby:
                 try:
                     while room.notices:
                         notice = room.notices.popleft()
-                        if notice.what == "step" and notice.version <= room.version:
+                        if _known(room, notice):
                             continue
                         if not self._follow(room, notice):
                             room.notices.clear()  # the database has them all
