@@ -12,7 +12,7 @@ the series keeps for the game (:class:`~gammon.stakes.record.GameRecord`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gammon.core.dice import Roll
@@ -42,6 +42,13 @@ class Line:
     seat: int | None
     text: str
     kind: str
+    #: The line as a message of the pages' catalogues (``n.<message>``) and its values,
+    #: for faces that speak other languages: a value named ``*_seat`` is a seat (its
+    #: name is put in), ``*_seats`` several, ``*_result`` a result's name (a gammon, a
+    #: mars), ``throws`` a list of (seat, die). Empty for a line only English tells (a
+    #: variant's own notes).
+    message: str = ""
+    values: dict[str, Any] = field(default_factory=dict)
 
 
 def base(state: State) -> Any:
@@ -75,11 +82,14 @@ def _new_game(table: Table, step: Step, names: Sequence[str]) -> list[Line]:
     state = step.after
     lines = []
     if table.kind == "match":
-        lines.append(Line(None, f"Game {step.game} of the {table.length}-point match", GAME))
+        lines.append(Line(None, f"Game {step.game} of the {table.length}-point match", GAME,
+                          "match_game", {"game": step.game, "length": table.length}))
         if state.score.crawford:
-            lines.append(Line(None, "The Crawford game: no doubling in this game.", NOTE))
+            lines.append(Line(None, "The Crawford game: no doubling in this game.", NOTE,
+                              "crawford"))
     elif table.kind == "money":
-        lines.append(Line(None, f"Game {step.game}, at {table.stake} a point", GAME))
+        lines.append(Line(None, f"Game {step.game}, at {table.stake} a point", GAME,
+                          "money_game", {"game": step.game, "stake": table.stake}))
     if isinstance(state, CubeState) and table.kind != "game":
         score = score_text(state, names) + "; " if table.kind == "match" else ""
         lines.append(Line(None, score + cube_text(state, names), GAME))
@@ -90,7 +100,8 @@ def timeout_lines(table: Table, names: Sequence[str]) -> list[Line]:
     """How a table that a seat lost on time ended."""
     assert table.timed_out is not None
     lost = {MATCH: "the match", MONEY: "the game, and play ends"}.get(table.kind, "the game")
-    lines = [Line(table.timed_out, f"ran out of time and loses {lost}.", RESULT)]
+    lines = [Line(table.timed_out, f"ran out of time and loses {lost}.", RESULT,
+                  f"timeout_{table.kind}")]
     if table.kind == MONEY and isinstance(table.series, Session) and table.series.ledger:
         lines.append(Line(None, "Money so far: " + ", ".join(
             f"{name} {amount:+g}" for name, amount in zip(names, table.series.balances(),
@@ -106,7 +117,8 @@ def _throw(roll: Roll, before: Any, after: Any, names: Sequence[str]) -> list[Li
         return [_opening(roll, before, after, names)]
     player = after.current_player
     if player is not None:
-        return [Line(player, "rolls " + "-".join(map(str, roll.dice)), ROLL)]
+        dice = "-".join(map(str, roll.dice))
+        return [Line(player, "rolls " + dice, ROLL, "rolls", {"dice": dice})]
     return []
 
 
@@ -116,37 +128,84 @@ def _opening(roll: Roll, before: Any, after: Any, names: Sequence[str]) -> Line:
                        for p, d in zip(throwers, roll.dice, strict=True))
     label = "Roll-off" if roll.players else "Opening roll"
     text = f"{label}: {throws}"
+    values: dict[str, Any] = {"throws": [[p, d] for p, d in zip(throwers, roll.dice,
+                                                                 strict=True)]}
     state = base(after)
     if isinstance(after, CubeState) and after.cube_value != before.cube_value:
         text += f" — equal dice: automatic double, the cube is now {after.cube_value}"
+        message = "opening_double"
+        values["cube"] = after.cube_value
     elif state.is_chance and state.opening:
         best = max(roll.dice)
-        tied = " and ".join(names[p] for p, d in zip(throwers, roll.dice, strict=True)
-                            if d == best)
-        text += f" — a tie for the highest: {tied} throw again"
+        tied = [p for p, d in zip(throwers, roll.dice, strict=True) if d == best]
+        text += f" — a tie for the highest: {' and '.join(names[p] for p in tied)} throw again"
+        message = "opening_tie"
+        values["tied_seats"] = tied
     elif state.is_chance:  # the opening only chose who starts
         first = names[state.position.turn]
         text += f" — {first} {agree(first, 'goes')} first and {agree(first, 'rolls')}"
+        message = "opening_rolls"
+        values["first_seat"] = state.position.turn
     else:
         first = names[state.position.turn]
         text += (f" — {first} {agree(first, 'goes')} first with "
                  f"{state.dice[0]}-{state.dice[1]}")
-    return Line(None, text + ".", OPENING)
+        message = "opening_plays"
+        values.update(first_seat=state.position.turn, dice=f"{state.dice[0]}-{state.dice[1]}")
+    if roll.players:
+        message = "rolloff" + message.removeprefix("opening")
+    return Line(None, text + ".", OPENING, message, values)
 
 
 def _action(table: Table, seat: int, action: Any, before: Any, after: Any) -> list[Line]:
     if isinstance(action, CubeAction | Resign | ResignAnswer):
-        return [Line(event.player if event.player is not None else seat, event.text, CUBE)
+        return [Line(event.player if event.player is not None else seat, event.text, CUBE,
+                     *_cube_message(event.kind, after))
                 for event in describe(before, action, after)
                 if event.kind != "result"]
     if isinstance(action, Play):
         if not action.moves:
             state = base(before)
             reason = state.variant.no_move_reason(state)
-            return [Line(seat, "cannot move" + (f": {reason}" if reason else ""), PLAY)]
-        forced = ", the only legal play" if len(base(before).legal_actions()) == 1 else ""
-        return [Line(seat, f"plays {table.describe(before, action)}{forced}", PLAY)]
+            if reason:
+                return [Line(seat, f"cannot move: {reason}", PLAY, "cannot_move_because",
+                             {"reason": reason})]
+            return [Line(seat, "cannot move", PLAY, "cannot_move")]
+        play = table.describe(before, action)
+        if len(base(before).legal_actions()) == 1:
+            return [Line(seat, f"plays {play}, the only legal play", PLAY, "plays_only",
+                         {"play": play})]
+        return [Line(seat, f"plays {play}", PLAY, "plays", {"play": play})]
     return [Line(seat, str(action), CHOICE)]
+
+
+def _cube_message(kind: str, after: Any) -> tuple[str, dict[str, Any]]:
+    """A cube event's message and values (the pages word doubles, takes and drops)."""
+    if kind in ("double", "beaver", "raccoon") and after.offer is not None:
+        return kind, {"value": after.offer.value}
+    if kind == "take":
+        return kind, {"cube": after.cube_value}
+    return "", {}
+
+
+def _result_message(state: CubeState) -> tuple[str, dict[str, Any]]:
+    """A won game's message and values (the result's name, as the variant calls it, in
+    ``*_result``); none for the rarer endings English alone tells."""
+    winner = state.winner
+    assert winner is not None
+    points = state.returns()[winner]
+    ending = state.ending
+    if ending is not None and ending.how == "drop":
+        return "wins_drop", {"points": f"{points:g}"}
+    names = state.variant.result_names
+    if ending is not None:
+        return "wins_resigned", {"kind_result": names[ending.level - 1], "points": f"{points:g}"}
+    if state.result_level > 1 and points == state.cube_value:
+        return "", {}
+    values = {"kind_result": names[state.result_level - 1], "points": f"{points:g}"}
+    if state.cube_value != 1:
+        return "wins_cube", {**values, "cube": state.cube_value}
+    return "wins", values
 
 
 @dataclass(frozen=True)
@@ -215,18 +274,23 @@ def result_lines(table: Table, state: State, names: Sequence[str]) -> list[Line]
         text = result_text(state, names) + "."
         winner = state.winner
         if winner is not None and text.startswith(names[winner] + " "):
-            lines.append(Line(winner, text[len(names[winner]) + 1:], RESULT))
+            lines.append(Line(winner, text[len(names[winner]) + 1:], RESULT,
+                              *_result_message(state)))
         else:
             lines.append(Line(None, text, RESULT))
     else:
         returns = state.returns()
         order = sorted(range(len(returns)), key=lambda p: -returns[p])
         money = sum(returns) == 0
-        lines.append(Line(None, "Money at the end:" if money else "Final ranking:", RESULT))
+        lines.append(Line(None, "Money at the end:" if money else "Final ranking:", RESULT,
+                          "money_end" if money else "ranking"))
         for place, p in enumerate(order):
             value = returns[p]
             worth = f"{value:+g}" if money else f"{value:g} point{'s' if value != 1 else ''}"
-            lines.append(Line(p, f"{PLACES[place]}: {worth}", RESULT))
+            lines.append(Line(p, f"{PLACES[place]}: {worth}", RESULT,
+                              "place_money" if money else "place_points",
+                              {"place": place + 1, "worth": f"{value:+g}" if money
+                               else f"{value:g}"}))
     series = table.series
     if isinstance(series, Match):
         score = series.score

@@ -109,7 +109,7 @@ class Room:
     status: str = OPEN
     reason: str = ""
     clients: dict[Client, int | None] = field(default_factory=dict)
-    lines: deque[tuple[int | None, str]] = field(default_factory=lambda: deque(maxlen=NARRATION))
+    lines: deque[narrate.Line] = field(default_factory=lambda: deque(maxlen=NARRATION))
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     runner: asyncio.Task[None] | None = None
     refreshing: asyncio.Task[None] | None = None
@@ -198,8 +198,7 @@ class Room:
                 self.tell(step)
 
     def tell(self, step: Step) -> None:
-        for line in narrate.narrate(self.table, step, self.names):
-            self.lines.append((line.seat, line.text))
+        self.lines.extend(narrate.narrate(self.table, step, self.names))
 
     # --- the people in the room ------------------------------------------------------------
 

@@ -101,9 +101,14 @@ def record(room: Room) -> list[dict[str, Any]]:
             dice = "-".join(map(str, entry["roll"]))
             who = [names[p] for p in entry.get("players", [])] if entry.get("players") else []
             text = ("opening throw " if entry.get("opening") else "rolls ") + dice
-            lines.append({"seat": None, "text": text + (f" ({', '.join(who)})" if who else "")})
+            line = {"seat": None, "text": text + (f" ({', '.join(who)})" if who else "")}
+            if not who:  # the pages word these (narrate.Line.message)
+                line.update(message="record_opening" if entry.get("opening")
+                            else "record_rolls", values={"dice": dice})
+            lines.append(line)
         elif entry.get("timeout"):
-            lines.append({"seat": int(entry["seat"]), "text": "out of time"})
+            lines.append({"seat": int(entry["seat"]), "text": "out of time",
+                          "message": "record_timeout"})
         else:
             seat = int(entry["seat"])
             lines.append({"seat": seat, "text": entry.get("play", entry.get("action", ""))})
@@ -179,7 +184,8 @@ def _shared(room: Room) -> dict[str, Any]:
         "free": room.free,
         "over": table.over,
         "game": table.game,
-        "lines": [{"seat": s, "text": t} for s, t in list(room.lines)[-12:]],
+        "lines": [{"seat": line.seat, "text": line.text, "message": line.message,
+                   "values": line.values} for line in list(room.lines)[-12:]],
         "record": record(room),
         "fair": {"commitment": room.commitment,
                  "seed": str(table.seed) if table.over else None},

@@ -125,7 +125,8 @@ function draw() {
   lines.replaceChildren();
   for (const line of table.lines) {
     const li = document.createElement("li");
-    li.textContent = line.seat === null ? line.text : `${table.seats[line.seat].name}: ${line.text}`;
+    const text = narration(line);
+    li.textContent = line.seat === null ? text : `${table.seats[line.seat].name}: ${text}`;
     lines.appendChild(li);
   }
   lines.scrollTop = lines.scrollHeight;
@@ -133,7 +134,8 @@ function draw() {
   record.replaceChildren();
   for (const line of table.record) {
     const li = document.createElement("li");
-    li.textContent = line.seat === null ? line.text : `${table.seats[line.seat].name}: ${line.text}`;
+    const text = narration(line);
+    li.textContent = line.seat === null ? text : `${table.seats[line.seat].name}: ${text}`;
     record.appendChild(li);
   }
   record.scrollTop = record.scrollHeight;
@@ -556,6 +558,26 @@ $("invite").onclick = () => {
   if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => {});
   $("invite-link").textContent = link;
 };
+
+// A line of narration in the page's language: its message from the catalogue, the
+// seats' names put in (a value named *_seat is a seat, *_seats several, *_result the
+// name of a result, throws a list of seat and die); the server's English where the
+// catalogue lacks the message.
+function narration(line) {
+  const key = `n.${line.message}`;
+  if (!line.message || !(key in catalogue)) return line.text;
+  const name = (seat) => table.seats[seat].name;
+  const values = {};
+  for (const [field, value] of Object.entries(line.values || {})) {
+    if (field.endsWith("_seats")) values[field.slice(0, -6)] = value.map(name).join(t("n.and"));
+    else if (field.endsWith("_seat")) values[field.slice(0, -5)] = name(value);
+    else if (field.endsWith("_result")) values[field.slice(0, -7)] = t(`result.${value}`);
+    else if (field === "throws") {
+      values.throws = value.map(([seat, die]) => t("n.throw", { player: name(seat), die })).join(", ");
+    } else values[field] = value;
+  }
+  return t(key, values);
+}
 
 // A question the server words in English, in the page's language where its catalogue
 // knows the kind (a play of the dice, the cube before rolling, another game?).
