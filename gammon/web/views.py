@@ -101,7 +101,8 @@ def record(room: Room) -> list[dict[str, Any]]:
             dice = "-".join(map(str, entry["roll"]))
             who = [names[p] for p in entry.get("players", [])] if entry.get("players") else []
             text = ("opening throw " if entry.get("opening") else "rolls ") + dice
-            line = {"seat": None, "text": text + (f" ({', '.join(who)})" if who else "")}
+            line: dict[str, Any] = {"seat": None,
+                                    "text": text + (f" ({', '.join(who)})" if who else "")}
             if not who:  # the pages word these (narrate.Line.message)
                 line.update(message="record_opening" if entry.get("opening")
                             else "record_rolls", values={"dice": dice})
