@@ -1,7 +1,10 @@
-"""Shared test settings.
+"""Shared test settings, and the web tests' fixtures.
 
 Property tests draw new examples on every run on a developer's machine; CI (which sets
 ``CI``) replays a fixed derivation, so a submission's verdict does not depend on luck.
+The web tests share a throwaway PostgreSQL cluster per module (``postgres_server``), run
+on SQLite and PostgreSQL alike (``database``), and drive a ``gammon serve`` process
+(``server``) from Chromium (``browser``), one of each per module.
 """
 
 import os
@@ -26,3 +29,37 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("solved"):
             item.add_marker(wait)
+
+
+@pytest.fixture(scope="module")
+def postgres_server():
+    from postgres import Postgres
+
+    server = Postgres().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request, tmp_path) -> str:
+    """Every test that asks runs on a SQLite file and on a PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'tables.db'}"
+    return str(request.getfixturevalue("postgres_server").database())
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from browser import Server
+
+    running = Server(tmp_path_factory.mktemp("web") / "tables.db").start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from browser import launch
+
+    with launch() as launched:
+        yield launched

@@ -6,26 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from postgres import Postgres
 from webclient import client, connect, my_turn, new_table, play_out, refusal, until
 
 import gammon
 from gammon.table.dice import commitment
-
-
-@pytest.fixture(scope="module")
-def postgres_server():
-    server = Postgres().start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request, tmp_path) -> str:
-    """Every test runs on a SQLite file and on a PostgreSQL database."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'tables.db'}"
-    return str(request.getfixturevalue("postgres_server").database())
 
 
 def test_pages_and_variants(database):

@@ -6,21 +6,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser import ARTIFACTS, Server, create, launch, over, play_out, take_turn, wait_for
+from browser import ARTIFACTS, Server, create, over, play_out, take_turn, wait_for
 
 playwright = pytest.importorskip("playwright.sync_api")
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    running = Server(tmp_path_factory.mktemp("web") / "tables.db").start()
-    yield running
-    running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch() as launched:
-        yield launched
 
 
 #: Counts the checkers the page slides (the bots' plays are animated).

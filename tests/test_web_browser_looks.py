@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser import ARTIFACTS, Server, launch, wait_for
+from browser import ARTIFACTS, wait_for
 
 from gammon.core.variant import variant, variant_names
 
@@ -15,19 +15,6 @@ playwright = pytest.importorskip("playwright.sync_api")
 SIZES = ((1280, 900), (390, 844))
 LOCALES = {"en": "en-GB", "ru": "ru-RU"}
 CYRILLIC = re.compile("[а-яА-ЯёЁ]")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    running = Server(tmp_path_factory.mktemp("looks") / "tables.db").start()
-    yield running
-    running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch() as launched:
-        yield launched
 
 
 @pytest.mark.parametrize("language", sorted(LOCALES))

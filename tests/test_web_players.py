@@ -6,7 +6,6 @@ from __future__ import annotations
 import time
 
 import pytest
-from postgres import Postgres
 from sqlalchemy import inspect, select, text
 from webclient import client, connect, new_table, refusal, state_of, until
 
@@ -14,20 +13,6 @@ from gammon.table.ratings import Rating, rate
 from gammon.web.accounts import COOKIE
 from gammon.web.config import ServerConfig
 from gammon.web.store import Store, users
-
-
-@pytest.fixture(scope="module")
-def postgres_server():
-    server = Postgres().start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request, tmp_path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'tables.db'}"
-    return str(request.getfixturevalue("postgres_server").database())
 
 
 @pytest.fixture

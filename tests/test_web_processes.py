@@ -11,7 +11,7 @@ import time
 import urllib.request
 
 import pytest
-from browser import ARTIFACTS, Server, create, launch, play_out, wait_for
+from browser import ARTIFACTS, Server, create, play_out, wait_for
 from postgres import Postgres
 from websockets.sync.client import connect
 
@@ -49,12 +49,6 @@ def servers(tmp_path_factory):
     first.stop()
     second.stop()
     cluster.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch() as launched:
-        yield launched
 
 
 class Watcher(threading.Thread):

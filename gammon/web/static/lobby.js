@@ -31,6 +31,16 @@ function cell(text, code) {
   return td;
 }
 
+function emptyRow(body, text) {
+  // A table's one row that says it has none.
+  const row = document.createElement("tr");
+  const td = cell(text);
+  td.colSpan = 4;
+  td.className = "muted";
+  row.appendChild(td);
+  body.appendChild(row);
+}
+
 function showSeats() {
   const variant = variants.find((v) => v.name === $("variant").value);
   const seats = $("seats");
@@ -56,12 +66,7 @@ async function loadTables() {
   const body = $("tables");
   body.replaceChildren();
   if (!rows.length) {
-    const tr = document.createElement("tr");
-    const td = cell(t("tables.none"));
-    td.colSpan = 4;
-    td.className = "muted";
-    tr.appendChild(td);
-    body.appendChild(tr);
+    emptyRow(body, t("tables.none"));
     return;
   }
   for (const row of rows) {
@@ -146,14 +151,7 @@ async function showLeaders() {
               cell(String(row.games)));
     body.appendChild(tr);
   });
-  if (!body.children.length) {
-    const tr = document.createElement("tr");
-    const td = cell(t("ratings.none"));
-    td.colSpan = 4;
-    td.className = "muted";
-    tr.appendChild(td);
-    body.appendChild(tr);
-  }
+  if (!body.children.length) emptyRow(body, t("ratings.none"));
 }
 
 $("account").onsubmit = (event) => { event.preventDefault(); account("/api/signin"); };
