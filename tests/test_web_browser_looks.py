@@ -24,6 +24,13 @@ def test_every_variants_table_fits_a_phone_and_speaks_the_browsers_language(
                                                                       "height": 900})
     page = context.new_page()
     try:
+        for width, height in SIZES:  # the lobby, on a phone too
+            page.set_viewport_size({"width": width, "height": height})
+            page.goto(server.url + "/")
+            wait_for(page, "!document.querySelector('#create-button').disabled")
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            page.screenshot(path=str(ARTIFACTS / f"lobby-{width}-{language}.png"),
+                            full_page=True)
         for name in variant_names():
             page.set_viewport_size({"width": 1280, "height": 900})
             page.goto(server.url + "/")
@@ -48,8 +55,14 @@ def test_every_variants_table_fits_a_phone_and_speaks_the_browsers_language(
                 page.wait_for_timeout(150)
                 # Nothing wider than the screen, and the board as wide as it can be.
                 assert page.evaluate("document.documentElement.scrollWidth") <= width
-                board = page.locator("#board svg").bounding_box()
-                assert board is not None and board["width"] >= min(width - 40, 880)
+                # (asked in one go: the bots' moves draw the board again meanwhile)
+                board = page.evaluate("document.querySelector('#board svg')"
+                                      ".getBoundingClientRect().width")
+                assert board >= min(width - 40, 880)
                 page.screenshot(path=str(ARTIFACTS / f"board-{name}-{width}-{language}.png"))
+        page.goto(server.url + "/")  # the tables just made, listed in the lobby
+        wait_for(page, "document.querySelectorAll('#tables a').length >= 13")
+        listed = page.locator("#tables").inner_text()
+        assert ("player 1" in listed) == (language == "en")
     finally:
         context.close()

@@ -497,8 +497,8 @@ def _row(saved: Any, taken: set[int]) -> dict[str, Any]:
     return {"id": saved.id, "variant": settings["variant"], "kind": settings["kind"],
             "length": settings.get("length", 0), "rated": bool(settings.get("rated")),
             "clock": settings.get("clock"),
-            "seats": [{"seat": p, "name": names[p], "human": s.human, "taken": p in taken}
-                      for p, s in enumerate(seats)],
+            "seats": [{"seat": p, "name": names[p], "human": s.human, "taken": p in taken,
+                       "account": p in saved.players} for p, s in enumerate(seats)],
             "free": [p for p, s in enumerate(seats) if s.human and p not in taken],
             "over": saved.status == OVER}
 

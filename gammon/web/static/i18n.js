@@ -27,6 +27,13 @@ function serverWord(prefix, word) {
   return key in catalogue ? catalogue[key] : word;
 }
 
+// A seat's name as the pages show it: a guest is "player N" in the page's language, an
+// account or a bot by its own name.
+function guestName(seat) {
+  return seat.human && !seat.account && seat.name === `player ${seat.seat + 1}`
+    ? t("table.player", { seat: seat.seat + 1 }) : seat.name;
+}
+
 function translatePage() {
   document.documentElement.lang = i18n.language;
   for (const element of document.querySelectorAll("[data-i18n]")) element.textContent = t(element.dataset.i18n);

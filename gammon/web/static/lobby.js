@@ -71,7 +71,7 @@ async function loadTables() {
   }
   for (const row of rows) {
     const tr = document.createElement("tr");
-    const seats = row.seats.map((s) => s.name + (s.human && !s.taken ? ` (${t("tables.free")})` : "")).join(", ");
+    const seats = row.seats.map((s) => guestName(s) + (s.human && !s.taken ? ` (${t("tables.free")})` : "")).join(", ");
     const kind = row.kind === "match" ? t("tables.match", { length: row.length }) : t(`create.kind.${row.kind}`);
     const clock = row.clock ? ", " + t("tables.clock", { delay: row.clock.delay, minutes: Math.round(row.clock.reserve / 60) }) : "";
     const rated = row.rated ? ", " + t("create.rated") : "";

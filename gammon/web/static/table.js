@@ -49,11 +49,7 @@ function receive(message) {
   if (message.type === "state") {
     const wasMine = table && table.question && table.question.seat === table.you;
     table = message.table;
-    for (const seat of table.seats) {  // a guest is "player N" in the page's language
-      if (seat.human && !seat.account && seat.name === `player ${seat.seat + 1}`) {
-        seat.name = t("table.player", { seat: seat.seat + 1 });
-      }
-    }
+    for (const seat of table.seats) seat.name = guestName(seat);
     clock = table.clock ? { ...table.clock, at: performance.now() } : null;
     const mine = table.question && table.question.seat === table.you;
     if (mine && !wasMine) beep();
