@@ -290,3 +290,22 @@ def test_bot_levels_carry_the_ratings_their_duels_measured(sqlite):
                           if v["name"] == "backgammon")
         beginner = next(level for level in backgammon["bots"] if level["name"] == "beginner")
         assert beginner["rating"] == 1500
+
+
+def test_a_move_that_arrives_after_the_deadline_loses_on_time(sqlite, monkeypatch):
+    import gammon.web.rooms as rooms
+
+    monkeypatch.setattr(rooms, "SWEEP", 3600.0)  # no sweep: the late move alone flags
+    with client(sqlite) as http:
+        made = new_table(http, seats=["human", "human"], clock={"delay": 0, "reserve": 5})
+        other = http.post(f"/api/tables/{made['id']}/seats", json={}).json()
+        with connect(http, made["id"], made["token"]) as first:
+            asked = state_of(first)["question"]["seat"]
+        token = made["token"] if asked == 0 else other["token"]
+        with connect(http, made["id"], token) as socket:
+            table = until(socket, lambda t: t.get("actions"))
+            time.sleep(5.3)
+            socket.send_json({"type": "act", "version": table["version"], "index": 0})
+            assert "time ran out" in refusal(socket)["message"]
+            over = until(socket, lambda t: t["over"])
+        assert over["timed_out"] == asked
