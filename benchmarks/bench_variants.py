@@ -52,6 +52,7 @@ CASES = [
     Case("caucasian"),
     Case("backgammon"),
     Case("portes", target=1000),
+    Case("tavla", target=1000),
     Case("fevga", target=1000),
     Case("fevga", {"start_quarter": False, "six_block": False}),
     Case("acedrex", target=200),

@@ -1,7 +1,8 @@
 """Invariants of whole random games of the two-player track games: Long Nardy, short
 backgammon and Caucasian, Fevga (checked as Long Nardy is: its own rules are checked
-on these games in tests/test_rules_fevga.py), and backgammon, nackgammon and
-hypergammon (for which the checks below that name no variant apply).
+on these games in tests/test_rules_fevga.py), and backgammon, nackgammon, hypergammon,
+Portes and Tavla (for which the checks below that name no variant apply; Tavla's own
+rule is checked against the oracle in tests/test_rules_tavla.py).
 
 Games are played by :func:`play_and_check`, a compiled loop that throws the dice exactly
 as the kernel's ``random_playouts`` does (same generator, same draws in the same order),
@@ -307,6 +308,8 @@ VARIANTS = {
     "caucasian-home-only": (
         "caucasian", {"no_hide_home_only": True, "no_bear_off_hitter": True}, HITTERS
     ),
+    "portes": ("portes", {}, HITTERS),
+    "tavla": ("tavla", {}, HITTERS),
 }
 
 

@@ -93,7 +93,9 @@ class TrackVariant:
     no_hit_and_hide = False
     #: A checker that hit may not be borne off in the same turn.
     no_bear_off_hitter = False
-    #: The two rules above bind only a checker that hit in its own home board.
+    #: A checker that hit may not move again in the same turn (Tavla's no hit-and-run).
+    no_hit_and_run = False
+    #: The hitter rules above bind only a checker that hit in its own home board.
     no_hide_home_only = False
     #: With checkers on the bar, a play must enter one when some play can (among those
     #: the dice rules allow); entering need not come first.
@@ -232,6 +234,7 @@ class TrackVariant:
         fields[tracks.R_ACEY_MOVES_ON] = self.acey_deucey_moves_on
         fields[tracks.R_FIRST_PAST] = self.first_checker_past
         fields[tracks.R_START_QUARTER] = self.start_quarter_open
+        fields[tracks.R_NO_HIT_AND_RUN] = self.no_hit_and_run
         if self.head_wide:
             # A first roll takes one checker off the head, and it plays the whole roll.
             fields[tracks.R_HEAD_WIDE_AFTER] = sum(

@@ -58,12 +58,13 @@ R_HEAD_WIDE_AFTER = 24  # bit n: the opponent's first play took one checker n pi
 R_HEAD_WIDE_ROLLS = 25  # bit 8 * high + low: ... then this first roll may take two
 R_FIRST_PAST = 26  # 1: no second checker leaves the start before one passes the opponent's
 R_START_QUARTER = 27  # 1: the mover may not hold all six points of its starting quarter
-CROSS = 28  # start of the crossing table
+R_NO_HIT_AND_RUN = 28  # 1: a checker that hit may not move again in the same turn
+CROSS = 29  # start of the crossing table
 
 MAX_DICE = 4  # moves in one play (a double)
 # A move refused by a rule that other moves of the same play could lift (six-block, no
-# hit-and-hide, the hitter not borne off, only bear off once home, Fevga's first checker
-# and starting quarter): a double is then
+# hit-and-hide, no hit-and-run, the hitter not borne off, only bear off once home, Fevga's
+# first checker and starting quarter): a double is then
 # searched in every order, and with the hitter rules also with either of two alike
 # checkers on a covered hitter's point taken as the hitter.
 REFUSED_FOR_NOW = -2
@@ -221,6 +222,8 @@ def _check_move(
         return -1, -1, h
     if rules[R_FIRST_PAST] == 1 and src == points and not _first_past(plays, row, player, rules):
         return REFUSED_FOR_NOW, -1, h
+    if rules[R_NO_HIT_AND_RUN] == 1 and (hitters >> src) & 1 and count == 1:
+        return REFUSED_FOR_NOW, -1, h  # the hitter alone on its point stays there
     if rules[R_HOME_LOCK] == 1 and src <= rules[R_HOME] and outside > 0:
         return -1, -1, h
     dst = src - die
@@ -413,6 +416,7 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
                             and plays[parent, base + dst] > 0
                         )
                         or (dst == 0 and rules[R_NO_HITTER_OFF] == 1)
+                        or rules[R_NO_HIT_AND_RUN] == 1
                     ):
                         continue  # the hitter may not go there; its cover may (first walk)
                     if order == 0 and depth == 0:
