@@ -381,7 +381,7 @@ def test_fv_compiled_games_keep_the_rules():
 # --- faces --------------------------------------------------------------------------------
 
 
-def test_fv_command_line():
+def test_fv_command_line(tmp_path):
     runner = CliRunner()
     result = runner.invoke(app, ["selfplay", "fevga", "--games", "100", "--json"])
     assert result.exit_code == 0, result.output
@@ -396,3 +396,12 @@ def test_fv_command_line():
     result = runner.invoke(app, ["play", "fevga", "--seats", "random,random", "--seed", "2"])
     assert result.exit_code == 0, result.output
     assert "goes first and rolls" in " ".join(result.output.split())
+    # No network ships for this game yet: hint reads one trained here for a few games.
+    net = tmp_path / "fevga.npz"
+    result = runner.invoke(app, ["train", "fevga", "--games", "3", "--out", str(net),
+                                 "--check-every", "0"])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(app, ["hint", "o...........O...........:0", "--variant", "fevga",
+                                 "--dice", "55", "--net", str(net), "--plies", "0", "--json"])
+    assert result.exit_code == 0, result.output
+    assert "24/9 24/19" in result.output

@@ -112,7 +112,7 @@ def test_portes_compiled_games_score_one_or_two():
     assert isinstance(state.position, Position)
 
 
-def test_portes_command_line():
+def test_portes_command_line(tmp_path):
     runner = CliRunner()
     result = runner.invoke(app, ["selfplay", "portes", "--games", "100", "--json"])
     assert result.exit_code == 0, result.output
@@ -128,3 +128,12 @@ def test_portes_command_line():
                                  "--seed", "2"])
     assert result.exit_code == 0, result.output
     assert "goes first and rolls" in " ".join(result.output.split())
+    # No network ships for this game yet: hint reads one trained here for a few games.
+    net = tmp_path / "portes.npz"
+    result = runner.invoke(app, ["train", "portes", "--games", "3", "--out", str(net),
+                                 "--check-every", "0"])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(app, ["hint", "4HPwATDgc/ABMA", "--variant", "portes", "--dice", "31",
+                                 "--net", str(net), "--plies", "0", "--json"])
+    assert result.exit_code == 0, result.output
+    assert "8/5 6/5" in result.output

@@ -100,7 +100,7 @@ def test_tavla_no_hit_and_run_compiled_games():
     replay_kernel_games("tavla", 30, seed=3)
 
 
-def test_tavla_command_line():
+def test_tavla_command_line(tmp_path):
     runner = CliRunner()
     result = runner.invoke(app, ["selfplay", "tavla", "--games", "100", "--json"])
     assert result.exit_code == 0, result.output
@@ -111,3 +111,12 @@ def test_tavla_command_line():
     result = runner.invoke(app, ["duel", "tavla", "--players", "heuristic,random",
                                  "--games", "4"])
     assert result.exit_code == 0, result.output
+    # No network ships for this game yet: hint reads one trained here for a few games.
+    net = tmp_path / "tavla.npz"
+    result = runner.invoke(app, ["train", "tavla", "--games", "3", "--out", str(net),
+                                 "--check-every", "0"])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(app, ["hint", "4HPwATDgc/ABMA", "--variant", "tavla", "--dice", "42",
+                                 "--net", str(net), "--plies", "0", "--json"])
+    assert result.exit_code == 0, result.output
+    assert "8/4 6/4" in result.output
