@@ -32,6 +32,7 @@ from gammon.stakes.rules import cube_default
 FV = gammon.variant("fevga")
 LN = gammon.variant("long-nardy")
 OPEN = gammon.variant("fevga", start_quarter=False, six_block=False)
+FRONT = gammon.variant("fevga", front_prime=True)
 ROLLS = [roll.dice for roll, _ in two_dice()]
 #: Six points in a row once 13/8 is played: our 11, 10, 9, 7, 6 and a checker on 13.
 BLOCK_BASE = {24: 9, 13: 1, 11: 1, 10: 1, 9: 1, 7: 1, 6: 1}
@@ -177,6 +178,19 @@ def test_fv_six_block_without_a_checker_ahead():
     assert "13/7" in plays(ahead, (5, 1))
 
 
+def test_fv_front_prime_option():
+    front = {11, 10, 9, 8, 7, 6}
+    # One of theirs has escaped (their 16 = our 4), fourteen remain on their start: the
+    # six-block rule allows 11..6, the option does not.
+    ahead = position(BLOCK_BASE, {24: 14, 16: 1})
+    assert holding(ahead, (5, 1), front) == {"24/23 13/8"}
+    assert holding(ahead, (5, 1), front, FRONT) == set()
+    assert "13/7" not in plays(ahead, (5, 1), FRONT)  # not for a moment either
+    # Their start empty (all past, on their 16 and lower): the six may stand.
+    gone = position(BLOCK_BASE, {16: 1, 10: 14})
+    assert holding(gone, (5, 1), front, FRONT) == {"24/23 13/8"}
+
+
 # --- bearing off, score, cube ---------------------------------------------------------
 
 
@@ -216,7 +230,8 @@ def test_fv_positions_checked():
 
 
 def test_fv_options_are_named_and_typed():
-    assert FV.options() == {"start_quarter": True, "six_block": True}
+    assert FV.options() == {"start_quarter": True, "six_block": True, "front_prime": False}
+    assert FRONT.front_prime_open and not FV.front_prime_open
     assert FV.start_quarter_open and FV.first_checker_past and FV.six_block
     assert not OPEN.start_quarter_open and not OPEN.six_block
     with pytest.raises(gammon.InvalidOptionError, match="takes true or false, not 1"):
@@ -263,6 +278,9 @@ def oracle_results(rules, pos: Position, dice: tuple[int, int]) -> set[bytes]:
         if rules.start_quarter and all(after[19:25]):
             return None
         if rules.six_block and target and six_block(after):
+            return None
+        # FV-FRONT-PRIME: our 11..6 all held while their start (our 12) holds checkers.
+        if rules.front_prime and theirs[24] and all(after[6:12]):
             return None
         return after
 
@@ -338,7 +356,10 @@ def agree(rules, positions: list[Position]) -> int:
     return len(positions) * len(ROLLS)
 
 
-@pytest.mark.parametrize("options", [{}, {"start_quarter": False, "six_block": False}])
+@pytest.mark.parametrize("options", [
+    {}, {"start_quarter": False, "six_block": False}, {"six_block": False},
+    {"six_block": False, "front_prime": True},
+])
 def test_fv_kernel_agrees_with_the_rules_page(options):
     rules = gammon.variant("fevga", **options)
     count = 140 if not options else 40

@@ -89,6 +89,8 @@ class TrackVariant:
     first_checker_past = False
     #: Fevga's starting quarter: a player may never hold all six points of it.
     start_quarter_open = False
+    #: No six points held just past an opponent's start while it still holds checkers.
+    front_prime_open = False
     #: A checker that hit may not go on to a point its owner already holds.
     no_hit_and_hide = False
     #: A checker that hit may not be borne off in the same turn.
@@ -235,6 +237,7 @@ class TrackVariant:
         fields[tracks.R_FIRST_PAST] = self.first_checker_past
         fields[tracks.R_START_QUARTER] = self.start_quarter_open
         fields[tracks.R_NO_HIT_AND_RUN] = self.no_hit_and_run
+        fields[tracks.R_FRONT_PRIME] = self.front_prime_open
         if self.head_wide:
             # A first roll takes one checker off the head, and it plays the whole roll.
             fields[tracks.R_HEAD_WIDE_AFTER] = sum(

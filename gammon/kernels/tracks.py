@@ -59,7 +59,8 @@ R_HEAD_WIDE_ROLLS = 25  # bit 8 * high + low: ... then this first roll may take 
 R_FIRST_PAST = 26  # 1: no second checker leaves the start before one passes the opponent's
 R_START_QUARTER = 27  # 1: the mover may not hold all six points of its starting quarter
 R_NO_HIT_AND_RUN = 28  # 1: a checker that hit may not move again in the same turn
-CROSS = 29  # start of the crossing table
+R_FRONT_PRIME = 29  # 1: no six points just past an opponent's start while it holds checkers
+CROSS = 30  # start of the crossing table
 
 MAX_DICE = 4  # moves in one play (a double)
 # A move refused by a rule that other moves of the same play could lift (six-block, no
@@ -189,6 +190,32 @@ def _fills_start_quarter(plays, row, player, src, dst, rules):
     return True
 
 
+@njit(cache=True)
+def _closes_a_start(plays, row, player, src, dst, rules):
+    """Whether the move ``src -> dst`` leaves the mover holding the six points just past
+    an opponent's starting point (the opponent's 23 to 18) while that opponent still has
+    checkers on it."""
+    points = rules[R_POINTS]
+    slots = points + 2
+    players = rules[R_PLAYERS]
+    base = player * slots
+    for q in range(players):
+        if q == player or plays[row, q * slots + points] == 0:
+            continue
+        gate = rules[CROSS + (q * players + player) * slots + points]
+        if not gate - 6 <= dst < gate:
+            continue
+        closed = True
+        for s in range(gate - 6, gate):
+            n = plays[row, base + s] - (1 if s == src else 0) + (1 if s == dst else 0)
+            if s < 1 or n <= 0:
+                closed = False
+                break
+        if closed:
+            return True
+    return False
+
+
 @njit(cache=True, inline="always")
 def _check_move(
     plays, row, h, player, src, die, outside, heads, head_limit, hitters, free_src, rules,
@@ -273,6 +300,8 @@ def _check_move(
             rules[R_START_QUARTER] == 1 and dst > points - rules[R_HOME]
             and _fills_start_quarter(plays, row, player, src, dst, rules)
         ):
+            return REFUSED_FOR_NOW, -1, h
+        if rules[R_FRONT_PRIME] == 1 and _closes_a_start(plays, row, player, src, dst, rules):
             return REFUSED_FOR_NOW, -1, h
     zsrc = W_ZOBRIST + (base + src) * MAX_COUNT
     h ^= words[zsrc + count] ^ words[zsrc + count - 1]

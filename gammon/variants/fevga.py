@@ -10,7 +10,8 @@ the compiled move generator reads:
 - nobody may hold all six points of their own starting quarter (``start_quarter_open``,
   the option ``start_quarter``);
 - no block of six points with all the opponent's checkers behind it: Long Nardy's
-  six-block rule (``six_block``, an option here);
+  six-block rule (``six_block``, an option here); as an option, no six points just past
+  the opponent's start while checkers remain on it (``front_prime_open``);
 - no head rule, no cube; a win is 1, or 2 when the loser has borne off nothing; the
   winner of the opening lot throws both dice afresh.
 
@@ -35,6 +36,9 @@ class Fevga(SameWayRound):
       own starting quarter (19-24); False lifts the rule.
     - ``six_block`` (default True): no six points in a row unless an opposing checker is
       ahead of them (Long Nardy's rule); False lets a prime shut the opponent in.
+    - ``front_prime`` (default False): nobody may hold the six points just past the
+      opponent's starting point (their own 11 to 6) while the opponent still has a
+      checker on it.
     """
 
     name = "fevga"
@@ -57,6 +61,10 @@ class Fevga(SameWayRound):
     start_quarter: bool = True
     #: No six in a row with no opposing checker ahead (FV-SIX-BLOCK).
     six_block: bool = True
+    #: No six points just past the opponent's start while it holds checkers
+    #: (FV-FRONT-PRIME).
+    front_prime: bool = False
 
     def __post_init__(self) -> None:
-        self._set_switches(start_quarter_open=self.start_quarter)
+        self._set_switches(start_quarter_open=self.start_quarter,
+                           front_prime_open=self.front_prime)
