@@ -192,18 +192,21 @@ def most_dice(position, dice: tuple[int, int]) -> int:
 
 
 def hitter_results(
-    position, dice: tuple[int, int], *, no_off: bool = False, home_only: bool = False
+    position, dice: tuple[int, int], *, no_off: bool = False, home_only: bool = False,
+    no_run: bool = False, no_hide: bool = True,
 ) -> set[bytes]:
     """Every legal resulting board under the no-hide rule of docs/rules/short.md and
-    caucasian.md, with backgammon's moves above.
+    caucasian.md, or the no-hit-and-run rule of docs/rules/tavla.md, with backgammon's
+    moves above.
 
     A checker that hit this turn (with ``home_only``, only one that hit in the home
-    board) may not land on a point its owner holds at that moment, and with ``no_off``
-    may not be borne off. Checkers of one side are alike: a checker leaving a point
-    where the hitter stands with another checker may be either of the two, so both are
-    followed (the play is legal when some order of the moves obeys the rule). The dice
-    rules then apply to what remains. ``hitters`` are the points where a hitter stands;
-    under the no-hide rule a point never holds two of them.
+    board) may not land on a point its owner holds at that moment (``no_hide``), with
+    ``no_off`` may not be borne off, and with ``no_run`` may not move at all. Checkers of
+    one side are alike: a checker leaving a point where the hitter stands with another
+    checker may be either of the two, so both are followed (the play is legal when some
+    order of the moves obeys the rule). The dice rules then apply to what remains.
+    ``hitters`` are the points where a hitter stands; under either rule a point never
+    holds two of them.
     """
 
     def finish(order: list[int]) -> dict:
@@ -228,7 +231,9 @@ def hitter_results(
                     for who in mover_is:
                         standing = set(hitters)
                         if who == "hitter":
-                            if target > 0 and board.mine[target] > 0:
+                            if no_run:
+                                continue  # the hitter stays where it hit
+                            if no_hide and target > 0 and board.mine[target] > 0:
                                 continue  # hiding
                             if target == OFF and no_off:
                                 continue  # the hitter borne off

@@ -1,6 +1,8 @@
 """Invariants of whole random games of the two-player track games: Long Nardy, short
-backgammon and Caucasian, and backgammon, nackgammon and hypergammon (for which the
-checks below that name no variant apply).
+backgammon and Caucasian, Fevga (checked as Long Nardy is: its own rules are checked
+on these games in tests/test_rules_fevga.py), and backgammon, nackgammon, hypergammon,
+Portes and Tavla (for which the checks below that name no variant apply; Tavla's own
+rule is checked against the oracle in tests/test_rules_tavla.py).
 
 Games are played by :func:`play_and_check`, a compiled loop that throws the dice exactly
 as the kernel's ``random_playouts`` does (same generator, same draws in the same order),
@@ -299,12 +301,15 @@ VARIANTS = {
     ),
     "long-nardy-oin": ("long-nardy", {"mars": False}, NARDY),
     "long-nardy-wide": ("long-nardy", {"wide_head_exception": True}, NARDY),
+    "fevga": ("fevga", {}, NARDY),
     "short": ("short", {}, HITTERS),
     "short-koks": ("short", {"koks": True, "no_bear_off_hitter": False}, HITTERS),
     "caucasian": ("caucasian", {}, HITTERS),
     "caucasian-home-only": (
         "caucasian", {"no_hide_home_only": True, "no_bear_off_hitter": True}, HITTERS
     ),
+    "portes": ("portes", {}, HITTERS),
+    "tavla": ("tavla", {}, HITTERS),
 }
 
 

@@ -84,11 +84,20 @@ class TrackVariant:
     last_roll = False
     #: No block of six points unless an opposing checker is ahead of it.
     six_block = False
+    #: Fevga's first checker: no second checker leaves the start (the 24-point) until
+    #: one of the mover's checkers has passed the opponent's starting point.
+    first_checker_past = False
+    #: Fevga's starting quarter: a player may never hold all six points of it.
+    start_quarter_open = False
+    #: No six points held just past an opponent's start while it still holds checkers.
+    front_prime_open = False
     #: A checker that hit may not go on to a point its owner already holds.
     no_hit_and_hide = False
     #: A checker that hit may not be borne off in the same turn.
     no_bear_off_hitter = False
-    #: The two rules above bind only a checker that hit in its own home board.
+    #: A checker that hit may not move again in the same turn (Tavla's no hit-and-run).
+    no_hit_and_run = False
+    #: The hitter rules above bind only a checker that hit in its own home board.
     no_hide_home_only = False
     #: With checkers on the bar, a play must enter one when some play can (among those
     #: the dice rules allow); entering need not come first.
@@ -225,6 +234,10 @@ class TrackVariant:
         fields[tracks.R_HITS_HOME_ONLY] = self.no_hide_home_only
         fields[tracks.R_MUST_ENTER] = self.must_enter
         fields[tracks.R_ACEY_MOVES_ON] = self.acey_deucey_moves_on
+        fields[tracks.R_FIRST_PAST] = self.first_checker_past
+        fields[tracks.R_START_QUARTER] = self.start_quarter_open
+        fields[tracks.R_NO_HIT_AND_RUN] = self.no_hit_and_run
+        fields[tracks.R_FRONT_PRIME] = self.front_prime_open
         if self.head_wide:
             # A first roll takes one checker off the head, and it plays the whole roll.
             fields[tracks.R_HEAD_WIDE_AFTER] = sum(

@@ -56,11 +56,16 @@ R_MUST_ENTER = 22  # 1: with checkers on the bar, a play must enter one when som
 R_ACEY_MOVES_ON = 23  # 1: with enter-first, a 2-1's entering checker may move on
 R_HEAD_WIDE_AFTER = 24  # bit n: the opponent's first play took one checker n pips off
 R_HEAD_WIDE_ROLLS = 25  # bit 8 * high + low: ... then this first roll may take two
-CROSS = 26  # start of the crossing table
+R_FIRST_PAST = 26  # 1: no second checker leaves the start before one passes the opponent's
+R_START_QUARTER = 27  # 1: the mover may not hold all six points of its starting quarter
+R_NO_HIT_AND_RUN = 28  # 1: a checker that hit may not move again in the same turn
+R_FRONT_PRIME = 29  # 1: no six points just past an opponent's start while it holds checkers
+CROSS = 30  # start of the crossing table
 
 MAX_DICE = 4  # moves in one play (a double)
 # A move refused by a rule that other moves of the same play could lift (six-block, no
-# hit-and-hide, the hitter not borne off, only bear off once home): a double is then
+# hit-and-hide, no hit-and-run, the hitter not borne off, only bear off once home, Fevga's
+# first checker and starting quarter): a double is then
 # searched in every order, and with the hitter rules also with either of two alike
 # checkers on a covered hitter's point taken as the hitter.
 REFUSED_FOR_NOW = -2
@@ -146,6 +151,71 @@ def _six_block_ok(plays, row, player, src, dst, rules):
     return True
 
 
+@njit(cache=True)
+def _first_past(plays, row, player, rules):
+    """Whether another checker may leave the mover's starting point (Fevga's first
+    checker): yes once one of the mover's checkers stands past every opponent's
+    starting point (or is off), or while none has left the start at all."""
+    points = rules[R_POINTS]
+    slots = points + 2
+    players = rules[R_PLAYERS]
+    base = player * slots
+    gate = 0  # the mover's slot of the nearest opposing start
+    for q in range(players):
+        if q != player:
+            there = rules[CROSS + (q * players + player) * slots + points]
+            if there > gate:
+                gate = there
+    for s in range(0, gate):
+        if plays[row, base + s] > 0:
+            return True
+    alone = True  # no checker out between the start and the gate
+    for s in range(gate, points):
+        if plays[row, base + s] > 0:
+            alone = False
+            break
+    return alone
+
+
+@njit(cache=True)
+def _fills_start_quarter(plays, row, player, src, dst, rules):
+    """Whether the move ``src -> dst`` leaves the mover holding every point of its
+    starting quarter (the ``home`` points farthest from bearing off)."""
+    points = rules[R_POINTS]
+    base = player * (points + 2)
+    for s in range(points - rules[R_HOME] + 1, points + 1):
+        n = plays[row, base + s] - (1 if s == src else 0) + (1 if s == dst else 0)
+        if n <= 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _closes_a_start(plays, row, player, src, dst, rules):
+    """Whether the move ``src -> dst`` leaves the mover holding the six points just past
+    an opponent's starting point (the opponent's 23 to 18) while that opponent still has
+    checkers on it."""
+    points = rules[R_POINTS]
+    slots = points + 2
+    players = rules[R_PLAYERS]
+    base = player * slots
+    for q in range(players):
+        if q == player or plays[row, q * slots + points] == 0:
+            continue
+        gate = rules[CROSS + (q * players + player) * slots + points]
+        if not gate - 6 <= dst < gate:
+            continue
+        closed = True
+        for s in range(gate - 6, gate):
+            n = plays[row, base + s] - (1 if s == src else 0) + (1 if s == dst else 0)
+            if s < 1 or n <= 0:
+                closed = False
+                break
+        if closed:
+            return True
+    return False
+
+
 @njit(cache=True, inline="always")
 def _check_move(
     plays, row, h, player, src, die, outside, heads, head_limit, hitters, free_src, rules,
@@ -177,6 +247,10 @@ def _check_move(
         return -1, -1, h
     if rules[R_HEAD] == src and heads >= head_limit:
         return -1, -1, h
+    if rules[R_FIRST_PAST] == 1 and src == points and not _first_past(plays, row, player, rules):
+        return REFUSED_FOR_NOW, -1, h
+    if rules[R_NO_HIT_AND_RUN] == 1 and (hitters >> src) & 1 and count == 1:
+        return REFUSED_FOR_NOW, -1, h  # the hitter alone on its point stays there
     if rules[R_HOME_LOCK] == 1 and src <= rules[R_HOME] and outside > 0:
         return -1, -1, h
     dst = src - die
@@ -221,6 +295,13 @@ def _check_move(
         ):
             return REFUSED_FOR_NOW, -1, h
         if rules[R_SIX_BLOCK] == 1 and not _six_block_ok(plays, row, player, src, dst, rules):
+            return REFUSED_FOR_NOW, -1, h
+        if (
+            rules[R_START_QUARTER] == 1 and dst > points - rules[R_HOME]
+            and _fills_start_quarter(plays, row, player, src, dst, rules)
+        ):
+            return REFUSED_FOR_NOW, -1, h
+        if rules[R_FRONT_PRIME] == 1 and _closes_a_start(plays, row, player, src, dst, rules):
             return REFUSED_FOR_NOW, -1, h
     zsrc = W_ZOBRIST + (base + src) * MAX_COUNT
     h ^= words[zsrc + count] ^ words[zsrc + count - 1]
@@ -299,7 +380,8 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
     # Low-then-high plays whose high move was legal from the start are found high-first
     # too, unless a rule refuses moves by what other moves did: the six-block, and
     # "only bear off once home" while one move could bring the last checker home.
-    prune = rules[R_SIX_BLOCK] == 0 and (rules[R_HOME_ONLY_BEAR] == 0 or away >= 2)
+    prune = (rules[R_SIX_BLOCK] == 0 and rules[R_FIRST_PAST] == 0
+             and (rules[R_HOME_ONLY_BEAR] == 0 or away >= 2))
 
     # A double's moves are tried in non-increasing source order, which reaches every
     # result unless a move was refused for a rule that other moves can lift (six-block,
@@ -363,6 +445,7 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
                             and plays[parent, base + dst] > 0
                         )
                         or (dst == 0 and rules[R_NO_HITTER_OFF] == 1)
+                        or rules[R_NO_HIT_AND_RUN] == 1
                     ):
                         continue  # the hitter may not go there; its cover may (first walk)
                     if order == 0 and depth == 0:

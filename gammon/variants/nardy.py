@@ -11,7 +11,9 @@ the *last roll* for the second player as options. docs/rules/long-nardy.md state
 rule and the readings chosen where the sources disagree.
 
 Everything above is a field of the shared mechanics of :class:`TrackVariant` and runs in
-the compiled move generator; this module states the values.
+the compiled move generator; this module states the values. The board the game shares
+with Fevga (:mod:`gammon.variants.fevga`): both sides the same way round from opposite
+corners, a point held by one checker, nothing hit, is :class:`SameWayRound`.
 """
 
 from __future__ import annotations
@@ -23,9 +25,48 @@ from gammon.core.position import Position
 from gammon.core.variant import TrackVariant, register
 
 
+@dataclass(frozen=True)
+class SameWayRound(TrackVariant):
+    """The board of the games whose two sides travel the same way round from opposite
+    corners: fifteen checkers each on their own 24-point, one's point ``n`` the other's
+    ``n + 12``; nothing is hit and one checker holds a point, so a point belongs to one
+    side and there is no bar. Long Nardy and Fevga build on it (not a game itself)."""
+
+    hitting = False
+    block = 1
+    notation = "nardy"
+    move_text = "nardy"
+    family = "nardy"
+
+    def start_layout(self) -> dict[int, int]:
+        return {self.points: 15}
+
+    def shared_slot(self, player: int, slot: int, other: int) -> int:
+        """Both sides move the same way from opposite corners: ``n`` is the other's ``n+12``."""
+        half = self.points // 2
+        return (slot - 1 + half) % self.points + 1
+
+    def check_position(self, position: Position) -> None:
+        """Also refuses checkers on a bar (these games have none) and shared points."""
+        super().check_position(position)
+        for p in range(self.players):
+            if position.bar(p):
+                raise InvalidOptionError(
+                    f"player {p} has {position.bar(p)} checkers on the bar; {self.name} "
+                    "has no bar (nothing is ever hit)"
+                )
+        for point in range(1, self.points + 1):
+            theirs = self.shared_slot(0, point, 1)
+            if position.count(0, point) and position.count(1, theirs):
+                raise InvalidOptionError(
+                    f"player 0's point {point} (player 1's point {theirs}) holds checkers "
+                    f"of both players; in {self.name} a point belongs to one side"
+                )
+
+
 @register
 @dataclass(frozen=True)
-class LongNardy(TrackVariant):
+class LongNardy(SameWayRound):
     """Long Nardy. Options:
 
     - ``head_doubles_both`` (default True, the federation reading): the first-roll
@@ -49,17 +90,12 @@ class LongNardy(TrackVariant):
         "round, no hitting, head and six-block rules, oin and mars."
     )
     aliases = ("long", "long-backgammon", "narde", "long-narde")
-    hitting = False
-    block = 1
     head = 24
     head_doubles = (6, 4, 3)
     head_wide_after = ((2, 1), (6, 2), (5, 5))
     head_wide_rolls = ((5, 5), (6, 2))
     opening_plays_lot = False
     six_block = True
-    notation = "nardy"
-    move_text = "nardy"
-    family = "nardy"
     #: The network a roll deep beat expectimax:2 (docs/strength.md, Networks).
     bots = ("neural", "expectimax", "mcts", "heuristic", "random")
     bot_options = {"expectimax": "width=4", "neural": "1"}
@@ -84,28 +120,3 @@ class LongNardy(TrackVariant):
                            backgammons=self.koks)
 
     result_names = ("oin", "mars", "koks")
-
-    def start_layout(self) -> dict[int, int]:
-        return {self.points: 15}
-
-    def shared_slot(self, player: int, slot: int, other: int) -> int:
-        """Both sides move the same way from opposite corners: ``n`` is the other's ``n+12``."""
-        half = self.points // 2
-        return (slot - 1 + half) % self.points + 1
-
-    def check_position(self, position: Position) -> None:
-        """Also refuses checkers on a bar (Long Nardy has none) and shared points."""
-        super().check_position(position)
-        for p in range(self.players):
-            if position.bar(p):
-                raise InvalidOptionError(
-                    f"player {p} has {position.bar(p)} checkers on the bar; {self.name} "
-                    "has no bar (nothing is ever hit)"
-                )
-        for point in range(1, self.points + 1):
-            theirs = self.shared_slot(0, point, 1)
-            if position.count(0, point) and position.count(1, theirs):
-                raise InvalidOptionError(
-                    f"player 0's point {point} (player 1's point {theirs}) holds checkers "
-                    "of both players; in Long Nardy a point belongs to one side"
-                )

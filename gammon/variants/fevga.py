@@ -1,0 +1,70 @@
+"""Fevga, the third game of Greek Tavli (Moultezim in Turkey).
+
+The board is Long Nardy's (:class:`SameWayRound`): fifteen checkers each on their own
+24-point, both sides the same way round from opposite corners, nothing hit, a single
+checker holding a point. What is Fevga's own, each a field of the shared mechanics that
+the compiled move generator reads:
+
+- the first checker: no second checker leaves the 24-point until one has passed the
+  opponent's starting point (``first_checker_past``);
+- nobody may hold all six points of their own starting quarter (``start_quarter_open``,
+  the option ``start_quarter``);
+- no block of six points with all the opponent's checkers behind it: Long Nardy's
+  six-block rule (``six_block``, an option here); as an option, no six points just past
+  the opponent's start while checkers remain on it (``front_prime_open``);
+- no head rule, no cube; a win is 1, or 2 when the loser has borne off nothing; the
+  winner of the opening lot throws both dice afresh.
+
+docs/rules/fevga.md states the rules, the sources and the readings chosen where they
+disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gammon.core.variant import register
+from gammon.variants.nardy import SameWayRound
+
+
+@register
+@dataclass(frozen=True)
+class Fevga(SameWayRound):
+    """Fevga. Options (docs/rules/fevga.md):
+
+    - ``start_quarter`` (default True): a player may never hold all six points of their
+      own starting quarter (19-24); False lifts the rule.
+    - ``six_block`` (default True): no six points in a row unless an opposing checker is
+      ahead of them (Long Nardy's rule); False lets a prime shut the opponent in.
+    - ``front_prime`` (default False): nobody may hold the six points just past the
+      opponent's starting point (their own 11 to 6) while the opponent still has a
+      checker on it.
+    """
+
+    name = "fevga"
+    summary = (
+        "Fevga (Greek tavli's third game): 15 checkers each in opposite corners, both "
+        "sides the same way round, no hitting, the first checker must pass the opponent's "
+        "start, no full starting quarter and no six-block, no cube; 1 or 2 points."
+    )
+    aliases = ("tavli-fevga",)
+    opening_plays_lot = False
+    first_checker_past = True
+    backgammons = False
+    cube = False
+    result_names = ("single game", "double game", "triple game")
+    #: No network is trained for this game yet.
+    bots = ("expectimax", "mcts", "heuristic", "random")
+    bot_options = {"expectimax": "width=4"}
+
+    #: No player holds all six points of their starting quarter (FV-START-QUARTER).
+    start_quarter: bool = True
+    #: No six in a row with no opposing checker ahead (FV-SIX-BLOCK).
+    six_block: bool = True
+    #: No six points just past the opponent's start while it holds checkers
+    #: (FV-FRONT-PRIME).
+    front_prime: bool = False
+
+    def __post_init__(self) -> None:
+        self._set_switches(start_quarter_open=self.start_quarter,
+                           front_prime_open=self.front_prime)
