@@ -273,18 +273,25 @@ def test_a_finished_backgammon_table_downloads_as_a_mat_file(database):
 
 
 def test_a_person_who_cannot_move_is_not_asked_at_the_web_table(database):
-    """Issue 30: 'Play: no move' had to be clicked every turn of acey-deucey's opening."""
+    """Issue 30: 'Play: no move' had to be clicked every turn of acey-deucey's opening
+    (nothing moves before a first doubles or 1-2: a pass at most tables' first turn)."""
+    passed = False
     with client(database) as http:
-        made = new_table(http, variant="acey-deucey")
-        with connect(http, made["id"], made["token"]) as socket:
-            table = my_turn(socket)
-            for _ in range(25):
-                if table["over"]:
-                    break
-                plays = [action for action in table["actions"] if "steps" in action]
-                assert not (len(plays) == 1 and not plays[0]["steps"]), "asked to pass"
-                socket.send_json({"type": "act", "version": table["version"], "index": 0})
+        for _ in range(6):  # a table whose first throw lets the person move passes less
+            made = new_table(http, variant="acey-deucey")
+            with connect(http, made["id"], made["token"]) as socket:
                 table = my_turn(socket)
-        log = http.app.state.lobby.rooms[made["id"]].table.log
-        assert any(entry.get("seat") == 0 and entry.get("moves") == []
-                   for game in log for entry in game), "the table passed for the person"
+                for _ in range(6):
+                    if table["over"]:
+                        break
+                    plays = [action for action in table["actions"] if "steps" in action]
+                    assert not (len(plays) == 1 and not plays[0]["steps"]), "asked to pass"
+                    socket.send_json({"type": "act", "version": table["version"],
+                                      "index": 0})
+                    table = my_turn(socket)
+            log = http.app.state.lobby.rooms[made["id"]].table.log
+            passed = passed or any(entry.get("seat") == 0 and entry.get("moves") == []
+                                   for game in log for entry in game)
+            if passed:
+                break
+    assert passed, "the table passed for the person"
