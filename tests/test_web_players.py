@@ -309,3 +309,15 @@ def test_a_move_that_arrives_after_the_deadline_loses_on_time(sqlite, monkeypatc
             assert "time ran out" in refusal(socket)["message"]
             over = until(socket, lambda t: t["over"])
         assert over["timed_out"] == asked
+
+
+def test_every_level_offered_plays_its_variant():
+    """A variant without a network (a new game) offers no `fast` level: every level of
+    every menu makes a bot that plays that variant."""
+    from gammon.agents.registry import make_agent
+    from gammon.core.variant import variant, variant_names
+
+    for name in variant_names():
+        rules = variant(name)
+        for level in ServerConfig().menu(rules).values():
+            make_agent(level.spec, rules, 0)

@@ -173,11 +173,14 @@ def default_levels(rules: Rules) -> dict[str, Level]:
     budget = MARGIN + 3 * rules.think_seconds
     best = default_bot(rules)
     options = rules.bot_options.get(best)
-    return {
+    levels = {
         "best": Level("best", f"{best}:{options}" if options else best, budget, LEVELS["best"]),
         "fast": Level("fast", "neural:0", budget, LEVELS["fast"]),
         "beginner": Level("beginner", "heuristic", budget, LEVELS["beginner"]),
     }
+    if "neural" not in rules.bots:  # no network yet (a new game): no fast level
+        del levels["fast"]
+    return levels
 
 
 def load_config(path: Path | None, **overrides: Any) -> ServerConfig:
