@@ -142,8 +142,9 @@ def train(args: argparse.Namespace) -> Any:
     if left:
         model.learn(left, callback=checkpoints, reset_num_timesteps=resumed is None)
     seconds = time.perf_counter() - started
-    model.save(os.path.join(args.out, f"ppo_{args.timesteps}_steps"))
-    print(f"trained {args.variant} for {args.timesteps} steps ({left} in this run, "
+    trained = int(model.num_timesteps)  # whole rollouts: a little past --timesteps
+    model.save(os.path.join(args.out, f"ppo_{trained}_steps"))
+    print(f"trained {args.variant} for {trained} steps ({left} asked in this run, "
           f"{seconds:.0f} s, {left / max(seconds, 1e-9):.0f} steps/s)", flush=True)
     return model
 
