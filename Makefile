@@ -17,7 +17,7 @@ WORKERS ?= 1
 CONFIG ?=
 
 .PHONY: play serve test bench lint gnubg chromium postgresql nginx networks strength fuzz soak \
-	hypergammon bot-ratings clean
+	hypergammon bot-ratings learn clean
 
 # Installing compiles what the first game of `make play` needs (backgammon's kernels and
 # bot, about half a minute); the other variants' kernels compile once, in the background
@@ -100,6 +100,20 @@ $(BENCHVENV)/.installed: pyproject.toml benchmarks/requirements.txt
 bench: $(BENCHVENV)/.installed
 	$(BENCHVENV)/bin/python benchmarks/bench_openspiel.py
 	$(BENCHVENV)/bin/python benchmarks/bench_vector.py
+
+# Learning with a standard library: sb3-contrib's MaskablePPO on the Gymnasium env's step
+# encoding (examples/maskable_ppo.py; the learn extra brings torch, so make test leaves it
+# out). Short settings (about a minute); docs/envs.md has the long run's command and figures.
+LEARN := $(VENV)/.learn
+$(LEARN): $(STAMP)
+	$(BIN)/pip install --quiet -e '.[learn]'
+	touch $@
+
+learn: $(LEARN)
+	$(BIN)/python examples/maskable_ppo.py --variant hypergammon --timesteps 20000 \
+		--eval-games 100 --out runs/learn-hypergammon
+	$(BIN)/python examples/maskable_ppo.py --variant backgammon --timesteps 20000 \
+		--eval-games 50 --out runs/learn-backgammon
 
 # Train (or go on training) every network that ships, resumably (hours on two cores).
 networks: $(STAMP)

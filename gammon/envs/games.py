@@ -102,6 +102,13 @@ def check_reward(name: str, value: Any) -> float:
     return float(value)
 
 
+def most_points(rules: Any) -> int:
+    """The most points one game of a two-player track game can win or lose before the
+    cube: a single game, one more for a gammon (mars), one more for a backgammon (koks),
+    as the variant scores them."""
+    return 1 + int(rules.gammons) + int(rules.backgammons)
+
+
 def new_game(rules: Any, stakes: Any = None, match: int = 0) -> Any:
     """A game's first state: the variant's own, or with the cube and a match score when
     ``stakes`` (a :class:`~gammon.stakes.rules.StakeRules` or a dict of its options) or

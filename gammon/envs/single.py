@@ -45,9 +45,10 @@ from gammon.envs.games import (
     check_stakes,
     check_whole,
     make_rules,
+    most_points,
     new_game,
 )
-from gammon.envs.observe import TrackObserver, action_mask, max_actions, observer_for
+from gammon.envs.observe import action_mask, max_actions, observer_for
 from gammon.envs.steps import StepEncoding
 from gammon.nn.evaluator import result_range
 from gammon.stakes.rules import StakeRules
@@ -66,7 +67,7 @@ def worst_result(rules: Any, stakes: Any = None, match: int = 0) -> float:
             stakes if stakes is not None else StakeRules())
         if rules_of_stakes.cube_for(rules):
             cube = rules_of_stakes.max_cube
-    return -float((1 + int(rules.gammons) + int(rules.backgammons)) * cube + 1)
+    return -float(most_points(rules) * cube + 1)
 
 
 class GammonGymEnv(gymnasium.Env):
@@ -212,15 +213,10 @@ class GammonGymEnv(gymnasium.Env):
         return mask
 
     def _observation(self) -> dict[str, np.ndarray]:
-        observed = self.observer.observe(self.game, self.seat)
-        if self.steps is not None:
-            # The board as the steps so far leave it, and the dice still to play.
-            observer = self.observer
-            assert isinstance(observer, TrackObserver)  # steps encode track games only
-            board = np.frombuffer(self.steps.board(self.game), np.int8)[None, :]
-            observed[:observer.board_units] = observer.encoder.encode(
-                board, np.array([self.seat]))[0]
-            observed = np.concatenate([observed, self.steps.dice_left(self.game)])
+        if self.steps is None:
+            observed = self.observer.observe(self.game, self.seat)
+        else:  # the board as the steps so far leave it, and the dice still to play
+            observed = self.steps.observe(self.observer, self.game, self.seat)
         return {"observation": observed, "action_mask": self._mask()}
 
     def action_masks(self) -> np.ndarray:

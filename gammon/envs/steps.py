@@ -43,6 +43,11 @@ from gammon.stakes.cube import CubeAction, Resign, ResignAnswer
 STAKES_ACTIONS: tuple[Any, ...] = (*CubeAction, *ResignAnswer, Resign(1), Resign(2),
                                    Resign(3))
 
+#: The default ``turn`` of :class:`StepEncoding`'s methods: the turn the encoding keeps for
+#: the state it is given (the Gymnasium environment's one game). A caller that keeps turns
+#: of its own (OpenSpiel's states, cloned and played on apart) passes its turn, or None.
+KEPT = "kept"
+
 
 class TurnInSteps:
     """One play decision of ``state`` taken a step at a time: the board so far and the
@@ -128,16 +133,16 @@ class StepEncoding:
     def turn(self, state: Any) -> TurnInSteps | None:
         """The turn in steps of ``state`` when it is a play decision (the same one while
         the state is the same), else None."""
-        legal = state.legal_actions()
-        if not legal or not isinstance(legal[0], Play):
-            return None
-        if self._turn is None or self._turn.state is not state:
-            self._turn = TurnInSteps(state)
+        if self._turn is not None and self._turn.state is state:
+            return self._turn
+        self._turn = new_turn(state)
         return self._turn
 
-    def legal(self, state: Any) -> list[int]:
-        """The numbers legal at ``state``'s decision now."""
-        turn = self.turn(state)
+    def legal(self, state: Any, turn: TurnInSteps | None | str = KEPT) -> list[int]:
+        """The numbers legal at ``state``'s decision now. ``turn``: the turn in steps to
+        read (an OpenSpiel state keeps its own, since its clones go on apart); by default
+        the one this encoding keeps for ``state`` (:meth:`turn`)."""
+        turn = self.turn(state) if isinstance(turn, str) else turn
         if turn is None:
             numbers = []
             for action in state.legal_actions():
@@ -150,26 +155,49 @@ class StepEncoding:
             return [self.pass_index]  # the empty play: nothing can move
         return [self.index(source, die) for source, die in turn.legal_steps()]
 
-    def take(self, state: Any, index: int) -> Any:
+    def take(self, state: Any, index: int, turn: TurnInSteps | None | str = KEPT) -> Any:
         """The engine's action that ``index`` (legal: :meth:`legal`) completes, or None
-        when it is a step and the turn goes on."""
-        turn = self.turn(state)
+        when it is a step and the turn goes on (``turn`` as in :meth:`legal`)."""
+        turn = self.turn(state) if isinstance(turn, str) else turn
         if turn is None:
             return STAKES_ACTIONS[index - self.pass_index - 1]
         if index == self.pass_index:
             return turn.done()
         return turn.take(*self.step_of(index))
 
-    def dice_left(self, state: Any) -> np.ndarray:
+    def dice_left(self, state: Any, turn: TurnInSteps | None | str = KEPT) -> np.ndarray:
         """``sides`` units: how many dice of each value are left to play (/ 4)."""
         units = np.zeros(self.sides, np.float32)
-        turn = self.turn(state) if not state.is_terminal else None
+        if isinstance(turn, str):
+            turn = self.turn(state) if not state.is_terminal else None
         if turn is not None:
             for die in turn.dice:
                 units[die - 1] += 0.25
         return units
 
-    def board(self, state: Any) -> bytes:
+    def board(self, state: Any, turn: TurnInSteps | None | str = KEPT) -> bytes:
         """The board as the steps taken so far leave it."""
-        turn = self.turn(state) if not state.is_terminal else None
+        if isinstance(turn, str):
+            turn = self.turn(state) if not state.is_terminal else None
         return state.position.board if turn is None else turn.board
+
+    def observe(self, observer: Any, state: Any, player: int,
+                turn: TurnInSteps | None | str = KEPT) -> np.ndarray:
+        """``observer``'s observation of ``state`` for ``player`` with the board as the
+        steps so far leave it, followed by the dice still to play (:meth:`dice_left`):
+        what the Gymnasium environment and the OpenSpiel games show a turn in steps."""
+        observed: np.ndarray = observer.observe(state, player)
+        board = np.frombuffer(self.board(state, turn), np.int8)[None, :]
+        observed[:observer.board_units] = observer.encoder.encode(board,
+                                                                  np.array([player]))[0]
+        return np.concatenate([observed, self.dice_left(state, turn)])
+
+
+def new_turn(state: Any) -> TurnInSteps | None:
+    """A new turn in steps of ``state`` when it is a play decision, else None."""
+    if state.is_terminal or state.is_chance:
+        return None
+    legal = state.legal_actions()
+    if not legal or not isinstance(legal[0], Play):
+        return None
+    return TurnInSteps(state)

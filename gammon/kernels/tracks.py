@@ -88,7 +88,19 @@ W_TABLE = W_FLAGS + MAX_PLAYS
 W_SCRATCH = W_TABLE + (1 << TABLE_BITS)  # next source, moved flag, hash per depth
 CANDIDATES = 32  # candidate source slots per depth (occupied slots + destinations)
 DEPTH_WORDS = 8  # per-depth scalars kept in the scratch area
-W_ZOBRIST = W_SCRATCH + DEPTH_WORDS * (MAX_DICE + 1) + CANDIDATES * (MAX_DICE + 1)
+# A double searched in every order (see generate_plays) reaches the same board after the
+# same number of moves, with the same hitters, by many orders: the search nodes it has
+# expanded are remembered, each once, so that a node met again is not searched twice.
+# The table holds an entry number + 1 per slot; an entry is the board's hash, the rest of
+# the node's key and its table slot, and its board is kept in a row of the plays array
+# after the search stack (MEMO_ROW + entry), so that a node is known by its whole board,
+# never by its hash alone.
+MEMO_BITS = 13
+MEMO_ENTRIES = 4096  # nodes remembered per decision; more are searched, not remembered
+MEMO_ROW = MAX_PLAYS + MAX_DICE + 1
+W_MEMO_TABLE = W_SCRATCH + DEPTH_WORDS * (MAX_DICE + 1) + CANDIDATES * (MAX_DICE + 1)
+W_MEMO = W_MEMO_TABLE + (1 << MEMO_BITS)  # per entry: hash, key, table slot
+W_ZOBRIST = W_MEMO + 3 * MEMO_ENTRIES
 
 
 def row_width(players: int, slots: int) -> int:
@@ -98,7 +110,7 @@ def row_width(players: int, slots: int) -> int:
 def workspace(players: int, slots: int) -> tuple[np.ndarray, np.ndarray]:
     """The two work arrays for boards of ``players`` x ``slots``."""
     size = players * slots
-    plays = np.zeros((MAX_PLAYS + MAX_DICE + 1, row_width(players, slots)), np.int8)
+    plays = np.zeros((MEMO_ROW + MEMO_ENTRIES, row_width(players, slots)), np.int8)
     words = np.zeros(W_ZOBRIST + size * MAX_COUNT, np.int64)
     # Fixed random keys: a board's hash is the xor of one key per (slot, count).
     rng = np.random.default_rng(0x6A6D6D6E)
@@ -324,6 +336,37 @@ def _write_move(plays, row, out, size, slots, player, src, dst, hit_index, point
         plays[out, (hit_index // slots) * slots + points + 1] += 1
 
 
+@njit(cache=True, inline="always")
+def _seen_before(plays, row, size, h, key, remembered, words):
+    """Whether the search node whose board is ``plays[row]`` (hash ``h``) and whose other
+    state is ``key`` was expanded before in this search; if not, it is remembered (while
+    there is room). Returns ``(seen, remembered)``, the count of entries after it."""
+    mask = (1 << MEMO_BITS) - 1
+    index = (h ^ (key * 0x9E3779B97F4A7C15)) & mask
+    while words[W_MEMO_TABLE + index] != 0:
+        entry = words[W_MEMO_TABLE + index] - 1
+        at = W_MEMO + 3 * entry
+        if words[at] == h and words[at + 1] == key:
+            same = True
+            for i in range(size):
+                if plays[MEMO_ROW + entry, i] != plays[row, i]:
+                    same = False
+                    break
+            if same:
+                return True, remembered
+        index = (index + 1) & mask
+    if remembered < MEMO_ENTRIES:
+        at = W_MEMO + 3 * remembered
+        words[at] = h
+        words[at + 1] = key
+        words[at + 2] = index
+        words[W_MEMO_TABLE + index] = remembered + 1
+        for i in range(size):
+            plays[MEMO_ROW + remembered, i] = plays[row, i]
+        remembered += 1
+    return False, remembered
+
+
 @njit(cache=True)
 def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
     """Every legal play of ``player`` for the roll ``die1``-``die2``.
@@ -361,6 +404,7 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
     stack = MAX_PLAYS
     base = player * slots
     count = 0
+    remembered = 0  # search nodes remembered by the every-order pass
     best = 0
     high_first = 0  # bit s: the high die moves a checker from slot s of the start board
     first_dst = -1
@@ -509,6 +553,19 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
                         standing |= 1 << dst
                     words[hitters + depth] = standing
                     words[hstack + depth] = h
+                    if every_order:
+                        # Every order reaches many nodes again (module text, MEMO_BITS): a
+                        # node's search depends on its board, the moves made, the checkers
+                        # still outside, those off the head and the hitters, nothing else
+                        # (a double has no free source). A node met before found every
+                        # result below it then, with the same number of moves: skip it.
+                        key = (standing | (words[outside + depth] << 32)
+                               | (words[heads + depth] << 44) | (depth << 56))
+                        seen, remembered = _seen_before(plays, parent + 1, size, h, key,
+                                                        remembered, words)
+                        if seen:
+                            depth -= 1
+                            continue
                     words[next_src + depth] = start if double and not every_order else 0
                     words[moved + depth] = 0
                     leaf_row = DESCENDED
@@ -593,6 +650,8 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
 
     for i in range(count):
         words[W_TABLE + words[W_FLAGS + i] // 2] = 0
+    for i in range(remembered):
+        words[W_MEMO_TABLE + words[W_MEMO + 3 * i + 2]] = 0
     # Keep the plays that use the most dice; with one die of two, the larger if possible.
     need_high = False
     if not double and best == 1:

@@ -30,7 +30,7 @@ dice and action indices driven through the Python engine give the same boards, p
 dice, counts and returns at every step.
 
 The kernels run their envs in ``chunks``, each with its own move-generator workspace
-(:func:`gammon.kernels.tracks.workspace`, 2.5 MB): one after the other (:func:`step`) or
+(:func:`gammon.kernels.tracks.workspace`, 3.0 MB): one after the other (:func:`step`) or
 one thread each (:func:`step_parallel`, ``numba.prange``). A parallel launch costs
 microseconds on an idle machine but milliseconds when another job holds the cores (7.8
 ms measured on the 2-core development machine under a background job, four times a
