@@ -79,6 +79,21 @@ def rate_variant(name: str, games: int, seed: int, jobs: int) -> dict[str, Any]:
                        for level in levels}, "duels": duels}
 
 
+def markdown(table: dict[str, Any]) -> str:
+    """The ratings as a table: each variant's levels, and the duels that placed them."""
+    rows = ["| variant | beginner | fast | best | duels (the stronger's wins, 95% interval) |",
+            "| --- | --- | --- | --- | --- |"]
+    for name, found in table["variants"].items():
+        levels = found["levels"]
+        shown = [f"{levels[level]['rating']} ({levels[level]['bot']})" if level in levels
+                 else "none" for level in ("beginner", "fast", "best")]
+        duels = "; ".join(f"{d['stronger']} over {d['weaker']} {d['share']:.0%} "
+                          f"[{d['ci95'][0]:.0%}, {d['ci95'][1]:.0%}] of {d['games']}"
+                          for d in found["duels"])
+        rows.append(f"| {name} | {' | '.join(shown)} | {duels} |")
+    return "\n".join(rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variants", default="", help="comma-separated (default: every "
@@ -86,7 +101,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--markdown", action="store_true",
+                        help="print the ratings measured so far as docs/strength.md's table")
     args = parser.parse_args()
+    if args.markdown:
+        print(markdown(json.loads(OUT.read_text())))
+        return
     names = [n for n in (args.variants.split(",") if args.variants else variant_names())
              if variant(n).players == 2]
     table = json.loads(OUT.read_text()) if OUT.exists() else {"variants": {}}

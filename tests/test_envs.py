@@ -414,3 +414,55 @@ def test_action_masks_are_empty_after_an_illegal_action():
     assert single.action_masks().sum() == obs["action_mask"].sum() > 0
     obs, _, terminated, _, _ = single.step(single.max_actions - 1)
     assert terminated and not single.action_masks().any() and not obs["action_mask"].any()
+
+
+# --- whole matches (issue 32) ----------------------------------------------------------
+
+
+def test_a_whole_match_is_one_episode_rewarded_in_match_equity():
+    """``whole_match``: game after game at the new score (the Crawford rule as in a
+    match), a reward at each game's end (the learner's gain of match equity), +1 or -1
+    in all; the episode ends with the match, not with its first game."""
+    learner = GammonGymEnv("backgammon", opponents="heuristic", match=5, whole_match=True)
+    games_seen = set()
+    for seed in range(4):
+        observation, _ = learner.reset(seed=seed)
+        rewards, done = [], False
+        while not done:
+            action = int(np.flatnonzero(observation["action_mask"])[-1])
+            observation, reward, done, truncated, _ = learner.step(action)
+            assert not truncated
+            if reward:
+                rewards.append(reward)
+        score = learner.game.result_score
+        assert score.is_over and max(score.score) >= 5
+        won = score.winner == learner.seat
+        assert sum(rewards) == pytest.approx(1.0 if won else -1.0)
+        games_seen.add(len(rewards))
+        with pytest.raises(GammonError, match="episode has ended"):
+            learner.step(0)
+    assert max(games_seen) > 1  # some match took more than one game
+
+
+def test_a_whole_match_in_the_multi_agent_environment():
+    match_env = env("backgammon", match=3, whole_match=True)
+    api_test(match_env, num_cycles=200)
+    match_env.reset(seed=5)
+    totals = dict.fromkeys(match_env.possible_agents, 0.0)
+    for agent in match_env.agent_iter():
+        observation, reward, terminated, truncated, _ = match_env.last()
+        totals[agent] += reward
+        action = None if terminated or truncated else \
+            int(np.flatnonzero(observation["action_mask"])[0])
+        match_env.step(action)
+    assert sorted(totals.values()) == pytest.approx([-1.0, 1.0])
+
+
+@pytest.mark.parametrize("kwargs, word", [
+    ({"whole_match": True}, "length"), ({"whole_match": "yes", "match": 3}, "True or False"),
+])
+def test_whole_match_options_are_checked(kwargs, word):
+    for make in (lambda: GammonGymEnv("backgammon", **kwargs),
+                 lambda: GammonEnv("backgammon", **kwargs)):
+        with pytest.raises(InvalidOptionError, match=word):
+            make()

@@ -32,8 +32,10 @@ from gammon.envs.games import (
     check_render_mode,
     check_seed,
     check_stakes,
+    check_whole_match,
     make_rules,
     new_game,
+    play_match_on,
 )
 from gammon.envs.observe import TrackObserver, action_mask, max_actions, observer_for
 
@@ -43,7 +45,9 @@ class GammonEnv(AECEnv):
 
     ``variant``: a variant's name (with ``options`` as keywords) or a rules object.
     ``stakes``/``match``: play with the doubling cube (and resignations) around the game,
-    money or a match of ``match`` points. ``render_mode``: ``"ansi"`` returns the board
+    money or a match of ``match`` points; ``whole_match``: the episode is the whole match,
+    each game's end rewarding each seat with its gain of match equity (+1 in all for the
+    match's winner, -1 for its loser). ``render_mode``: ``"ansi"`` returns the board
     as text, ``"human"`` prints it.
     """
 
@@ -52,11 +56,13 @@ class GammonEnv(AECEnv):
                 "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, variant: Any = "backgammon", *, stakes: Any = None, match: int = 0,
-                 render_mode: str | None = None, **options: Any) -> None:
+                 whole_match: bool = False, render_mode: str | None = None,
+                 **options: Any) -> None:
         super().__init__()
         check_render_mode(render_mode, self.RENDER_MODES)
         self.rules = make_rules(variant, options)
         self.stakes, self.match = check_stakes(self.rules, stakes, match), match
+        self.whole_match = check_whole_match(whole_match, match)
         self.render_mode = render_mode
         self.observer = observer_for(self.rules)
         new_game(self.rules, stakes, match)  # refuse bad stakes now, not at reset
@@ -99,11 +105,21 @@ class GammonEnv(AECEnv):
         self._enter(new_game(self.rules, self.stakes, self.match))
 
     def _enter(self, state: Any) -> None:
-        """Throw the dice until someone must decide or the game is over."""
-        self.game = state = play_on(state, self._rng)
-        if state.is_terminal:
-            for agent, result in zip(self.agents, state.returns(), strict=True):
+        """Throw the dice until someone must decide or the game is over (with
+        ``whole_match``, the match: the games that end on the way reward each seat with
+        its gain of match equity)."""
+        gained: list[float]
+        if self.whole_match:
+            state, gained = play_match_on(self.rules, self.stakes, state, self._rng)
+            self.game = state
+        else:
+            self.game = state = play_on(state, self._rng)
+            gained = list(state.returns()) if state.is_terminal else []
+        if gained:
+            for agent, result in zip(self.agents, gained, strict=True):
                 self.rewards[agent] = float(result)
+        if state.is_terminal:
+            for agent in self.agents:
                 self.terminations[agent] = True
         else:
             self.agent_selection = self.possible_agents[state.current_player]

@@ -11,8 +11,9 @@ import numpy as np
 from rich.console import Console
 
 import gammon
+from gammon.agents.cube import match_equity as chance
 from gammon.core.errors import IllegalPlayError, InvalidOptionError
-from gammon.core.protocol import Rules, State
+from gammon.core.protocol import Rules, State, play_on
 from gammon.render import board_for
 from gammon.stakes.cube import CubeState, cube_game
 from gammon.stakes.prompt import cube_text, is_stakes_decision, question, score_text
@@ -122,6 +123,44 @@ def new_game(rules: Any, stakes: Any = None, match: int = 0) -> Any:
         stakes = StakeRules()
     score = MatchScore.match(int(match)) if match else None
     return cube_game(rules, stakes, score)
+
+
+def check_whole_match(whole_match: Any, match: int) -> bool:
+    """``whole_match`` is a bool, and asks for a match (``match`` points) to play whole."""
+    if not isinstance(whole_match, bool | np.bool_):
+        raise InvalidOptionError(f"whole_match is True or False, not {whole_match!r}")
+    if whole_match and not match:
+        raise InvalidOptionError("whole_match plays a match as one episode: give its "
+                                 "length too (match=N)")
+    return bool(whole_match)
+
+
+def match_equity(score: MatchScore, seat: int) -> float:
+    """``seat``'s match equity at ``score``, from -1 (the match lost) to +1 (won): twice
+    its chance to win the match (Kazaross-XG2's table) less one."""
+    other = 1 - seat
+    post = score.post_crawford and (score.away(seat) == 1) != (score.away(other) == 1)
+    return 2.0 * chance(score.away(seat), score.away(other), post) - 1.0
+
+
+def play_match_on(rules: Any, stakes: Any, state: Any, dice: Any,
+                  choose: Any = None, until: Any = None) -> tuple[Any, list[float]]:
+    """:func:`~gammon.core.protocol.play_on` across the games of a match played as one
+    episode (``whole_match``): a game that ends starts the next at the new score, until
+    a decision or the end of the match. The state reached, and each seat's gain of match
+    equity over the games that ended on the way (the rewards: they add up to +1 for the
+    match's winner and -1 for its loser over the episode)."""
+    gained = [0.0, 0.0]
+    while True:
+        state = play_on(state, dice, choose, until=until)
+        if not state.is_terminal:
+            return state, gained
+        before, after = state.score, state.result_score
+        for seat in (0, 1):
+            gained[seat] += match_equity(after, seat) - match_equity(before, seat)
+        if after.is_over:
+            return state, gained
+        state = cube_game(rules, stakes if stakes is not None else StakeRules(), after)
 
 
 def board_text(rules: Any, state: State, viewer: int | None, names: list[str],

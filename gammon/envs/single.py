@@ -44,9 +44,11 @@ from gammon.envs.games import (
     check_seed,
     check_stakes,
     check_whole,
+    check_whole_match,
     make_rules,
     most_points,
     new_game,
+    play_match_on,
 )
 from gammon.envs.observe import action_mask, max_actions, observer_for
 from gammon.envs.steps import StepEncoding
@@ -80,7 +82,9 @@ class GammonGymEnv(gymnasium.Env):
     ``"step"`` (each number is the same checker step in every state, a turn taken one
     checker at a time: :mod:`gammon.envs.steps`; the observation's board is then the
     board as the steps so far leave it, and 6 more units say how many dice of each value
-    are left to play, / 4).
+    are left to play, / 4). ``whole_match``: the episode is a whole match of ``match``
+    points, game after game at the new score, and the rewards are the learner's gains of
+    match equity as each game ends (they add up to +1 for a match won, -1 for one lost).
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
@@ -89,7 +93,8 @@ class GammonGymEnv(gymnasium.Env):
     def __init__(self, variant: Any = "backgammon", *, opponents: Any = "random",
                  seat: int = 0, stakes: Any = None, match: int = 0,
                  illegal_reward: float | None = None, render_mode: str | None = None,
-                 action_encoding: str = "play", **options: Any) -> None:
+                 action_encoding: str = "play", whole_match: bool = False,
+                 **options: Any) -> None:
         self.rules = make_rules(variant, options)
         if not isinstance(action_encoding, str) or action_encoding not in \
                 self.ACTION_ENCODINGS:
@@ -116,12 +121,16 @@ class GammonGymEnv(gymnasium.Env):
         self.seat = seat
         self.stakes, self.match = check_stakes(self.rules, stakes, match), match
         new_game(self.rules, self.stakes, match)
+        #: A match played as one episode, rewards in match equity (module text).
+        self.whole_match = check_whole_match(whole_match, match)
+        self._gained = 0.0
         self.render_mode = render_mode
         self.observer = observer_for(self.rules)
         self.max_actions = max_actions(self.rules) if self.steps is None else self.steps.size
         self.observation_size = self.observer.size + (0 if self.steps is None
                                                       else self.steps.sides)
-        self.illegal_reward = (worst_result(self.rules, self.stakes, match)
+        self.illegal_reward = ((-2.0 if self.whole_match
+                                else worst_result(self.rules, self.stakes, match))
                                if illegal_reward is None
                                else check_reward("illegal_reward", illegal_reward))
         self.action_space = spaces.Discrete(self.max_actions)
@@ -152,9 +161,21 @@ class GammonGymEnv(gymnasium.Env):
         return self._observation(), self._info()
 
     def _advance(self, state: State) -> None:
-        """Throw the dice and let the bots act until the learner decides or the game ends."""
-        self.game = play_on(state, self._dice, lambda s: self._bots[s.current_player].choose(s),
-                            until=lambda s: s.current_player == self.seat)
+        """Throw the dice and let the bots act until the learner decides or the game ends
+        (with ``whole_match``, the match: what the games that ended on the way gained the
+        learner in match equity is its next reward)."""
+        def choose(s: Any) -> Any:
+            return self._bots[s.current_player].choose(s)
+
+        def mine(s: Any) -> bool:
+            return bool(s.current_player == self.seat)
+
+        if self.whole_match:
+            self.game, gained = play_match_on(self.rules, self.stakes, state, self._dice,
+                                              choose, mine)
+            self._gained = gained[self.seat]
+        else:
+            self.game = play_on(state, self._dice, choose, until=mine)
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool,
                                          dict[str, Any]]:
@@ -197,7 +218,10 @@ class GammonGymEnv(gymnasium.Env):
     def _apply(self, chosen: Any) -> tuple[dict[str, np.ndarray], float, bool, bool,
                                           dict[str, Any]]:
         self._advance(self.game.apply(chosen))
-        reward = float(self.game.returns()[self.seat]) if self.game.is_terminal else 0.0
+        if self.whole_match:
+            reward = self._gained
+        else:
+            reward = float(self.game.returns()[self.seat]) if self.game.is_terminal else 0.0
         return self._observation(), reward, self.game.is_terminal, False, self._info()
 
     def _mask(self) -> np.ndarray:
