@@ -466,3 +466,44 @@ def test_whole_match_options_are_checked(kwargs, word):
                  lambda: GammonEnv("backgammon", **kwargs)):
         with pytest.raises(InvalidOptionError, match=word):
             make()
+
+
+# --- the step encoding in the multi-agent environment (issue 32) -------------------------
+
+
+@pytest.mark.parametrize("name", ["backgammon", "hypergammon", "long-nardy"])
+def test_the_multi_agent_environment_passes_pettingzoos_checks_in_steps(name):
+    api_test(env(name, action_encoding="step"), num_cycles=300)
+    seed_test(lambda: env(name, action_encoding="step"), num_cycles=100)
+
+
+def test_a_game_in_steps_makes_the_engines_plays_and_a_bad_step_is_refused():
+    stepped = env("backgammon", action_encoding="step")
+    stepped.reset(seed=3)
+    rng = random.Random(3)
+    plays = 0
+    for agent in stepped.agent_iter(max_iter=3000):
+        observation, reward, terminated, truncated, _ = stepped.last()
+        if terminated or truncated:
+            stepped.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        assert len(legal) and observation["observation"].shape == \
+            stepped.observation_space(agent)["observation"].shape
+        before = stepped.unwrapped.game
+        if before.legal_actions() and hasattr(before.legal_actions()[0], "moves"):
+            illegal = next(k for k in range(stepped.unwrapped.max_actions) if k not in legal)
+            with pytest.raises(IllegalPlayError, match="legal numbers"):
+                stepped.step(int(illegal))
+        stepped.step(int(rng.choice(legal)))
+        after = stepped.unwrapped.game
+        if after is not before and hasattr(before.legal_actions()[0], "moves"):
+            plays += 1
+    assert stepped.unwrapped.game.is_terminal and plays > 20
+
+
+def test_the_step_encoding_is_refused_where_turns_do_not_simply_alternate():
+    with pytest.raises(InvalidOptionError, match="action_encoding='step'"):
+        GammonEnv("multi-gam", action_encoding="step")
+    with pytest.raises(InvalidOptionError, match="'play'"):
+        GammonEnv("backgammon", action_encoding="steps")

@@ -38,6 +38,7 @@ from gammon.envs.games import (
     play_match_on,
 )
 from gammon.envs.observe import TrackObserver, action_mask, max_actions, observer_for
+from gammon.envs.steps import encoding_for
 
 
 class GammonEnv(AECEnv):
@@ -47,7 +48,10 @@ class GammonEnv(AECEnv):
     ``stakes``/``match``: play with the doubling cube (and resignations) around the game,
     money or a match of ``match`` points; ``whole_match``: the episode is the whole match,
     each game's end rewarding each seat with its gain of match equity (+1 in all for the
-    match's winner, -1 for its loser). ``render_mode``: ``"ansi"`` returns the board
+    match's winner, -1 for its loser). ``action_encoding``: ``"play"`` (action ``k`` is
+    the ``k``-th legal whole decision) or ``"step"`` (a turn one checker step at a time,
+    each number the same step in every state; the two-player track games:
+    :mod:`gammon.envs.steps`). ``render_mode``: ``"ansi"`` returns the board
     as text, ``"human"`` prints it.
     """
 
@@ -57,7 +61,7 @@ class GammonEnv(AECEnv):
 
     def __init__(self, variant: Any = "backgammon", *, stakes: Any = None, match: int = 0,
                  whole_match: bool = False, render_mode: str | None = None,
-                 **options: Any) -> None:
+                 action_encoding: str = "play", **options: Any) -> None:
         super().__init__()
         check_render_mode(render_mode, self.RENDER_MODES)
         self.rules = make_rules(variant, options)
@@ -66,14 +70,18 @@ class GammonEnv(AECEnv):
         self.render_mode = render_mode
         self.observer = observer_for(self.rules)
         new_game(self.rules, stakes, match)  # refuse bad stakes now, not at reset
+        #: The step encoding's numbers (``action_encoding="step"``), else None.
+        self.steps = encoding_for(self.rules, action_encoding)
+        self.action_encoding = action_encoding
         players = self.rules.players
         self.possible_agents = [f"player_{p}" for p in range(players)]
-        self.max_actions = max_actions(self.rules)
+        self.max_actions = max_actions(self.rules) if self.steps is None else self.steps.size
+        size = self.observer.size + (0 if self.steps is None else self.steps.sides)
         self.action_spaces = {a: spaces.Discrete(self.max_actions) for a in self.possible_agents}
         self.observation_spaces = {
             a: spaces.Dict({
                 "observation": spaces.Box(self.observer.low, self.observer.high,
-                                          (self.observer.size,), np.float32),
+                                          (size,), np.float32),
                 "action_mask": spaces.Box(0, 1, (self.max_actions,), np.int8),
             })
             for a in self.possible_agents
@@ -81,8 +89,8 @@ class GammonEnv(AECEnv):
         self._rng = random.Random()
         #: The engine's state of the game (PettingZoo's ``state()`` is the global view).
         self.game: Any = None
-        self.state_space = spaces.Box(self.observer.low, self.observer.high,
-                                      (self.observer.size,), np.float32)
+        self.state_space = spaces.Box(self.observer.low, self.observer.high, (size,),
+                                      np.float32)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -131,12 +139,27 @@ class GammonEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        legal = self.game.legal_actions()
-        index = self._index(action, len(legal))
         self._cumulative_rewards[agent] = 0.0
+        if self.steps is not None:
+            chosen = self.steps.take(self.game, self._step_index(action))
+        else:
+            legal = self.game.legal_actions()
+            chosen = legal[self._index(action, len(legal))]
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._enter(self.game.apply(legal[index]))
+        if chosen is not None:  # else a step of a turn that goes on, the same agent's
+            self._enter(self.game.apply(chosen))
         self._accumulate_rewards()
+
+    def _step_index(self, action: Any) -> int:
+        assert self.steps is not None
+        legal = self.steps.legal(self.game)
+        index = action_number(action, self.max_actions)
+        if index not in legal:
+            shown = ", ".join(f"{k} ({self.steps.meaning(k)})" for k in legal[:8])
+            more = f" and {len(legal) - 8} more" if len(legal) > 8 else ""
+            raise IllegalPlayError(f"action {action!r} is not legal now: the legal numbers "
+                                   f"are {shown}{more}")
+        return index
 
     @staticmethod
     def _index(action: Any, legal: int) -> int:
@@ -152,8 +175,14 @@ class GammonEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         player = self.possible_agents.index(agent)
         state = self.game
-        legal = len(state.legal_actions()) if state.current_player == player else 0
-        mask = action_mask(legal, self.max_actions)
+        mine = state.current_player == player
+        if self.steps is not None:  # the board as the steps so far leave it
+            mask = np.zeros(self.max_actions, np.int8)
+            if mine:
+                mask[self.steps.legal(state)] = 1
+            return {"observation": self.steps.observe(self.observer, state, player),
+                    "action_mask": mask}
+        mask = action_mask(len(state.legal_actions()) if mine else 0, self.max_actions)
         return {"observation": self.observer.observe(state, player), "action_mask": mask}
 
     def state(self) -> np.ndarray:
@@ -161,6 +190,8 @@ class GammonEnv(AECEnv):
         observes it (``state_space``)."""
         if self.game is None:
             raise InvalidOptionError("call reset() before state()")
+        if self.steps is not None:
+            return self.steps.observe(self.observer, self.game, 0)
         observed: np.ndarray = self.observer.observe(self.game, 0)
         return observed
 

@@ -51,7 +51,7 @@ from gammon.envs.games import (
     play_match_on,
 )
 from gammon.envs.observe import action_mask, max_actions, observer_for
-from gammon.envs.steps import StepEncoding
+from gammon.envs.steps import ENCODINGS, encoding_for
 from gammon.nn.evaluator import result_range
 from gammon.stakes.rules import StakeRules
 
@@ -88,7 +88,7 @@ class GammonGymEnv(gymnasium.Env):
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
-    ACTION_ENCODINGS = ("play", "step")
+    ACTION_ENCODINGS = ENCODINGS
 
     def __init__(self, variant: Any = "backgammon", *, opponents: Any = "random",
                  seat: int = 0, stakes: Any = None, match: int = 0,
@@ -96,14 +96,8 @@ class GammonGymEnv(gymnasium.Env):
                  action_encoding: str = "play", whole_match: bool = False,
                  **options: Any) -> None:
         self.rules = make_rules(variant, options)
-        if not isinstance(action_encoding, str) or action_encoding not in \
-                self.ACTION_ENCODINGS:
-            raise InvalidOptionError(
-                f"action_encoding is 'play' (the k-th legal whole play) or 'step' (one "
-                f"checker step per action, the same number in every state); not "
-                f"{action_encoding!r}")
         #: The step encoding's numbers (``action_encoding="step"``), else None.
-        self.steps = StepEncoding(self.rules) if action_encoding == "step" else None
+        self.steps = encoding_for(self.rules, action_encoding)
         self.action_encoding = action_encoding
         players = self.rules.players
         seat = check_whole("seat", seat, 0, players - 1, f" in {self.rules.name}")

@@ -193,6 +193,21 @@ class StepEncoding:
         return np.concatenate([observed, self.dice_left(state, turn)])
 
 
+#: The action encodings an environment is built with (docs/envs.md compares them).
+ENCODINGS = ("play", "step")
+
+
+def encoding_for(rules: Any, action_encoding: Any) -> StepEncoding | None:
+    """The step numbers for ``action_encoding="step"``, None for ``"play"`` (action ``k``
+    is the ``k``-th legal whole decision); an error saying what is allowed otherwise."""
+    if not isinstance(action_encoding, str) or action_encoding not in ENCODINGS:
+        raise InvalidOptionError(
+            f"action_encoding is 'play' (the k-th legal whole play) or 'step' (one "
+            f"checker step per action, the same number in every state); not "
+            f"{action_encoding!r}")
+    return StepEncoding(rules) if action_encoding == "step" else None
+
+
 def new_turn(state: Any) -> TurnInSteps | None:
     """A new turn in steps of ``state`` when it is a play decision, else None."""
     if state.is_terminal or state.is_chance:
