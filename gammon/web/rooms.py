@@ -453,14 +453,13 @@ class Lobby:
             raise InvalidOptionError("the rematch is offered once play is over")
         if seat in room.users and (user is None or user.id != room.users[seat]):
             raise InvalidOptionError("sign in as the account that played this seat")
-        saved = await asyncio.to_thread(self.store.row, room.id)
-        assert saved is not None
-        settings = dict(saved.settings)
-        seed = new_seed()
-        settings["seed"] = seed
         if room.rematch:
             next_room = await self.room(room.rematch)
             return next_room, *await self.take(next_room, seat, user, or_other=True)
+        saved = await asyncio.to_thread(self.store.row, room.id)
+        assert saved is not None
+        seed = new_seed()
+        settings = {**saved.settings, "seed": seed}
         found = await self._open(settings, seed, creator, user, lambda new: self.store.rematch(
             room.id, new, settings, commitment(seed), creator), seat)
         room.rematch = found[0].id
