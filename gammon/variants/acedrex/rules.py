@@ -37,6 +37,10 @@ if TYPE_CHECKING:
     from gammon.variants.acedrex.state import AcedrexState
 
 
+#: The most captures a player can make: every other player's pieces.
+CAPTURES_MOST = PIECES * (PLAYERS - 1)
+
+
 @register
 @dataclass(frozen=True)
 class Acedrex:
@@ -49,7 +53,14 @@ class Acedrex:
         "in money."
     )
     aliases: ClassVar[tuple[str, ...]] = ("acedrex-backgammon",)
-    presets: ClassVar[dict[str, dict[str, Any]]] = {}
+    #: A quick game (issue 34): the game ends at the fourth capture (score 8 at most
+    #: ... 16 with a double capture) and at the 200th turn at the latest.
+    presets: ClassVar[dict[str, dict[str, Any]]] = {
+        "acedrex-quick": {"captures_to_end": 4, "turn_cap": 200}}
+    #: What a table sets (Rules.table_options): the captures that end the game, all the
+    #: rules allow, and a turn cap of 1 to 1,000 turns (never none: a table must end).
+    table_options: ClassVar[Mapping[str, tuple[int, int]]] = {
+        "captures_to_end": (1, CAPTURES_MOST), "turn_cap": (1, 1000)}
     players: ClassVar[int] = PLAYERS
     territories: ClassVar[int] = PLAYERS
     slots: ClassVar[int] = SLOTS
@@ -102,9 +113,9 @@ class Acedrex:
                 )
         if self.stake < 1:
             raise InvalidOptionError(f"stake is money per point, at least 1, not {self.stake}")
-        if not 1 <= self.captures_to_end <= PIECES * (PLAYERS - 1):
+        if not 1 <= self.captures_to_end <= CAPTURES_MOST:
             raise InvalidOptionError(
-                f"captures_to_end is 1 to {PIECES * (PLAYERS - 1)}, not {self.captures_to_end}"
+                f"captures_to_end is 1 to {CAPTURES_MOST}, not {self.captures_to_end}"
             )
         if self.turn_cap < 0:
             raise InvalidOptionError(f"turn_cap is 0 (none) or more, not {self.turn_cap}")

@@ -45,6 +45,7 @@ function showSeats() {
   $("cube-label").hidden = kind === "game" || !variant.cube;
   const two = variant.players === 2;
   $("kind").querySelector('option[value="match"]').disabled = !two || !variant.cube;
+  showRules(variant);
 }
 
 async function loadTables() {
@@ -95,6 +96,8 @@ async function create(event) {
   if (body.kind === "match") body.length = Number($("length").value);
   if (body.kind === "money") body.stake = Number($("stake").value);
   if (body.kind !== "game") body.cube = $("cube").checked;
+  const options = tableOptions();
+  if (options) body.options = options;
   $("create-button").disabled = true;
   const answer = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" },
                                               body: JSON.stringify(body) });
@@ -122,4 +125,33 @@ async function start() {
   loadTables();
   setInterval(loadTables, 5000);
 }
+// --- A table's options (issue 34): those /api/variants offers, in their ranges. ---
+
+function showRules(variant) {
+  const rules = $("rules");
+  rules.replaceChildren();
+  for (const option of variant.options || []) {
+    const label = document.createElement("label");
+    label.textContent = `${option.name.replaceAll("_", " ")} `;
+    const input = document.createElement("input");
+    input.type = "number";
+    input.id = `option-${option.name}`;
+    input.dataset.option = option.name;
+    input.min = option.low;
+    input.max = option.high;
+    input.value = option.default;
+    input.size = 5;
+    label.appendChild(input);
+    rules.appendChild(label);
+  }
+}
+
+function tableOptions() {
+  const options = {};
+  for (const input of $("rules").querySelectorAll("input[data-option]")) {
+    options[input.dataset.option] = Number(input.value);
+  }
+  return Object.keys(options).length ? options : null;
+}
+
 start();
