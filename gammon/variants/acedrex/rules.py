@@ -71,7 +71,10 @@ class Acedrex:
     notation: ClassVar[str] = "acedrex"
     move_text: ClassVar[str] = "acedrex"
     evaluator: ClassVar[str] = "acedrex"
-    bots: ClassVar[tuple[str, ...]] = ("expectimax", "mcts", "heuristic", "neural", "random")
+    #: The evaluation of the ``money`` bots: the money expected when the game ends.
+    money_evaluator: ClassVar[str] = "acedrex-end"
+    bots: ClassVar[tuple[str, ...]] = ("money", "expectimax", "mcts", "heuristic", "neural",
+                                       "random")
     #: Its decisions are wide (each part of a D20 can go to many places), so the search
     #: keeps four root candidates, and inside the tree scores a decision of more than
     #: twelve actions as it stands rather than by its best action.
