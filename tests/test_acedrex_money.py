@@ -28,18 +28,23 @@ from gammon.variants.acedrex import RESIGN, points
 ACE = gammon.variant("acedrex")
 
 
-def test_fight_step_is_the_heuristics_odds_with_dodges_and_parries():
+def test_fight_step_gives_every_result_of_one_combat():
+    """ACE-COMBAT-WIN, ACE-DODGE, ACE-PARRY, ACE-TIE: one combat's results."""
     for a, d in [(0, 0), (2, 0), (0, 3), (1, 1)]:
         ace, drex, dodge, parry = fight_step(a, d)
         assert ace + drex + dodge + parry == pytest.approx(1.0)
-        assert (ace, drex) == pytest.approx(combat_odds(a, d))
+        assert (ace, drex) == combat_odds(a, d)  # the heuristic's odds are these
+    assert fight_step(2, 0)[0] > fight_step(0, 0)[0] > fight_step(0, 3)[0]
     # Equal sides: as likely to win outright, and to win short of 13, either way.
     ace, drex, dodge, parry = fight_step(0, 0)
     assert ace == pytest.approx(drex) and dodge == pytest.approx(parry)
     assert ace == pytest.approx(116 / 342) and dodge == pytest.approx(55 / 342)
     # The attacker's throw known: a 20 always wins, outright.
+    # The attacker's 20 known: it wins outright unless the defender's 20 ties it, and
+    # then both throw again.
     thrown = fight_step(0, 0, attack=20)
-    assert thrown[0] > 0.95 and thrown[:2] == pytest.approx(combat_odds(0, 0, attack=20))
+    assert thrown[0] == pytest.approx(18 / 19 + 1 / 19 * 116 / 342)
+    assert thrown[1] == pytest.approx(1 / 19 * 116 / 342)
 
 
 def test_fight_chain_follows_a_dodge_into_the_swapped_fight():

@@ -59,33 +59,15 @@ PIECE = 1.0
 IN_HAND = 0.3
 
 
-@functools.cache
 def combat_odds(attack_bonus: int, defend_bonus: int, threshold: int = 13,
                 ties: str = "reroll", attack: int = 0) -> tuple[float, float]:
     """``(P(attacker wins outright), P(defender wins outright))`` of one combat.
 
     ``attack`` is the attacker's throw when already known (0: not yet thrown). Dodges
     and parries take no piece. With ``ties=reroll`` equal totals are thrown again, so
-    the odds are those of the first throw that is not a tie.
+    the odds are those of the first throw that is not a tie (:func:`fight_step`).
     """
-    attacks = (attack,) if attack else THROWS
-    ace = drex = tie = 0.0
-    weight = 1.0 / (len(attacks) * len(THROWS))
-    for a in attacks:
-        for d in THROWS:
-            outcome = combat_outcome(a + attack_bonus, d + defend_bonus, threshold, ties)
-            if outcome == "tie":
-                tie += weight
-            elif outcome == "ace":
-                ace += weight
-            elif outcome == "drex":
-                drex += weight
-    if tie:
-        if attack:
-            # A tie means both throw again: from then on the unconditional odds.
-            again = combat_odds(attack_bonus, defend_bonus, threshold, ties, 0)
-            return ace + tie * again[0], drex + tie * again[1]
-        return ace / (1.0 - tie), drex / (1.0 - tie)
+    ace, drex, _, _ = fight_step(attack_bonus, defend_bonus, threshold, ties, attack)
     return ace, drex
 
 
