@@ -111,6 +111,14 @@ def _cells() -> list[Cell]:
         cells.append(Cell(f"{short}_nn_best", variant, BEST_NEURAL[variant] + rest,
                           800 if four else MORE_NETWORK_GAMES.get(variant, 2000),
                           "the network beats today's best agent"))
+    # Issue 34: Acedrex's default bot since, `money` (games that end), against the bots
+    # before it: the heuristic and the old default expectimax:1, three seats of them.
+    cells += [
+        Cell("ace_money_h", "acedrex", "money,heuristic,heuristic,heuristic", 800,
+             "the money bot beats the heuristic in money"),
+        Cell("ace_money_x1", "acedrex", "money,expectimax:1,expectimax:1,expectimax:1", 800,
+             "the money bot beats the old default expectimax:1 in money"),
+    ]
     # With the cube (issue 28): money play, and 7-point matches (a match won counts one,
     # so A - B is the difference of the shares of matches won).
     cells += [

@@ -17,7 +17,7 @@ VARIANTS = ["backgammon", "nackgammon", "hypergammon-1", "hypergammon-3", "cauca
 #: Agents and how many of their decisions to check per variant (search is slow).
 AGENTS = {"random": 60, "heuristic": 40, "expectimax:1": 6, "neural": 30, "neural:1": 4,
           "mcts:40": 4, "rollout:100": 6,
-          "pubeval": 30}
+          "pubeval": 30, "money": 40}
 
 
 def _variants() -> list[str]:
@@ -125,9 +125,9 @@ def test_specs_parse_and_fail_helpfully():
         make_agent("pubeval", "long-nardy")
     with pytest.raises(InvalidOptionError, match="does not play"):
         make_agent("gnubg", "multi-gam")
-    assert [k.name for k in agent_kinds()] == ["random", "heuristic", "expectimax", "neural",
-                                              "mcts", "rollout", "pubeval", "gnubg",
-                                              "perfect"]
+    assert [k.name for k in agent_kinds()] == ["random", "heuristic", "expectimax", "money",
+                                              "neural", "mcts", "rollout", "pubeval",
+                                              "gnubg", "perfect"]
     assert make_agent("expectimax", rules, 1).cutoff == 0.16
     assert make_agent("expectimax:2:cutoff=0.3", rules, 1).cutoff == 0.3
     assert make_agent("expectimax", "multi-gam", 1).cutoff is None

@@ -374,7 +374,7 @@ LOBBY_FIELDS = st.fixed_dictionaries({}, optional={
     "crawford": JSON_VALUES,
 })
 SEATS_BOTS = {"human", "heuristic", "neural:0", "neural:1", "neural:2", "expectimax",
-              "expectimax:width=4:wide=12", "rollout"}
+              "expectimax:width=4:wide=12", "rollout", "money"}
 
 
 @fuzz

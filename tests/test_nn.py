@@ -527,7 +527,7 @@ DEFAULT_BOTS = {
     "hypergammon-2": "perfect", "hypergammon-3": "perfect" if is_solved(3) else "neural:2",
     "short": "neural:1",
     "caucasian": "neural:1", "long-nardy": "neural:1", "acey-deucey": "neural:1",
-    "acey-deucey-restrictive": "neural:1", "multi-gam": "rollout", "acedrex": "expectimax",
+    "acey-deucey-restrictive": "neural:1", "multi-gam": "rollout", "acedrex": "money",
 }
 
 

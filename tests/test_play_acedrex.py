@@ -149,6 +149,23 @@ def test_cli_play_four_seats_and_default_seats():
     assert result.exit_code == 2 and "unknown player kind" in result.output
 
 
+def test_ace_end_and_ace_cap_table_settings_in_the_terminal():
+    """ACE-END, ACE-CAP (docs/rules/acedrex.md, Options, Tables): ``gammon play`` takes
+    the quick preset and the two options a table sets, and the game ends by them."""
+    result = runner.invoke(app, ["play", "acedrex-quick", "--seats",
+                                 "random,random,random,random", "--seed", "6"])
+    assert result.exit_code == 0, result.output
+    turns, reason = re.search(r"Game over after (\d+) turns: ([^.]+)\.", result.output).groups()
+    assert int(turns) <= 200 and reason in ("a player has 4 captures", "the turn cap")
+    result = runner.invoke(app, ["play", "acedrex", "--seats", "random,random,random,random",
+                                 "--seed", "6", "-o", "captures_to_end=30"])
+    assert result.exit_code == 2 and "captures_to_end is 1 to 27" in result.output
+    result = runner.invoke(app, ["play", "acedrex", "--seats", "random,random,random,random",
+                                 "--seed", "6", "-o", "turn_cap=5"])
+    assert result.exit_code == 0 and "Game over after 5 turns: the turn cap." in result.output
+    assert "acedrex-quick" in runner.invoke(app, ["variants"]).output
+
+
 def test_cli_selfplay_statistics():
     result = runner.invoke(app, ["selfplay", "acedrex", "--games", "300", "--seed", "2",
                                  "--json", "-o", "turn_cap=60"])

@@ -7,6 +7,7 @@ lower case tapped; pieces written nowhere are out of play.
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 
 import pytest
@@ -535,6 +536,26 @@ def test_ace_cap_ends_and_settles():
     assert state.returns() == (3.0, -1.0, -1.0, -1.0)
     with pytest.raises(InvalidOptionError):
         Acedrex(turn_cap=-1)
+
+
+def test_ace_end_and_ace_cap_quick_preset_and_table_options():
+    """ACE-END, ACE-CAP (docs/rules/acedrex.md, Options): the preset ``acedrex-quick``
+    ends a game at the fourth capture and after turn 200; a table sets those two options
+    within ``Acedrex.table_options`` (every number of captures the rules allow, a cap of
+    1 to 1,000 turns: never none)."""
+    quick = gammon.variant("acedrex-quick")
+    assert quick.options() == {**ACE.options(), "captures_to_end": 4, "turn_cap": 200}
+    text = "RB,8/R,8/9/9 B - - RRR/-/-/-"  # Blue's fourth capture is on B1
+    rules = dataclasses.replace(quick, foreign_defender="captured")
+    end = fight(text, 13, 2, rules)
+    assert end.is_terminal and end.ended == "captures" and end.captures(0) == 4
+    assert not fight(text, 13, 2, CAPTURING).is_terminal  # eight by default
+    capped = do(throw(S("B,8/R,8/9/9 B - - O/-/-/- - 0,0,0,0 200", quick), 2), "B1+2>B3")
+    assert capped.is_terminal and capped.ended == "cap"
+    assert not do(throw(S("B,8/R,8/9/9 B - - O/-/-/- - 0,0,0,0 200"), 2),
+                  "B1+2>B3").is_terminal
+    assert Acedrex.table_options == {"captures_to_end": (1, 27), "turn_cap": (1, 1000)}
+    assert gammon.variant("acedrex-quick", turn_cap=150).turn_cap == 150
 
 
 def test_ace_returns_money_zero_until_the_end():

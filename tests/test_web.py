@@ -10,6 +10,8 @@ from webclient import client, connect, my_turn, new_table, play_out, refusal, un
 
 import gammon
 from gammon.table.dice import commitment
+from gammon.web.app import table_settings
+from gammon.web.config import ServerConfig
 
 
 def test_pages_and_variants(database):
@@ -295,3 +297,45 @@ def test_a_person_who_cannot_move_is_not_asked_at_the_web_table(database):
             if passed:
                 break
     assert passed, "the table passed for the person"
+
+
+def test_acedrex_tables_set_the_captures_to_end_and_the_turn_cap(database):
+    """ACE-END, ACE-CAP: a table of Acedrex sets `captures_to_end` and `turn_cap` (the
+    rules page's options), offered by /api/variants with their ranges, and the quick
+    preset; every other option, and values out of range, are refused with what is
+    allowed."""
+    with client(database) as http:
+        names = {v["name"]: v for v in http.get("/api/variants").json()}
+        offered = {o["name"]: o for o in names["acedrex"]["options"]}
+        assert offered == {
+            "captures_to_end": {"name": "captures_to_end", "default": 8, "low": 1,
+                                "high": 27},
+            "turn_cap": {"name": "turn_cap", "default": 1000, "low": 1, "high": 1000}}
+        quick = {o["name"]: o["default"] for o in names["acedrex-quick"]["options"]}
+        assert quick == {"captures_to_end": 4, "turn_cap": 200}
+        assert names["backgammon"]["options"] == []
+        seats = ["human", "beginner", "beginner", "beginner"]
+        made = http.post("/api/tables", json={"variant": "acedrex", "seats": seats,
+                                              "options": {"captures_to_end": 3,
+                                                          "turn_cap": 150}})
+        assert made.status_code == 201, made.text
+        settings = table_settings({"variant": "acedrex-quick", "seats": seats,
+                                   "options": {"turn_cap": 150}}, ServerConfig())
+        rules = gammon.variant(settings["variant"], **settings["options"])
+        assert (rules.captures_to_end, rules.turn_cap) == (4, 150)  # the preset, then ours
+        for options, why in [
+            ({"turn_cap": 0}, "turn_cap is a whole number from 1 to 1000"),
+            ({"turn_cap": 1001}, "turn_cap is a whole number from 1 to 1000"),
+            ({"captures_to_end": 28}, "captures_to_end is a whole number from 1 to 27"),
+            ({"captures_to_end": "8"}, "captures_to_end is a whole number"),
+            ({"captures_to_end": True}, "captures_to_end is a whole number"),
+            ({"split_die": False}, "its options: captures_to_end (1 to 27), turn_cap (1 to "
+                                   "1000)"),
+        ]:
+            answer = http.post("/api/tables", json={"variant": "acedrex", "seats": seats,
+                                                    "options": options})
+            assert answer.status_code == 400 and why in answer.json()["error"], answer.text
+        answer = http.post("/api/tables", json={"variant": "backgammon",
+                                                "seats": ["human", "beginner"],
+                                                "options": {"jacoby": True}})
+        assert answer.status_code == 400 and "it has none to set" in answer.json()["error"]

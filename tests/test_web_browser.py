@@ -78,11 +78,17 @@ def test_two_people_play_each_other_in_two_browsers(server, browser):
 @pytest.mark.parametrize("variant", ["multi-gam", "acedrex"])
 def test_four_seats_with_a_person_and_bots_run_to_the_end(server, browser, variant):
     page = browser.new_page(viewport={"width": 1280, "height": 1000})
-    if variant == "acedrex":  # a short game: at most 12 turns
-        answer = page.request.post(server.url + "/api/tables", data={
-            "variant": "acedrex", "seats": ["human", "beginner", "beginner", "beginner"],
-            "options": {"turn_cap": 12}})
-        page.goto(server.url + answer.json()["url"])
+    if variant == "acedrex":  # a short game, set in the lobby's form: at most 12 turns
+        page.goto(server.url + "/")
+        page.select_option("#variant", "acedrex-quick")
+        assert page.input_value("#option-captures_to_end") == "4"
+        assert page.input_value("#option-turn_cap") == "200"
+        assert page.get_attribute("#option-turn_cap", "max") == "1000"
+        page.fill("#option-turn_cap", "12")
+        for seat, kind in enumerate(["human", "beginner", "beginner", "beginner"]):
+            page.select_option(f"#seat{seat}", kind)
+        page.click("#create-button")
+        page.wait_for_url(re.compile(r"/t/\w+"))
     else:
         create(page, server, variant, ["human", "beginner", "beginner", "beginner"])
     page.wait_for_selector("#board svg")
@@ -90,6 +96,9 @@ def test_four_seats_with_a_person_and_bots_run_to_the_end(server, browser, varia
     play_out([page], limit=2000)
     page.screenshot(path=str(ARTIFACTS / f"{variant}-end.png"))
     assert over(page)
+    if variant == "acedrex":  # the lobby's turn cap, or the quick preset's 4 captures
+        turns = re.search(r"Game over after (\d+) turns", page.content())
+        assert turns and int(turns.group(1)) <= 12
     page.close()
 
 

@@ -18,7 +18,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from gammon.agents.search import best_action, candidates, make_search
+import numpy as np
+
+from gammon.agents.search import StateSearch, best_action, candidates, make_search
 from gammon.agents.stakes import resolve
 from gammon.core.protocol import Rules, State
 from gammon.evaluators import evaluator_for
@@ -66,6 +68,46 @@ class ExpectimaxAgent:
         if answer is not None:
             return answer
         return best_action(self.search, state, self.depth, self.width, self.cutoff)
+
+
+class MoneyAgent(ExpectimaxAgent):
+    """Expectimax that also weighs resigning (the ``money`` bots): at each of its
+    decisions it resigns when the money it would settle for now is worth more than what
+    its evaluator's ``money`` (the money part of its value, such as
+    :meth:`~gammon.evaluators.acedrex.AcedrexEndgame.money`: what the end of the game
+    is expected to pay) gives the best action, and they are behind. So a trailer who
+    can only lose more stops. Other bots never resign."""
+
+    def choose(self, state: Any) -> Any:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        quit_ = next((a for a in legal if type(a).__name__ == "Resign"), None)
+        if quit_ is None or not isinstance(self.search, StateSearch):
+            return super().choose(state)
+        player = state.current_player
+        actions, scores, _ = self.search.decide(state, self.depth, self.width, self.cutoff)
+        best = int(np.argmax(scores))
+        money = getattr(self.evaluator, "money", None)
+        if money is not None and behind(state, player):
+            after = state.apply(quit_)
+            settled = after.returns() if after.is_terminal else after.standing()
+            playing = money(state.apply(actions[best]))
+            if settled[player] > playing[player] + RESIGN_MARGIN:
+                return quit_
+        return actions[best]
+
+
+def behind(state: Any, player: int) -> bool:
+    """Whether ``player`` has less money than someone else if the game ended now: only
+    a player behind resigns (at equal money there is nothing to save)."""
+    standing = state.standing()
+    return standing[player] < max(standing)
+
+
+#: How much more (in money) settling now must be worth than playing on for a bot to
+#: resign: a resignation cannot be taken back, so a near tie plays on.
+RESIGN_MARGIN = 0.5
 
 
 class HeuristicAgent(ExpectimaxAgent):

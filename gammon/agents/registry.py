@@ -21,6 +21,11 @@ kind               what it is                                              varia
                    acey-deucey 150, Acedrex 40), chance nodes, max-n; ``c=``
                    exploration, ``rollout=random`` to value new leaves
                    by random playouts instead of the evaluator
+``money:D``        plays for the money with the end in view: expectimax   Acedrex
+                   to D rolls (default 0) on the variant's evaluation of
+                   the money a game pays when it ends; resigns when
+                   behind with more to lose; ``pace=``, ``initiative=``,
+                   ``offer=`` its evaluation's settings
 ``neural:P``       the variant's trained network (:mod:`gammon.nn`), at P  all
                    plies of expectimax on it (default 0: the best play by
                    the network); ``width=``, ``cutoff=`` as expectimax;
@@ -205,6 +210,39 @@ def _filter(spec: str, rules: Any, named: dict[str, str]) -> tuple[int, float | 
     return width, cutoff
 
 
+def _money(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, str],
+           name: str) -> Agent:
+    from gammon.agents.players import MoneyAgent
+    from gammon.evaluators import EVALUATORS
+
+    depth_text = pos[0] if pos else named.get("depth", "0")
+    depth = _number(spec, "depth", depth_text)
+    if not 0 <= depth <= 2:
+        raise InvalidOptionError(f"agent {spec!r}: money depth is 0 to 2")
+    width, cutoff = _filter(spec, rules, named)
+    wide = _number(spec, "wide", named["wide"]) if "wide" in named else None
+    if wide is not None and wide < 1:
+        raise InvalidOptionError(f"agent {spec!r}: wide is at least 1")
+    evaluator = EVALUATORS[rules.money_evaluator](rules)
+    if "pace" in named:
+        pace = _number(spec, "pace", named["pace"], float)
+        if not 0 <= pace <= 1:
+            raise InvalidOptionError(f"agent {spec!r}: pace is 0 to 1 captures a turn")
+        evaluator.pace = pace
+    if "initiative" in named:
+        initiative = _number(spec, "initiative", named["initiative"], float)
+        if not 0 <= initiative <= 1:
+            raise InvalidOptionError(f"agent {spec!r}: initiative is 0 to 1 captures")
+        evaluator.initiative = initiative
+    if "offer" in named:
+        offer = _number(spec, "offer", named["offer"], float)
+        if not 0 <= offer <= 1:
+            raise InvalidOptionError(f"agent {spec!r}: offer is 0 to 1 captures")
+        evaluator.offer = offer
+    return MoneyAgent(rules, depth=depth, width=width, name=name, cutoff=cutoff,
+                      wide=wide, evaluator=evaluator)
+
+
 def _neural(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, str],
             name: str) -> Agent:
     from gammon.agents.players import ExpectimaxAgent
@@ -304,6 +342,14 @@ KINDS: dict[str, AgentKind] = {
                   "acedrex), cutoff=X points behind the best not searched (0.16 in "
                   "two-player track games of 15 checkers), wide=N decisions of more "
                   "than N actions inside the tree scored as they stand (12 in acedrex)"),
+        AgentKind("money", "plays for the money with the end in view: expectimax on the "
+                  "variant's evaluation of the money expected when the game ends (turn cap, "
+                  "captures that end it, scores)", "depth", "0", build=_money,
+                  option_names=("depth", "width", "cutoff", "wide", "pace", "initiative", "offer"),
+                  options="width=, cutoff=, wide= as expectimax; pace=X captures a player "
+                  "is expected to make a turn (0), initiative=X what a fight is worth "
+                  "to an attacker who is not ahead, in captures (0.1), offer=X what a "
+                  "lone piece in the jackpot is worth to them (0)"),
         AgentKind("neural", "the variant's trained network; at 1-3 plies expectimax on it",
                   "plies", "0", build=_neural, option_names=("plies", "width", "cutoff", "net"),
                   options="width=W and cutoff=X as expectimax, net=FILE a network of "

@@ -174,6 +174,13 @@ class Rules(Protocol):
     def cube(self) -> bool:
         """Whether it is played with the doubling cube unless told otherwise."""
 
+    @property
+    def table_options(self) -> Mapping[str, tuple[int, int]]:
+        """The options a group may set for a table (the web lobby offers them, and a
+        server takes no other), each a whole number with the range offered: the rules
+        may allow more (Acedrex's ``turn_cap=0``, no cap, is for study, not for a
+        table that must end)."""
+
     def options(self) -> dict[str, Any]:
         """The options this rules object was built with."""
 

@@ -126,6 +126,7 @@ class TrackVariant:
     bot_options: ClassVar[Mapping[str, str]] = {}
     think_seconds: ClassVar[float] = 0.1
     cube: ClassVar[bool] = True
+    table_options: ClassVar[Mapping[str, tuple[int, int]]] = {}
     #: The family of games whose evaluation (weights, network) fits this one:
     #: ``backgammon``, ``hypergammon``, ``nardy``, ``acey`` or ``multigam``.
     family: ClassVar[str] = "backgammon"

@@ -14,7 +14,7 @@ from typing import Any
 
 from gammon.core.errors import InvalidOptionError
 from gammon.core.protocol import Rules
-from gammon.evaluators.acedrex import AcedrexHeuristic
+from gammon.evaluators.acedrex import AcedrexEndgame, AcedrexHeuristic
 from gammon.evaluators.track import TrackHeuristic
 
 
@@ -26,8 +26,14 @@ def _acedrex(variant: Any) -> Any:
     return AcedrexHeuristic(variant)
 
 
-#: The heuristic evaluators, by the name a variant gives (``rules.evaluator``).
-EVALUATORS: dict[str, Callable[[Any], Any]] = {"track": _track, "acedrex": _acedrex}
+def _acedrex_end(variant: Any) -> Any:
+    return AcedrexEndgame(variant)
+
+
+#: The heuristic evaluators, by the name a variant gives (``rules.evaluator``, and
+#: ``rules.money_evaluator`` for the ``money`` bots).
+EVALUATORS: dict[str, Callable[[Any], Any]] = {"track": _track, "acedrex": _acedrex,
+                                               "acedrex-end": _acedrex_end}
 
 
 def evaluator_for(variant: Rules) -> Any:

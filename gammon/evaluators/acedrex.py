@@ -28,6 +28,7 @@ now, plus what the things already set in motion are expected to pay:
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -38,6 +39,7 @@ from gammon.variants.acedrex import (
     PIECES,
     PLAYERS,
     SIDES,
+    SLOTS,
     combat_outcome,
     combat_stops,
     fighting_pair,
@@ -57,33 +59,15 @@ PIECE = 1.0
 IN_HAND = 0.3
 
 
-@functools.cache
 def combat_odds(attack_bonus: int, defend_bonus: int, threshold: int = 13,
                 ties: str = "reroll", attack: int = 0) -> tuple[float, float]:
     """``(P(attacker wins outright), P(defender wins outright))`` of one combat.
 
     ``attack`` is the attacker's throw when already known (0: not yet thrown). Dodges
     and parries take no piece. With ``ties=reroll`` equal totals are thrown again, so
-    the odds are those of the first throw that is not a tie.
+    the odds are those of the first throw that is not a tie (:func:`fight_step`).
     """
-    attacks = (attack,) if attack else THROWS
-    ace = drex = tie = 0.0
-    weight = 1.0 / (len(attacks) * len(THROWS))
-    for a in attacks:
-        for d in THROWS:
-            outcome = combat_outcome(a + attack_bonus, d + defend_bonus, threshold, ties)
-            if outcome == "tie":
-                tie += weight
-            elif outcome == "ace":
-                ace += weight
-            elif outcome == "drex":
-                drex += weight
-    if tie:
-        if attack:
-            # A tie means both throw again: from then on the unconditional odds.
-            again = combat_odds(attack_bonus, defend_bonus, threshold, ties, 0)
-            return ace + tie * again[0], drex + tie * again[1]
-        return ace / (1.0 - tie), drex / (1.0 - tie)
+    ace, drex, _, _ = fight_step(attack_bonus, defend_bonus, threshold, ties, attack)
     return ace, drex
 
 
@@ -203,4 +187,295 @@ class AcedrexHeuristic:
             mean = sum(force[p] for p in active) / len(active)
             for p in active:
                 value[p] += (force[p] - mean) * self.stake
+        return value
+
+
+# --- money with the end in view (issue 34) -------------------------------------------------
+
+#: Captures each player is expected to make per turn still to play (the drift of
+#: :class:`AcedrexEndgame`; ``money:pace=X``). 0 by default: against players who wait,
+#: a drift makes a trailer resign for losses that never come (issue 34's trials).
+PACE = 0.0
+#: Turns ahead the drift looks at most (and the turns left when there is no cap).
+HORIZON = 200
+#: What a fight pays its attacker's owner when they are not ahead, in captures.
+INITIATIVE = 0.1
+#: What a piece alone in the jackpot is worth to its owner when not ahead, in captures
+#: (``money:offer=X``; 0 by default: the heuristic's players take such a piece).
+OFFER = 0.0
+#: The chance that the next player fills a jackpot that two pieces hold.
+NEXT_FILLS = 0.9
+#: Turns a fight takes to come round again (its territory is solved once a round).
+ROUND = 4
+
+
+@functools.cache
+def fight_step(attack_bonus: int, defend_bonus: int, threshold: int = 13,
+               ties: str = "reroll", attack: int = 0) -> tuple[float, float, float, float]:
+    """``(ace, drex, dodge, parry)``: the chances of one combat's result (ACE-COMBAT-WIN,
+    ACE-DODGE, ACE-PARRY), ties thrown again (or the defender's with ``ties=defender``);
+    ``attack`` is the attacker's throw when known (0: not yet thrown)."""
+    attacks = (attack,) if attack else THROWS
+    counts = {"ace": 0.0, "drex": 0.0, "dodge": 0.0, "parry": 0.0, "tie": 0.0}
+    weight = 1.0 / (len(attacks) * len(THROWS))
+    for a in attacks:
+        for d in THROWS:
+            counts[combat_outcome(a + attack_bonus, d + defend_bonus, threshold, ties)] += weight
+    ace, drex, dodge, parry, tie = (counts[k] for k in ("ace", "drex", "dodge", "parry", "tie"))
+    if tie:
+        if attack:
+            again = fight_step(attack_bonus, defend_bonus, threshold, ties, 0)
+            return (ace + tie * again[0], drex + tie * again[1], dodge + tie * again[2],
+                    parry + tie * again[3])
+        rest = 1.0 - tie
+        return ace / rest, drex / rest, dodge / rest, parry / rest
+    return ace, drex, dodge, parry
+
+
+@functools.cache
+def fight_chain(attack_bonus: int, defend_bonus: int, threshold: int = 13,
+                ties: str = "reroll", attack: int = 0) -> tuple[float, float, float, float]:
+    """How a fight between two pieces ends once it is fought to a result, when neither
+    side's friends in the slot change: ``(defender beaten, attacker beaten as attacker,
+    attacker beaten as defender, defender beaten as attacker)``.
+
+    A parry fights again later; a dodge swaps the two (ACE-DODGE), so the attacker
+    becomes the defender and the next fight has the roles, and the bonuses, the other
+    way round. A piece beaten as attacker is captured by the other's owner; a piece
+    beaten as defender goes to the hand (or is captured, ACE-COMBAT-WIN's option). The
+    four chances sum to one."""
+    ace1, drex1, dodge1, parry1 = fight_step(attack_bonus, defend_bonus, threshold, ties,
+                                             attack)
+    ace2, drex2, dodge2, parry2 = fight_step(defend_bonus, attack_bonus, threshold, ties)
+    first = 1.0 - parry1
+    second = 1.0 - parry2
+    if first <= 0.0 or second <= 0.0:
+        return 0.0, 0.0, 0.0, 0.0
+    a1, d1, s1 = ace1 / first, drex1 / first, dodge1 / first
+    a2, d2, s2 = ace2 / second, drex2 / second, dodge2 / second
+    loop = 1.0 / (1.0 - s1 * s2)
+    return a1 * loop, d1 * loop, s1 * a2 * loop, s1 * d2 * loop
+
+
+def expected_points(captures: int, pace: float, most: int) -> float:
+    """The expected score (ACE-SCORE) of a player with ``captures`` who makes a Poisson
+    number of further captures with mean ``pace``, up to ``most`` (the captures that
+    end the game)."""
+    if pace <= 0.0 or captures >= most:
+        return float(points(captures))
+    term = math.exp(-pace)  # P(0 more)
+    total = 0.0
+    left = 1.0
+    for more in range(most - captures):
+        total += term * points(captures + more)
+        left -= term
+        term *= pace / (more + 1)
+    return total + max(left, 0.0) * points(most)
+
+
+def can_fill(state: Any) -> bool:
+    """Whether the player moving can still end a part of the die on a gate this turn
+    (ACE-JACKPOT-ENTER): an untapped Alone piece of theirs, or one in hand, within what
+    is left of the die of the next gate."""
+    if state.phase is not Phase.DECIDE or state.stage != "move" or state.left <= 0:
+        return False
+    p = state.turn
+    if state.hands[p] and state.left >= SLOTS + 1:
+        return True
+    tapped = state.tapped
+    for stop, stack in enumerate(state.ring):
+        if not stack or (SLOTS - stop % (SLOTS + 1)) > state.left:
+            continue
+        if any(x // PIECES != p for x in stack):
+            continue
+        if any(not tapped >> x & 1 for x in stack):
+            return True
+    return False
+
+
+class AcedrexEndgame(AcedrexHeuristic):
+    """Acedrex in money with the end in view (issue 34): the heuristic's terms, priced
+    in the money the game will pay when it ends and weighed by the turns left.
+
+    - **Fights to their end.** A fight is valued to its result (:func:`fight_chain`):
+      parries fight again and a dodge swaps the pieces and the roles, so a charger ends
+      up captured five times as often as it captures (0.42 against 0.08 between equal
+      sides): charging is paid for by the charger, and a leader, whose next capture is
+      worth more (each piece doubles the score, ACE-SCORE), is the one it can pay.
+    - **The end.** ``turns_left``: the turns before the cap (ACE-CAP). A fight that waits
+      for its territory's turn, the jackpot's pieces and the forces count less as the cap
+      comes near, and nothing at it, where the game settles at the scores of the moment.
+    - **The initiative.** Waiting cannot win back what a player is behind, and between
+      equals nobody would ever charge (the game would run to the cap, as it did between
+      the heuristic's players): a fight is worth ``initiative`` captures to its attacker
+      when they are not ahead (fewer captures than the leader, or all level). A leader
+      may wait. It is no money: :meth:`money` leaves it out, as the forces.
+    - **Resigning** (:class:`~gammon.agents.players.MoneyAgent`): a player behind who
+      expects to lose more than half a stake by playing on settles now (ACE-RESIGN).
+    - **The jackpot.** Two pieces there: the next player fills it (any die can end a
+      part on a gate), or the player moving when a part of what is left reaches a gate
+      (:func:`can_fill`); one piece: as the heuristic, taken by any of the others.
+    - **Drift** (``pace``, 0 by default): each player expected to capture ``pace``
+      pieces a turn for the turns left (at most ``HORIZON``), so that a leader's standing
+      is worth more than it reads and a trailer's less.
+    """
+
+    def __init__(self, rules: Any, pace: float = PACE, horizon: int = HORIZON,
+                 initiative: float = INITIATIVE, offer: float = OFFER) -> None:
+        super().__init__(rules)
+        self.pace = pace
+        self.horizon = horizon
+        self.initiative = initiative
+        self.offer = offer
+
+    def turns_left(self, state: Any) -> int:
+        """The turns still to play before the cap (the horizon when there is no cap)."""
+        cap = self.rules.turn_cap
+        if not cap:
+            return self.horizon
+        return max(0, min(self.horizon, cap - state.turns))
+
+    def expected_money(self, counts: Sequence[int], out: Sequence[bool],
+                       money: Sequence[int], pace: float) -> list[float]:
+        """Each player's money at the end if every active player goes on capturing
+        ``pace`` pieces on average (ACE-PAYOUT, difference; ``payout=victim`` keeps the
+        standing of the moment, whose pairs do not follow scores)."""
+        if self.rules.payout != "difference" or pace <= 0.0:
+            return self.standing(counts, out, money)
+        most = self.rules.captures_to_end
+        scores = [expected_points(c, pace, most) for c in counts]
+        active = [p for p in range(PLAYERS) if not out[p]]
+        total = sum(scores[p] for p in active)
+        value = [float(m) for m in money]
+        for i in active:
+            value[i] += (len(active) * scores[i] - total) * self.stake
+        return value
+
+    def value(self, state: Any) -> list[float]:
+        return self.worth(state, True)
+
+    def money(self, state: Any) -> list[float]:
+        """The money part of :meth:`value`: without the forces, which are no money and
+        which a player who resigns leaves behind (what :class:`~gammon.agents.players.
+        MoneyAgent` weighs a resignation against)."""
+        return self.worth(state, False)
+
+    def worth(self, state: Any, forces: bool) -> list[float]:
+        if state.phase is Phase.TERMINAL:
+            return [float(r) for r in state.returns()]
+        rules = self.rules
+        out = state.out
+        counts = [len(c) for c in state.captured]
+        left = self.turns_left(state)
+        top = max(counts[p] for p in range(PLAYERS) if not out[p])
+        bottom = min(counts[p] for p in range(PLAYERS) if not out[p])
+
+        def not_ahead(p: int) -> bool:
+            return counts[p] < top or top == bottom
+        pace = self.pace * left
+        base = self.expected_money(counts, out, state.money, pace)
+        value = list(base)
+        gains: dict[tuple[int, int], list[float]] = {}
+
+        def gain_of(taker: int, pieces: int = 1) -> list[float]:
+            gain = gains.get((taker, pieces))
+            if gain is None:
+                more = list(counts)
+                more[taker] += pieces
+                after = self.expected_money(more, out, state.money, pace)
+                gain = gains[taker, pieces] = [after[p] - base[p] for p in range(PLAYERS)]
+            return gain
+
+        def add(taker: int, weight: float, pieces: int = 1) -> None:
+            gain = gain_of(taker, pieces)
+            for p in range(PLAYERS):
+                value[p] += weight * gain[p]
+
+        # A fight not fought this turn waits for its territory's turn: it counts less,
+        # and nothing when the cap comes first.
+        later = LATER * min(1.0, left / ROUND)
+        tapped = state.tapped
+        now = set(state.queue)
+        if state.phase is Phase.DECIDE:
+            now = set(combat_stops(rules, state.turn, out))
+        elif state.stage in ("attack", "defend") and state.fight >= 0:
+            now.add(state.fight)
+        for stop, stack in enumerate(state.ring):
+            if len(stack) < 2:
+                continue
+            current = stop in now
+            i = fighting_pair(stack, tapped if current else 0)
+            if i < 0:
+                continue
+            a_side, d_side = stack[i] // PIECES, stack[i - 1] // PIECES
+            a_bonus = d_bonus = -1
+            for x in stack:
+                if current and tapped >> x & 1:
+                    continue
+                side = x // PIECES
+                if side == a_side:
+                    a_bonus += 1
+                elif side == d_side:
+                    d_bonus += 1
+            thrown = state.attack if (stop == state.fight and state.stage == "defend") else 0
+            d_beaten, a_taken, a_beaten, d_taken = fight_chain(
+                a_bonus, d_bonus, rules.threshold, rules.ties, thrown)
+            weight = 1.0 if current else later
+            home = territory(stop)
+            for loser, winner, beaten in ((d_side, a_side, d_beaten),
+                                          (a_side, d_side, a_beaten)):
+                if home == loser or rules.foreign_defender == "hand":
+                    value[loser] -= weight * beaten * IN_HAND
+                else:
+                    add(winner, weight * beaten)
+            add(d_side, weight * a_taken)
+            add(a_side, weight * d_taken)
+            if not_ahead(a_side):
+                # Attacking pays a player who is not ahead (ACE-CAP settles the scores
+                # of the moment: waiting cannot win back what they are behind).
+                value[a_side] += weight * self.initiative * gain_of(a_side)[a_side]
+        jackpot = state.jackpot
+        if jackpot:
+            active = [p for p in range(PLAYERS) if not out[p]]
+            if len(jackpot) >= 3:
+                filler = owner(jackpot[-1])
+                taken = sum(1 for x in jackpot if owner(x) != filler)
+                if taken:
+                    add(filler, 1.0, taken)
+            elif len(jackpot) == 2 and left:
+                # Whoever is on turn next fills it, almost surely (a part of any die
+                # can end on a gate): they capture what is not theirs.
+                filler = state.turn
+                if not (state.phase is Phase.CHANCE and state.stage == "roll"
+                        or can_fill(state)):
+                    filler = next(q for q in ((state.turn + k) % PLAYERS
+                                              for k in range(1, PLAYERS + 1)) if not out[q])
+                taken = sum(1 for x in jackpot if owner(x) != filler)
+                if taken:
+                    add(filler, NEXT_FILLS, taken)
+            else:
+                soon = JACKPOT_WEIGHT * min(1.0, left / ROUND)
+                for x in jackpot:
+                    for p in active:
+                        if p != owner(x):
+                            add(p, soon / len(active))
+                    q = owner(x)
+                    if not out[q] and not_ahead(q):
+                        # An offer: whoever fills the jackpot takes it, and a table
+                        # that takes offers fights (the initiative, as a charge).
+                        value[q] += soon * self.offer * gain_of(q)[q]
+        force = [0.0] * PLAYERS
+        for stack in state.ring:
+            for x in stack:
+                force[x // PIECES] += PIECE
+        for p, hand in enumerate(state.hands):
+            force[p] += len(hand) * (PIECE - IN_HAND)
+        for x in jackpot:
+            force[x // PIECES] += PIECE
+        active = [p for p in range(PLAYERS) if not out[p]]
+        if forces and len(active) > 1:
+            mean = sum(force[p] for p in active) / len(active)
+            scale = self.stake * min(1.0, left / ROUND)
+            for p in active:
+                value[p] += (force[p] - mean) * scale
         return value

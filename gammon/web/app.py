@@ -9,8 +9,8 @@ uvicorn). Pages:
 
 JSON under ``/api``:
 
-- ``GET /api/variants``: what can be played (players, options, the bot levels offered,
-  whether with the cube);
+- ``GET /api/variants``: what can be played (players, the bot levels offered, whether
+  with the cube, and the options a table sets: name, default, lowest and highest);
 - ``GET /api/tables``, ``POST /api/tables`` (create: the variant, the seats, each
   ``human`` or a bot level, the kind of table and its stakes; the answer holds the
   creator's seat link);
@@ -189,8 +189,10 @@ def _variants(config: ServerConfig) -> list[dict[str, Any]]:
         levels = [{"name": level.name, "bot": level.spec, "summary": level.summary,
                    "rating": ratings.get(name, {}).get(level.spec)}
                   for level in config.menu(rules).values()]
+        options = [{"name": option, "default": getattr(rules, option), "low": low,
+                    "high": high} for option, (low, high) in rules.table_options.items()]
         out.append({"name": name, "players": rules.players, "summary": rules.summary,
-                    "bots": levels, "cube": rules.cube})
+                    "bots": levels, "cube": rules.cube, "options": options})
     return out
 
 
@@ -514,7 +516,8 @@ def review_page_of(record: dict[str, Any], names: list[str], table_id: str) -> s
 
 def table_settings(body: dict[str, Any], config: ServerConfig) -> dict[str, Any]:
     """The :class:`~gammon.table.Table` settings of a creation request, checked field by
-    field: seats from the server's menu, options the variant has, numbers in range."""
+    field: seats from the server's menu, options from the variant's table options
+    (``rules.table_options``: an allow-list with ranges), numbers in range."""
     unknown = set(body) - CREATE_FIELDS
     if unknown:
         raise InvalidOptionError(f"unknown fields {sorted(str(u)[:20] for u in unknown)[:5]}; "
@@ -535,6 +538,15 @@ def table_settings(body: dict[str, Any], config: ServerConfig) -> dict[str, Any]
                 isinstance(value, int | float) and abs(value) > 1_000_000):
             raise InvalidOptionError(f"option {str(key)[:30]!r} is a yes/no, a number or a "
                                      f"short word, not {str(value)[:30]!r}")
+    offered = get_variant(name).table_options
+    for key, value in options.items():
+        if key not in offered:
+            allowed = ", ".join(f"{o} ({low} to {high})" for o, (low, high) in offered.items())
+            raise InvalidOptionError(
+                f"option {str(key)[:30]!r} is not one a table of {name} sets; "
+                + (f"its options: {allowed}" if offered else "it has none to set"))
+        low, high = offered[key]
+        _whole(value, key, low, high)
     rules = get_variant(name, **options)
     if not isinstance(seats, list) or len(seats) > 8:
         raise InvalidOptionError("seats is a list such as [\"human\", \"best\"]")

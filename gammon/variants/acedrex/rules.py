@@ -37,6 +37,10 @@ if TYPE_CHECKING:
     from gammon.variants.acedrex.state import AcedrexState
 
 
+#: The most captures a player can make: every other player's pieces.
+CAPTURES_MOST = PIECES * (PLAYERS - 1)
+
+
 @register
 @dataclass(frozen=True)
 class Acedrex:
@@ -49,7 +53,14 @@ class Acedrex:
         "in money."
     )
     aliases: ClassVar[tuple[str, ...]] = ("acedrex-backgammon",)
-    presets: ClassVar[dict[str, dict[str, Any]]] = {}
+    #: A quick game (issue 34): the game ends at the fourth capture (score 8 at most
+    #: ... 16 with a double capture) and at the 200th turn at the latest.
+    presets: ClassVar[dict[str, dict[str, Any]]] = {
+        "acedrex-quick": {"captures_to_end": 4, "turn_cap": 200}}
+    #: What a table sets (Rules.table_options): the captures that end the game, all the
+    #: rules allow, and a turn cap of 1 to 1,000 turns (never none: a table must end).
+    table_options: ClassVar[Mapping[str, tuple[int, int]]] = {
+        "captures_to_end": (1, CAPTURES_MOST), "turn_cap": (1, 1000)}
     players: ClassVar[int] = PLAYERS
     territories: ClassVar[int] = PLAYERS
     slots: ClassVar[int] = SLOTS
@@ -60,12 +71,18 @@ class Acedrex:
     notation: ClassVar[str] = "acedrex"
     move_text: ClassVar[str] = "acedrex"
     evaluator: ClassVar[str] = "acedrex"
-    bots: ClassVar[tuple[str, ...]] = ("expectimax", "mcts", "heuristic", "neural", "random")
+    #: The evaluation of the ``money`` bots: the money expected when the game ends.
+    money_evaluator: ClassVar[str] = "acedrex-end"
+    bots: ClassVar[tuple[str, ...]] = ("money", "expectimax", "mcts", "heuristic", "neural",
+                                       "random")
     #: Its decisions are wide (each part of a D20 can go to many places), so the search
     #: keeps four root candidates, and inside the tree scores a decision of more than
-    #: twelve actions as it stands rather than by its best action.
-    bot_options: ClassVar[Mapping[str, str]] = {"expectimax": "width=4:wide=12", "mcts": "40"}
-    think_seconds: ClassVar[float] = 0.2
+    #: twelve actions as it stands rather than by its best action (the money bot too,
+    #: when it searches: ``money:1``).
+    bot_options: ClassVar[Mapping[str, str]] = {"expectimax": "width=4:wide=12", "mcts": "40",
+                                                "money": "width=4:wide=12"}
+    #: The money bot's slowest of 30 decisions: 76 ms with both cores busy (docs/strength.md).
+    think_seconds: ClassVar[float] = 0.1
     cube: ClassVar[bool] = False
     #: What kind of game it is. A decision lists a step of each of the nine pieces of a
     #: side for each way of spending the die, jumps and resign: 1,024 at most (its
@@ -102,9 +119,9 @@ class Acedrex:
                 )
         if self.stake < 1:
             raise InvalidOptionError(f"stake is money per point, at least 1, not {self.stake}")
-        if not 1 <= self.captures_to_end <= PIECES * (PLAYERS - 1):
+        if not 1 <= self.captures_to_end <= CAPTURES_MOST:
             raise InvalidOptionError(
-                f"captures_to_end is 1 to {PIECES * (PLAYERS - 1)}, not {self.captures_to_end}"
+                f"captures_to_end is 1 to {CAPTURES_MOST}, not {self.captures_to_end}"
             )
         if self.turn_cap < 0:
             raise InvalidOptionError(f"turn_cap is 0 (none) or more, not {self.turn_cap}")

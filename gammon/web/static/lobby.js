@@ -59,6 +59,7 @@ function showSeats() {
   $("kind").querySelector('option[value="match"]').disabled = !two || !variant.cube;
   $("rated-label").hidden = !two || kind === "money";
   $("summary").textContent = serverWord("summary", variant.name);
+  showRules(variant);
 }
 
 async function loadTables() {
@@ -113,6 +114,8 @@ async function create(event) {
     body.clock = { delay, reserve, per: body.kind === "match" ? "match" : "game" };
   }
   if (!$("rated-label").hidden && $("rated").checked) body.rated = true;
+  const options = tableOptions();
+  if (options) body.options = options;
   $("create-button").disabled = true;
   const answer = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" },
                                               body: JSON.stringify(body) });
@@ -196,4 +199,33 @@ async function start() {
   loadTables();
   setInterval(loadTables, 5000);
 }
+// --- A table's options (issue 34): those /api/variants offers, in their ranges. ---
+
+function showRules(variant) {
+  const rules = $("rules");
+  rules.replaceChildren();
+  for (const option of variant.options || []) {
+    const label = document.createElement("label");
+    label.textContent = `${serverWord("option", option.name)} `;
+    const input = document.createElement("input");
+    input.type = "number";
+    input.id = `option-${option.name}`;
+    input.dataset.option = option.name;
+    input.min = option.low;
+    input.max = option.high;
+    input.value = option.default;
+    input.size = 5;
+    label.appendChild(input);
+    rules.appendChild(label);
+  }
+}
+
+function tableOptions() {
+  const options = {};
+  for (const input of $("rules").querySelectorAll("input[data-option]")) {
+    options[input.dataset.option] = Number(input.value);
+  }
+  return Object.keys(options).length ? options : null;
+}
+
 i18n.ready.then(start);

@@ -1,0 +1,157 @@
+"""The Acedrex ``money`` bot (issue 34): an evaluation of the money a game will pay
+with its end in view (gammon.evaluators.acedrex.AcedrexEndgame), fights valued to their
+result, and resigning when behind (gammon.agents.players.MoneyAgent)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+import gammon
+from gammon import Roll
+from gammon.agents import make_agent
+from gammon.agents.players import ExpectimaxAgent, MoneyAgent
+from gammon.agents.registry import default_bot
+from gammon.core.errors import InvalidOptionError
+from gammon.evaluators.acedrex import (
+    AcedrexEndgame,
+    AcedrexHeuristic,
+    combat_odds,
+    expected_points,
+    fight_chain,
+    fight_step,
+)
+from gammon.notation.acedrex import parse_state
+from gammon.variants.acedrex import RESIGN, points
+
+ACE = gammon.variant("acedrex")
+
+
+def test_fight_step_gives_every_result_of_one_combat():
+    """ACE-COMBAT-WIN, ACE-DODGE, ACE-PARRY, ACE-TIE: one combat's results."""
+    for a, d in [(0, 0), (2, 0), (0, 3), (1, 1)]:
+        ace, drex, dodge, parry = fight_step(a, d)
+        assert ace + drex + dodge + parry == pytest.approx(1.0)
+        assert (ace, drex) == combat_odds(a, d)  # the heuristic's odds are these
+    assert fight_step(2, 0)[0] > fight_step(0, 0)[0] > fight_step(0, 3)[0]
+    # Equal sides: as likely to win outright, and to win short of 13, either way.
+    ace, drex, dodge, parry = fight_step(0, 0)
+    assert ace == pytest.approx(drex) and dodge == pytest.approx(parry)
+    assert ace == pytest.approx(116 / 342) and dodge == pytest.approx(55 / 342)
+    # The attacker's throw known: a 20 always wins, outright.
+    # The attacker's 20 known: it wins outright unless the defender's 20 ties it, and
+    # then both throw again.
+    thrown = fight_step(0, 0, attack=20)
+    assert thrown[0] == pytest.approx(18 / 19 + 1 / 19 * 116 / 342)
+    assert thrown[1] == pytest.approx(1 / 19 * 116 / 342)
+
+
+def test_fight_chain_follows_a_dodge_into_the_swapped_fight():
+    """ACE-DODGE swaps attacker and defender, ACE-PARRY fights again: a fight fought to
+    its result, with the roles the other way round after each dodge."""
+    for a, d in [(0, 0), (2, 0), (0, 2), (3, 1)]:
+        assert sum(fight_chain(a, d)) == pytest.approx(1.0)
+    d_beaten, a_taken, a_beaten, d_taken = fight_chain(0, 0)
+    # Without a dodge the charger is beaten as attacker (captured) or wins outright.
+    ace, drex, dodge, parry = fight_step(0, 0)
+    decided = 1 - parry
+    loop = 1 / (1 - (dodge / decided) ** 2)
+    assert a_taken == pytest.approx(drex / decided * loop)
+    assert d_taken == pytest.approx(dodge / decided * drex / decided * loop)
+    # The charger is captured five times as often as it captures: charging costs.
+    assert a_taken > 5 * d_taken and d_beaten == pytest.approx(a_taken)
+    # Friends in the slot help: the attacker's bonus lowers its risk.
+    assert fight_chain(3, 0)[1] < fight_chain(0, 0)[1] < fight_chain(0, 3)[1]
+    # A threshold of 2: every win is outright, so no dodge and the chain is one fight.
+    ace, drex, _, _ = fight_step(0, 0, threshold=2)
+    assert fight_chain(0, 0, threshold=2) == pytest.approx((ace, drex, 0.0, 0.0))
+
+
+def test_expected_points_grow_with_the_pace_and_stop_at_the_end():
+    """ACE-SCORE, ACE-END: the expected score of a player who goes on capturing."""
+    assert [expected_points(n, 0.0, 8) for n in range(9)] == [points(n) for n in range(9)]
+    assert expected_points(2, 0.5, 8) > expected_points(2, 0.1, 8) > points(2)
+    assert expected_points(3, 50.0, 8) == pytest.approx(points(8))
+    # A leader's score grows faster than a trailer's: each piece doubles it.
+    assert (expected_points(3, 0.5, 8) - points(3)) > (expected_points(0, 0.5, 8))
+
+
+def state(text: str, rules=ACE):
+    return parse_state(text, rules)
+
+
+def test_the_end_in_view_a_later_fight_counts_less_near_the_cap():
+    """ACE-CAP: a fight that waits for its territory's turn may never come when the cap
+    is near, so the evaluation counts it less, and not at all at the cap."""
+    evaluator = AcedrexEndgame(ACE, initiative=0.0)
+    # Red's charger on O1 fights Orange's piece on an Orange turn, later.
+    text = "9/9/Or,8/9 B - - -/-/-/- - 0,0,0,0 {}"
+    early = evaluator.value(state(text.format(10)))
+    late = evaluator.value(state(text.format(999)))
+    at_cap = evaluator.value(state(text.format(1000)))
+    # Orange, the defender, expects to gain; less near the cap, nothing at it.
+    assert early[2] > late[2] > at_cap[2] == pytest.approx(0.0, abs=1e-9)
+    assert abs(early[1]) > abs(late[1]) > abs(at_cap[1]) == 0  # Red, the charger, too
+    assert evaluator.turns_left(state(text.format(990))) == 10
+    no_cap = AcedrexEndgame(dataclasses.replace(ACE, turn_cap=0))
+    assert no_cap.turns_left(state(text.format(990))) == no_cap.horizon
+
+
+def test_a_jackpot_of_two_is_filled_by_the_next_player():
+    """ACE-JACKPOT-FILL: with two pieces in the jackpot the next player fills it (a part
+    of any die can end on a gate) and captures what is not theirs."""
+    evaluator = AcedrexEndgame(ACE)
+    before = evaluator.value(state("9/9/9/9 B - OY -/-/-/-"))  # Blue is to roll: fills
+    assert before[0] > 1.0 and before[2] < 0 and before[3] < 0
+    after = evaluator.value(state("9/9/9/9 R - OY -/-/-/-"))  # Red fills instead
+    assert after[1] > 1.0 and after[0] < 0
+
+
+def test_a_trailer_attacks_a_leader_defends():
+    """The initiative: a fight pays its attacker when they are not ahead (waiting
+    cannot win back what they are behind, ACE-CAP settles the scores then)."""
+    calm = AcedrexEndgame(ACE, initiative=0.0)
+    keen = AcedrexEndgame(ACE, initiative=0.2)
+    behind = state("9/9/Or,8/9 B - - -/-/Y/- - 0,0,0,0 10")  # Red is not ahead
+    assert keen.value(behind)[1] > calm.value(behind)[1]
+    ahead = state("9/9/Or,8/9 B - - -/Y/-/- - 0,0,0,0 10")  # Red leads: no premium
+    assert keen.value(ahead)[1] == pytest.approx(calm.value(ahead)[1])
+
+
+def test_the_money_bot_resigns_when_behind_and_only_then():
+    """ACE-RESIGN: the money bot resigns when settling now is worth more than playing
+    on; other bots never do."""
+    # Red has taken three Blue pieces (score 4); Blue's last piece on the ring attacks a
+    # Red piece in Blue's territory this turn: captured, Red's score doubles to 8.
+    losing = state("RB,8/R,8/9/9 B - - -/BBB/-/-")
+    bot = make_agent("money", ACE, seed=1)
+    assert isinstance(bot, MoneyAgent)
+    roll = losing.apply(Roll((5,)))
+    assert bot.choose(roll) is RESIGN
+    assert make_agent("expectimax:1", ACE, seed=1).choose(roll) is not RESIGN
+    # Level (nobody has captured): nothing to save by resigning.
+    level = state("RB,8/R,8/9/9 B - - -/-/-/-").apply(Roll((5,)))
+    assert bot.choose(level) is not RESIGN
+    # Red, ahead, never resigns.
+    red = state("RB,8/R,8/9/9 R - - -/BBB/-/-").apply(Roll((5,)))
+    assert bot.choose(red) is not RESIGN
+
+
+def test_money_is_the_default_and_the_old_bots_keep_their_names():
+    assert default_bot("acedrex") == "money"
+    assert default_bot("acedrex-quick") == "money"
+    old = make_agent("expectimax:1", ACE, seed=1)
+    assert isinstance(old, ExpectimaxAgent) and not isinstance(old, MoneyAgent)
+    assert type(old.evaluator) is AcedrexHeuristic and old.depth == 1
+    bot = make_agent("money:1:pace=0.01:initiative=0.2:offer=0.1", ACE, seed=1)
+    assert isinstance(bot.evaluator, AcedrexEndgame) and bot.depth == 1
+    assert (bot.evaluator.pace, bot.evaluator.initiative, bot.evaluator.offer) == (
+        0.01, 0.2, 0.1)
+    for spec, why in [("money:3", "depth is 0 to 2"), ("money:pace=2", "pace is 0 to 1"),
+                      ("money:initiative=-1", "initiative is 0 to 1"),
+                      ("money:tempo=1", "no option 'tempo'")]:
+        with pytest.raises(InvalidOptionError, match=why):
+            make_agent(spec, ACE)
+    with pytest.raises(InvalidOptionError, match="does not play backgammon"):
+        make_agent("money", "backgammon")
