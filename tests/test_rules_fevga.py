@@ -11,11 +11,11 @@ of random games, and the kernel's random games are checked for the page's invari
 from __future__ import annotations
 
 import json
-import random
 import time
 from fractions import Fraction
 
 import numpy as np
+import oracle
 import pytest
 from layouts import position
 from test_invariants_nardy import run_checked
@@ -322,20 +322,6 @@ def oracle_results(rules, pos: Position, dice: tuple[int, int]) -> set[bytes]:
     return out
 
 
-def game_positions(rules, count: int, seed: int) -> list[Position]:
-    rng = random.Random(seed)
-    seen: dict[bytes, Position] = {}
-    state = rules.initial_state()
-    while len(seen) < count:
-        if state.is_terminal:
-            state = rules.initial_state()
-        elif state.is_chance:
-            state = state.apply(state.sample_chance(rng))
-        else:
-            seen.setdefault(state.position.board + bytes([state.position.turn]), state.position)
-            state = state.apply(rng.choice(state.legal_actions()))
-    return list(seen.values())
-
 
 HAND_MADE = [
     FV.start_position(0), position({24: 15}, {24: 14, 13: 1}),
@@ -364,7 +350,7 @@ def test_fv_kernel_agrees_with_the_rules_page(options):
     rules = gammon.variant("fevga", **options)
     count = 140 if not options else 40
     begun = time.perf_counter()
-    checked = agree(rules, game_positions(rules, count, seed=33) + HAND_MADE)
+    checked = agree(rules, oracle.random_game_positions(rules, count, seed=33) + HAND_MADE)
     print(f"fevga {options}: {checked} position-rolls agree "
           f"({time.perf_counter() - begun:.1f} s)")
     assert checked >= (3000 if not options else 1000)
@@ -372,7 +358,7 @@ def test_fv_kernel_agrees_with_the_rules_page(options):
 
 @pytest.mark.slow
 def test_fv_kernel_agrees_with_the_rules_page_20000_position_rolls():
-    assert agree(FV, game_positions(FV, 960, seed=2033)) >= 20_000
+    assert agree(FV, oracle.random_game_positions(FV, 960, seed=2033)) >= 20_000
 
 
 # --- the kernel's random games ------------------------------------------------------------

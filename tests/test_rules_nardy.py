@@ -8,10 +8,10 @@ compared with a brute-force reading of the page over positions from random games
 
 from __future__ import annotations
 
-import random
 import re
 from fractions import Fraction
 
+import oracle
 import pytest
 from layouts import position
 
@@ -589,26 +589,12 @@ def oracle_results(rules, pos: Position, dice: tuple[int, int]) -> set[bytes]:
     return out
 
 
-def game_positions(rules, count: int, seed: int) -> list[Position]:
-    rng = random.Random(seed)
-    seen: dict[bytes, Position] = {}
-    state = rules.initial_state()
-    while len(seen) < count:
-        if state.is_terminal:
-            state = rules.initial_state()
-        elif state.is_chance:
-            state = state.apply(state.sample_chance(rng))
-        else:
-            seen.setdefault(state.position.board + bytes([state.position.turn]), state.position)
-            state = state.apply(rng.choice(state.legal_actions()))
-    return list(seen.values())
-
 
 @pytest.mark.parametrize("options", [{}, {"head_doubles_both": False},
                                      {"wide_head_exception": True}])
 def test_ln_kernel_agrees_with_the_rules_page(options):
     rules = gammon.variant("long-nardy", **options)
-    positions = game_positions(rules, 60, seed=5)
+    positions = oracle.random_game_positions(rules, 60, seed=5)
     positions += [rules.start_position(0), position({24: 15}, {24: 14, 13: 1}),
                   position({24: 15}, {24: 14, 4: 1}), position(BLOCK_BASE, {24: 15}),
                   position({16: 1, **BLOCK_BASE}, {24: 14, 16: 1})]

@@ -152,13 +152,10 @@ class GammonEnv(AECEnv):
 
     def _step_index(self, action: Any) -> int:
         assert self.steps is not None
-        legal = self.steps.legal(self.game)
         index = action_number(action, self.max_actions)
-        if index not in legal:
-            shown = ", ".join(f"{k} ({self.steps.meaning(k)})" for k in legal[:8])
-            more = f" and {len(legal) - 8} more" if len(legal) > 8 else ""
-            raise IllegalPlayError(f"action {action!r} is not legal now: the legal numbers "
-                                   f"are {shown}{more}")
+        why = self.steps.refusal(self.game, index)
+        if why is not None:
+            raise IllegalPlayError(why)
         return index
 
     @staticmethod

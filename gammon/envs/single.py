@@ -191,13 +191,10 @@ class GammonGymEnv(gymnasium.Env):
     def _step_in_steps(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool,
                                                    dict[str, Any]]:
         assert self.steps is not None
-        legal = self.steps.legal(self.game)
         index = action_number(action, self.max_actions)
-        if index not in legal:
-            shown = ", ".join(f"{k} ({self.steps.meaning(k)})" for k in legal[:8])
-            more = f" and {len(legal) - 8} more" if len(legal) > 8 else ""
-            return self._illegal(f"action {action!r} is not legal now: the legal numbers "
-                                 f"are {shown}{more}")
+        why = self.steps.refusal(self.game, index)
+        if why is not None:
+            return self._illegal(why)
         chosen = self.steps.take(self.game, index)
         if chosen is None:  # a step of a turn that goes on
             return self._observation(), 0.0, False, False, self._info()

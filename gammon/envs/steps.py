@@ -155,6 +155,16 @@ class StepEncoding:
             return [self.pass_index]  # the empty play: nothing can move
         return [self.index(source, die) for source, die in turn.legal_steps()]
 
+    def refusal(self, state: Any, index: int) -> str | None:
+        """Why step number ``index`` may not be taken at ``state`` (the legal numbers, and
+        what the first of them mean), or None when it may."""
+        legal = self.legal(state)
+        if index in legal:
+            return None
+        shown = ", ".join(f"{k} ({self.meaning(k)})" for k in legal[:8])
+        more = f" and {len(legal) - 8} more" if len(legal) > 8 else ""
+        return f"action {index!r} is not legal now: the legal numbers are {shown}{more}"
+
     def take(self, state: Any, index: int, turn: TurnInSteps | None | str = KEPT) -> Any:
         """The engine's action that ``index`` (legal: :meth:`legal`) completes, or None
         when it is a step and the turn goes on (``turn`` as in :meth:`legal`)."""

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -70,6 +70,40 @@ def combat_odds(attack_bonus: int, defend_bonus: int, threshold: int = 13,
     ace, drex, _, _ = fight_step(attack_bonus, defend_bonus, threshold, ties, attack)
     return ace, drex
 
+
+
+def fights(rules: Any, state: Any, out: Sequence[bool] = (False,) * PLAYERS,
+           ) -> Iterator[tuple[int, bool, int, int, int, int, int]]:
+    """Every fight standing on the ring, as both evaluations weigh them: its stop, whether
+    it is fought this turn (the one being thrown and the rest of this turn's: ``out``
+    says who has left the game), the attacking and defending sides, each side's bonus
+    (its other pieces there, tapped ones not counted in a fight of this turn) and the
+    attacker's throw when the defender is to answer it."""
+    tapped = state.tapped
+    now = set(state.queue)
+    if state.phase is Phase.DECIDE:
+        now = set(combat_stops(rules, state.turn, out))
+    elif state.stage in ("attack", "defend") and state.fight >= 0:
+        now.add(state.fight)
+    for stop, stack in enumerate(state.ring):
+        if len(stack) < 2:
+            continue
+        current = stop in now
+        i = fighting_pair(stack, tapped if current else 0)
+        if i < 0:
+            continue
+        a_side, d_side = stack[i] // PIECES, stack[i - 1] // PIECES
+        a_bonus = d_bonus = -1
+        for x in stack:
+            if current and tapped >> x & 1:
+                continue
+            side = x // PIECES
+            if side == a_side:
+                a_bonus += 1
+            elif side == d_side:
+                d_bonus += 1
+        thrown = state.attack if (stop == state.fight and state.stage == "defend") else 0
+        yield stop, current, a_side, d_side, a_bonus, d_bonus, thrown
 
 class AcedrexHeuristic:
     """Scores Acedrex states in money for each player (see the module text)."""
@@ -125,31 +159,8 @@ class AcedrexHeuristic:
             for p in range(PLAYERS):
                 value[p] += weight * gain[p]
 
-        tapped = state.tapped
         # Combats: the one being thrown, the rest of this turn's, and later ones.
-        now = set(state.queue)
-        if state.phase is Phase.DECIDE:
-            now = set(combat_stops(rules, state.turn))
-        elif state.stage in ("attack", "defend") and state.fight >= 0:
-            now.add(state.fight)
-        for stop, stack in enumerate(state.ring):
-            if len(stack) < 2:
-                continue
-            current = stop in now
-            i = fighting_pair(stack, tapped if current else 0)
-            if i < 0:
-                continue
-            a_side, d_side = stack[i] // PIECES, stack[i - 1] // PIECES
-            a_bonus = d_bonus = -1
-            for x in stack:
-                if current and tapped >> x & 1:
-                    continue
-                side = x // PIECES
-                if side == a_side:
-                    a_bonus += 1
-                elif side == d_side:
-                    d_bonus += 1
-            thrown = state.attack if (stop == state.fight and state.stage == "defend") else 0
+        for stop, current, a_side, d_side, a_bonus, d_bonus, thrown in fights(rules, state):
             ace, drex = combat_odds(a_bonus, d_bonus, rules.threshold, rules.ties, thrown)
             weight = 1.0 if current else LATER
             if territory(stop) == d_side or rules.foreign_defender == "hand":
@@ -394,30 +405,8 @@ class AcedrexEndgame(AcedrexHeuristic):
         # A fight not fought this turn waits for its territory's turn: it counts less,
         # and nothing when the cap comes first.
         later = LATER * min(1.0, left / ROUND)
-        tapped = state.tapped
-        now = set(state.queue)
-        if state.phase is Phase.DECIDE:
-            now = set(combat_stops(rules, state.turn, out))
-        elif state.stage in ("attack", "defend") and state.fight >= 0:
-            now.add(state.fight)
-        for stop, stack in enumerate(state.ring):
-            if len(stack) < 2:
-                continue
-            current = stop in now
-            i = fighting_pair(stack, tapped if current else 0)
-            if i < 0:
-                continue
-            a_side, d_side = stack[i] // PIECES, stack[i - 1] // PIECES
-            a_bonus = d_bonus = -1
-            for x in stack:
-                if current and tapped >> x & 1:
-                    continue
-                side = x // PIECES
-                if side == a_side:
-                    a_bonus += 1
-                elif side == d_side:
-                    d_bonus += 1
-            thrown = state.attack if (stop == state.fight and state.stage == "defend") else 0
+        for stop, current, a_side, d_side, a_bonus, d_bonus, thrown in fights(
+                rules, state, out):
             d_beaten, a_taken, a_beaten, d_taken = fight_chain(
                 a_bonus, d_bonus, rules.threshold, rules.ties, thrown)
             weight = 1.0 if current else later
