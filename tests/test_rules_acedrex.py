@@ -26,6 +26,7 @@ from gammon.variants.acedrex import (
     NO_JUMP,
     ONE,
     PASS,
+    PIECES,
     REROLL,
     RESIGN,
     RING,
@@ -625,3 +626,15 @@ def test_worked_example():
         " - 0,0,0,0 1"
     )
     assert state.standing() == (3, -1, -1, -1)
+
+
+@pytest.mark.parametrize("name, most", [("acedrex", 8), ("acedrex-quick", 4)])
+def test_a_state_in_play_has_no_player_at_the_captures_that_end_the_game(name, most):
+    """ACE-END: a game ends as soon as a player has made the captures that end it, so no
+    state in play (as a position text describes one) has that many."""
+    rules = gammon.variant(name)
+    ring = [() for _ in range(RING)]
+    taken = tuple(range(PIECES, PIECES + most))  # Red's pieces, taken by Blue
+    with pytest.raises(InvalidOptionError, match=f"{most} captures"):
+        rules.state(ring, 0, captured=(taken, (), (), ()))
+    rules.state(ring, 0, captured=(taken[:-1], (), (), ()))

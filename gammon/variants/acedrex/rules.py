@@ -246,6 +246,9 @@ class Acedrex:
         for p, group in enumerate(captured):
             if any(owner(x) == p for x in group):
                 raise InvalidOptionError(f"{COLOURS[p]} cannot have captured own pieces")
+        if any(len(group) >= self.captures_to_end for group in captured):
+            raise InvalidOptionError(f"a player has {self.captures_to_end} captures, which "
+                                     "ends the game: a mid-game state is one in play")
         if sum(1 for p in range(PLAYERS) if p not in out) < 2:
             raise InvalidOptionError("at least two players must be in the game: with one "
                                      "left it is over, and a mid-game state is one in play")
