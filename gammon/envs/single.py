@@ -51,7 +51,7 @@ from gammon.envs.games import (
     play_match_on,
 )
 from gammon.envs.observe import action_mask, max_actions, observer_for
-from gammon.envs.steps import ENCODINGS, encoding_for
+from gammon.envs.steps import encoding_for
 from gammon.nn.evaluator import result_range
 from gammon.stakes.rules import StakeRules
 
@@ -88,7 +88,6 @@ class GammonGymEnv(gymnasium.Env):
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
-    ACTION_ENCODINGS = ENCODINGS
 
     def __init__(self, variant: Any = "backgammon", *, opponents: Any = "random",
                  seat: int = 0, stakes: Any = None, match: int = 0,

@@ -435,13 +435,6 @@ class Store:
                                .where(seats.c.table_id == table_id)).all()
             return {seat: digest for seat, digest in found}
 
-    def players(self, table_id: str) -> dict[int, tuple[int, str]]:
-        """The seats taken by accounts: each one's user id and name."""
-        with self.engine.connect() as db:
-            found = db.execute(select(seats.c.seat, seats.c.user_id, seats.c.name)
-                               .where(seats.c.table_id == table_id,
-                                      seats.c.user_id.is_not(None))).all()
-            return {seat: (user, name) for seat, user, name in found}
 
     def set_aside(self, table_id: str, reason: str) -> None:
         """Quarantine a table whose log does not replay: out of play, kept for a look."""
