@@ -321,3 +321,30 @@ def test_every_level_offered_plays_its_variant():
         rules = variant(name)
         for level in ServerConfig().menu(rules).values():
             make_agent(level.spec, rules, 0)
+
+
+@pytest.mark.parametrize("clock, why", [
+    ({"delay": -5, "reserve": 60}, "delay is a whole number of seconds from 0 to 120"),
+    ({"delay": 5, "reserve": 10**12}, "reserve is a whole number of seconds from 5"),
+    ({"delay": "<script>", "reserve": 60}, "delay is a whole number"),
+    ({"delay": 5, "reserve": 60, "per": "week"}, "per match or per game"),
+    ({"delay": 5, "reserve": 60, "__proto__": 1}, "unknown clock fields"),
+    ("12+180", "clock is an object"),
+])
+def test_a_clock_from_a_client_is_checked_field_by_field(sqlite, clock, why):
+    with client(sqlite) as http:
+        answer = http.post("/api/tables", json={"variant": "backgammon",
+                                                "seats": ["human", "human"], "clock": clock})
+        assert answer.status_code == 400 and why in answer.json()["error"], answer.text
+
+
+def test_a_damaged_clock_in_the_database_sets_the_table_aside(sqlite):
+    with client(sqlite) as http:
+        made = new_table(http, seats=["human", "human"], clock={"delay": 5, "reserve": 60})
+    store = Store(sqlite)
+    with store.writer.begin() as db:
+        db.execute(text("UPDATE tables SET clock = '{\"control\": {\"delay\": -1}}'"))
+    with client(sqlite) as http:
+        answer = http.post(f"/api/tables/{made['id']}/seats", json={})
+        assert answer.status_code == 410 and "set aside" in answer.json()["error"]
+        assert store.row(made["id"]).status == "quarantined"
