@@ -269,6 +269,114 @@ def hitter_results(
     return {engine_bytes(b, position.turn) for b in boards}
 
 
+# --- Pins (Plakoto, Tapa) ---------------------------------------------------------------
+# Nothing is hit: a checker that lands on a lone opposing checker pins it where it stands.
+# A point then holds one side's checkers, or one pinned checker under the other side's;
+# ``pinned`` says, per mover's point, whose checker lies underneath ("me", "them" or None).
+
+
+class PinBoard(NamedTuple):
+    """The mover's and the opponent's counts (as :class:`Board`) and who lies pinned on
+    each of the mover's points 1..24 (index 0 unused)."""
+
+    mine: tuple[int, ...]
+    theirs: tuple[int, ...]
+    pinned: tuple[str | None, ...]
+
+
+def pin_move(board: PinBoard, source: int, die: int,
+             pinned_holds_bear_off: bool = False) -> PinBoard | None:
+    """Move one checker of the mover from ``source`` by ``die`` pips where the pinning
+    rules allow it (docs/rules/plakoto.md), else None."""
+    mine, theirs, pinned = board
+    if not 1 <= source <= POINTS or mine[source] == 0:
+        return None
+    if pinned[source] == "me":
+        return None  # a pinned checker waits until every checker on top has left
+    destination = source - die
+    now = list(pinned)
+    if destination >= 1:
+        opposing = theirs[opponent_point(destination)]
+        if opposing >= 2 or (opposing == 1 and pinned[destination] == "me"):
+            return None  # closed: they stand on top there
+        if opposing == 1 and pinned[destination] is None:
+            now[destination] = "them"  # the lone checker is pinned from now on
+    else:
+        if not all_home(mine):
+            return None
+        if pinned_holds_bear_off and any(pinned[p] == "me" for p in range(1, HOME + 1)):
+            return None
+        if destination < 0 and any(mine[p] > 0 for p in range(source + 1, HOME + 1)):
+            return None
+        destination = OFF
+    moved = list(mine)
+    moved[source] -= 1
+    moved[destination] += 1
+    if moved[source] == 0 and now[source] == "them":
+        now[source] = None  # the last pinner left: the checker underneath is free
+    return PinBoard(tuple(moved), theirs, tuple(now))
+
+
+def pin_results(position, dice: tuple[int, int],
+                pinned_holds_bear_off: bool = False) -> set[tuple[bytes, bytes]]:
+    """Every legal play's resulting ``(Position.board, Position.pins)`` under the pinning
+    rules, with backgammon's dice rules (as many dice as can be played, the larger when
+    only one can)."""
+    mover = position.turn
+    other = 1 - mover
+
+    def to_mover(point: int) -> int:  # player 0's point -> the mover's
+        return point if mover == 0 else POINTS + 1 - point
+
+    pinned: list[str | None] = [None] * (POINTS + 1)
+    for point in range(1, POINTS + 1):
+        who = position.pinned(point)
+        if who is not None:
+            pinned[to_mover(point)] = "me" if who == mover else "them"
+    start = PinBoard(tuple(position.row(mover)), tuple(position.row(other)), tuple(pinned))
+
+    def finish(order: list[int]) -> dict[PinBoard, int]:
+        stopped: dict[PinBoard, int] = {}
+        frontier = {start}
+        for used, die in enumerate(order):
+            following = set()
+            for board in frontier:
+                moves = [pin_move(board, s, die, pinned_holds_bear_off)
+                         for s in range(1, POINTS + 1)]
+                moves = [m for m in moves if m is not None]
+                if not moves:
+                    stopped[board] = max(stopped.get(board, 0), used)
+                following.update(moves)
+            frontier = following
+        for board in frontier:
+            stopped[board] = len(order)
+        return stopped
+
+    high, low = max(dice), min(dice)
+    if high == low:
+        found = finish([high] * 4)
+        most = max(found.values())
+        boards = {b for b, n in found.items() if n == most}
+    else:
+        first, second = finish([high, low]), finish([low, high])
+        most = max(max(first.values()), max(second.values()))
+        if most == 1:
+            boards = ({b for b, n in first.items() if n == 1}
+                      or {b for b, n in second.items() if n == 1})
+        else:
+            boards = {b for b, n in first.items() if n == most}
+            boards |= {b for b, n in second.items() if n == most}
+    out = set()
+    for board in boards:
+        pins = bytearray(POINTS)
+        for point in range(1, POINTS + 1):
+            who = board.pinned[to_mover(point)]
+            if who is not None:
+                pins[point - 1] = (mover if who == "me" else other) + 1
+        out.add((engine_bytes(Board(board.mine, board.theirs), mover), bytes(pins)))
+    return out
+
+
 # --- Positions to test on ----------------------------------------------------------------
 # These play games with the engine (uniformly random plays) only to find positions that
 # occur in play; what is checked on them never comes from the engine.
@@ -278,7 +386,7 @@ def random_game_positions(variant, count: int, seed: int, steps: int = 1_000_000
     """The first ``count`` distinct positions with a player to move in seeded random games
     (fewer if ``steps`` rolls and plays do not reach that many)."""
     rng = random.Random(seed)
-    seen: dict[tuple[bytes, int], object] = {}
+    seen: dict[tuple[bytes, bytes, int], object] = {}
     state = variant.initial_state()
     for _ in range(steps):
         if len(seen) >= count:
@@ -289,7 +397,7 @@ def random_game_positions(variant, count: int, seed: int, steps: int = 1_000_000
             state = state.apply(state.sample_chance(rng))
         else:
             position = state.position
-            seen.setdefault((position.board, position.turn), position)
+            seen.setdefault((position.board, position.pins, position.turn), position)
             state = state.apply(rng.choice(state.legal_actions()))
     return list(seen.values())
 

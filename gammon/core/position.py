@@ -10,6 +10,13 @@ a player's slot is, and so who meets whom, is the variant's business
 The counts are kept as one ``bytes`` string (player after player), which hashes and
 compares fast and converts to and from the compiled kernels' arrays without copying
 element by element.
+
+Games that pin instead of hitting (Plakoto, Tapa) add a second string, ``pins``: one
+byte per point in player 0's numbering, 0 when nothing is pinned there and ``p + 1``
+when player ``p``'s checker lies pinned under the other side's. Counts alone cannot say
+which of two sides sharing a point is on top; the pinned checker stays counted in its
+owner's row, so counts, pips and conservation read as in every other game. Every other
+game leaves ``pins`` empty (docs/architecture.md, "Pins").
 """
 
 from __future__ import annotations
@@ -22,22 +29,25 @@ OFF = 0
 _set = object.__setattr__
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Position:
     """Checker counts per player per slot, and whose turn it is.
 
     ``board[p * slots + s]`` is the number of player ``p``'s checkers on slot ``s`` of
-    ``p``'s own numbering (0 = off, 1..N = points, N+1 = bar).
+    ``p``'s own numbering (0 = off, 1..N = points, N+1 = bar). ``pins[point - 1]`` is
+    ``p + 1`` when player ``p``'s checker is pinned on player 0's ``point`` (games that
+    pin only; empty otherwise).
     """
 
     board: bytes
     players: int = 2
     turn: int = 0
+    pins: bytes = b""
 
     def __post_init__(self) -> None:
         size, players = len(self.board), self.players
         if players >= 1 and size % players == 0 and size >= 3 * players \
-                and 0 <= self.turn < players:
+                and 0 <= self.turn < players and not self.pins:
             return  # one test on the hot path; the ones below say what is wrong
         if self.players < 1 or len(self.board) % self.players:
             raise ValueError("the board must hold the same number of slots for every player")
@@ -45,27 +55,42 @@ class Position:
             raise ValueError("a track needs an off slot, at least one point and a bar")
         if not 0 <= self.turn < self.players:
             raise ValueError(f"turn {self.turn} is not a player of this position")
+        if self.pins:
+            if len(self.pins) != self.points:
+                raise ValueError(f"the pins need one byte per point ({self.points}), not "
+                                 f"{len(self.pins)}")
+            if any(pin > self.players for pin in self.pins):
+                raise ValueError("a pin byte is 0 (nothing pinned) or the pinned player + 1")
+
+    def __repr__(self) -> str:
+        # The pins only where a game keeps them: every other game's text stays as it was.
+        pins = f", pins={self.pins!r}" if self.pins else ""
+        return (f"Position(board={self.board!r}, players={self.players!r}, "
+                f"turn={self.turn!r}{pins})")
 
     @classmethod
-    def unchecked(cls, board: bytes, players: int, turn: int) -> Position:
+    def unchecked(cls, board: bytes, players: int, turn: int, pins: bytes = b"") -> Position:
         """A position from parts known to fit (a board the move generator wrote), made
         without the checks of the constructor: the play-by-play path of every game."""
         position = object.__new__(cls)
         _set(position, "board", board)
         _set(position, "players", players)
         _set(position, "turn", turn)
+        _set(position, "pins", pins)
         return position
 
     @classmethod
-    def from_checkers(cls, rows: Iterable[Iterable[int]], turn: int = 0) -> Position:
-        """Build a position from one row of slot counts per player."""
+    def from_checkers(cls, rows: Iterable[Iterable[int]], turn: int = 0,
+                      pins: bytes = b"") -> Position:
+        """Build a position from one row of slot counts per player (and the pins, in a
+        game that pins)."""
         lists = [list(row) for row in rows]
         if any(len(row) != len(lists[0]) for row in lists):
             raise ValueError("every player needs the same number of slots (off, points, bar)")
         flat = [count for row in lists for count in row]
         if any(not 0 <= count <= 127 for count in flat):
             raise ValueError("checker counts must lie between 0 and 127")
-        return cls(bytes(flat), len(lists), turn)
+        return cls(bytes(flat), len(lists), turn, pins)
 
     @classmethod
     def from_points(
@@ -123,5 +148,11 @@ class Position:
         """Pip count: the distance all of ``player``'s checkers still have to travel."""
         return sum(slot * count for slot, count in enumerate(self.row(player)))
 
+    def pinned(self, point: int) -> int | None:
+        """The player whose checker lies pinned on player 0's ``point``, or None."""
+        if not self.pins or not self.pins[point - 1]:
+            return None
+        return self.pins[point - 1] - 1
+
     def with_turn(self, turn: int) -> Position:
-        return Position(self.board, self.players, turn)
+        return Position(self.board, self.players, turn, self.pins)

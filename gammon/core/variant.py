@@ -29,6 +29,8 @@ from gammon.kernels import TrackKernel, tracks
 
 #: Memo of a game whose starter has borne off and whose other player has one last turn.
 LAST_ROLL = "last roll"
+#: Memo of a game drawn because both sides' mothers lie pinned (Plakoto).
+MOTHERS_PINNED = "both mothers pinned"
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,16 @@ class TrackVariant:
     no_hit_and_run = False
     #: The hitter rules above bind only a checker that hit in its own home board.
     no_hide_home_only = False
+    #: A lone opposing checker landed on is pinned under the lander, not hit: it may not
+    #: move until every checker on top has left, and the point is closed to its owner
+    #: (Plakoto, Tapa). Positions then carry ``pins`` (:mod:`gammon.core.position`).
+    pinning = False
+    #: With ``pinning``, a pinned checker in its owner's home board holds back bearing off.
+    pinned_holds_bear_off = False
+    #: With ``pinning``, Plakoto's mother: pinning the other side's last checker on its
+    #: starting point wins once the pinner's own start is empty; both pinned is a draw
+    #: (:func:`gammon.kernels.tracks.mother_end`).
+    mother = False
     #: With checkers on the bar, a play must enter one when some play can (among those
     #: the dice rules allow); entering need not come first.
     must_enter = False
@@ -239,6 +251,9 @@ class TrackVariant:
         fields[tracks.R_START_QUARTER] = self.start_quarter_open
         fields[tracks.R_NO_HIT_AND_RUN] = self.no_hit_and_run
         fields[tracks.R_FRONT_PRIME] = self.front_prime_open
+        fields[tracks.R_PINS] = self.pinning
+        fields[tracks.R_PINNED_HOLDS_OFF] = self.pinned_holds_bear_off
+        fields[tracks.R_MOTHER] = self.mother
         if self.head_wide:
             # A first roll takes one checker off the head, and it plays the whole roll.
             fields[tracks.R_HEAD_WIDE_AFTER] = sum(
@@ -253,7 +268,8 @@ class TrackVariant:
                 if p != q:
                     for s in range(1, self.points + 1):
                         cross[p, q, s] = self.shared_slot(p, s, q)
-        return TrackKernel(np.concatenate([fields, cross.ravel()]), self.players, self.slots)
+        return TrackKernel(np.concatenate([fields, cross.ravel()]), self.players, self.slots,
+                           self.points if self.pinning else 0)
 
     def random_playouts(
         self, games: int, seed: int | None, max_turns: int = 10000
@@ -268,7 +284,8 @@ class TrackVariant:
         plays, words = self.kernel.workspace()
         if seed is not None:
             tracks.seed_kernels(seed)
-        start = np.frombuffer(self.start_position().board, np.int8).copy()
+        begin = self.start_position()
+        start = np.frombuffer(begin.board + begin.pins, np.int8).copy()
         rows: np.ndarray = tracks.random_playouts(games, start, self.kernel.rules, max_turns,
                                                   plays, words)
         return rows
@@ -276,7 +293,16 @@ class TrackVariant:
     # --- states ------------------------------------------------------------------
 
     def start_position(self, turn: int = 0) -> Position:
-        return Position.from_points([self.start_layout()] * self.players, self.points, turn)
+        start = Position.from_points([self.start_layout()] * self.players, self.points, turn)
+        return self.with_pin_row(start)
+
+    def with_pin_row(self, position: Position) -> Position:
+        """``position`` with the pin row a game that pins keeps (nothing pinned, where
+        it has none); any other game's positions as they are."""
+        if self.pinning and not position.pins:
+            return Position(position.board, position.players, position.turn,
+                            bytes(self.points))
+        return position
 
     def initial_state(self) -> GameState:
         """A new game, before the opening roll."""
@@ -284,6 +310,7 @@ class TrackVariant:
 
     def state(self, position: Position, dice: tuple[int, int] | None = None) -> GameState:
         """A mid-game state: ``position.turn`` to play ``dice``, or to roll if None."""
+        position = self.with_pin_row(position)
         self.check_position(position)
         done = [p for p in range(self.players) if position.off(p) == self.checkers]
         # With the last roll, one side off may be the other side's turn to roll once more.
@@ -310,6 +337,52 @@ class TrackVariant:
                     f"player {p} has {sum(position.row(p))} checkers; {self.name} has "
                     f"{self.checkers}"
                 )
+        if self.pinning:
+            self.check_pins(position)
+        elif position.pins:
+            raise InvalidOptionError(f"{self.name} pins nothing: give a position without pins")
+
+    def pins_after(self, before: Position, board: bytes) -> bytes:
+        """The pin row once the player on turn in ``before`` has moved its checkers to
+        the counts ``board`` (empty in a game that does not pin). Where both sides share
+        a point, the one that stood there before lies underneath: a checker pinned before
+        stays pinned, and a lone checker of the other side landed on is pinned. A view
+        for the faces that move checkers one at a time; the plays themselves come with
+        their pins from the move generator."""
+        if not self.pinning:
+            return b""
+        mover, other = before.turn, 1 - before.turn
+        slots = self.slots
+        row = bytearray(self.points)
+        for point in range(1, self.points + 1):
+            mine = point if mover == 0 else self.shared_slot(0, point, mover)
+            theirs = point if other == 0 else self.shared_slot(0, point, other)
+            if board[mover * slots + mine] and board[other * slots + theirs]:
+                row[point - 1] = before.pins[point - 1] or other + 1
+        return bytes(row)
+
+    def check_pins(self, position: Position) -> None:
+        """Raise unless each point of ``position`` holds one side's checkers, or one
+        pinned checker under one or more of the other side's, as its pin row says."""
+        if len(position.pins) != self.points:
+            raise InvalidOptionError(
+                f"{self.name} pins checkers: the position needs a pin row of {self.points} "
+                "bytes, one per point")
+        for point in range(1, self.points + 1):
+            counts = [position.count(p, self.shared_slot(0, point, p) if p else point)
+                      for p in range(self.players)]
+            pinned = position.pinned(point)
+            if pinned is None:
+                if all(counts):
+                    raise InvalidOptionError(
+                        f"player 0's point {point} holds checkers of both sides, so one of "
+                        "them must be pinned there: the pin row says none is")
+                continue
+            if counts[pinned] != 1 or not counts[1 - pinned]:
+                raise InvalidOptionError(
+                    f"player 0's point {point}: a pinned checker lies alone under one or "
+                    f"more of the other side's, not {counts[pinned]} of player {pinned} "
+                    f"under {counts[1 - pinned]}")
 
     # --- chance ------------------------------------------------------------------
 
@@ -371,7 +444,7 @@ class TrackVariant:
         also offer decisions of its own)."""
         position = state.position
         high, low = state.dice
-        rows = self.kernel.plays(position.board, position.turn, high, low,
+        rows = self.kernel.plays(position.board + position.pins, position.turn, high, low,
                                  self.head_limit(state))
         return LegalPlays(rows, position)
 
@@ -413,19 +486,27 @@ class TrackVariant:
         turn (the memo says so) before the game ends.
         """
         mover = state.position.turn
-        board = play.result.board
+        board, pins = play.result.board, play.result.pins
+        if self.mother:
+            ended = int(tracks.mother_end(np.frombuffer(board + pins, np.int8), mover,
+                                          self.kernel.rules))
+            if ended != -1:
+                memo = MOTHERS_PINNED if ended == -2 else state.memo
+                position = Position.unchecked(board, self.players, mover, pins)
+                return GameState(
+                    self, position, Phase.TERMINAL, (), False, state.moves + 1, memo)
         finished = board[mover * self.slots] == self.checkers
         if self.last_roll and finished and state.moves % 2 == 0 and state.memo != LAST_ROLL:
-            position = Position(board, self.players, (mover + 1) % self.players)
+            position = Position(board, self.players, (mover + 1) % self.players, pins)
             return GameState(
                 self, position, Phase.CHANCE, (), False, state.moves + 1, LAST_ROLL
             )
         if finished or state.memo == LAST_ROLL:
-            position = Position.unchecked(board, self.players, mover)
+            position = Position.unchecked(board, self.players, mover, pins)
             return GameState(
                 self, position, Phase.TERMINAL, (), False, state.moves + 1, state.memo
             )
-        position = Position.unchecked(board, self.players, (mover + 1) % self.players)
+        position = Position.unchecked(board, self.players, (mover + 1) % self.players, pins)
         return GameState(self, position, Phase.CHANCE, (), False, state.moves + 1, state.memo)
 
     def why_no_cube(self, state: GameState) -> str:
@@ -448,6 +529,8 @@ class TrackVariant:
         return int(tracks.winner_points(board, winner, self.kernel.rules))
 
     def returns(self, state: GameState) -> tuple[float, ...]:
+        if state.memo == MOTHERS_PINNED:
+            return (0.0,) * self.players
         if state.memo == LAST_ROLL:
             # The last turn is over: the starter has won, unless the other finished too.
             other = state.position.turn
@@ -477,16 +560,18 @@ _MOVES = _MoveTable()
 class LegalPlays(Sequence[Play]):
     """The legal plays of a state, built from the kernel's rows when first looked at."""
 
-    __slots__ = ("_rows", "_position", "_size", "_plays", "_index", "_blob", "_width")
+    __slots__ = ("_rows", "_position", "_size", "_pins", "_plays", "_index", "_blob",
+                 "_width")
 
     def __init__(self, rows: np.ndarray, position: Position) -> None:
         self._rows = rows
         self._position = position
         self._size = len(position.board)
+        self._pins = len(position.pins)  # the pin row after the counts (games that pin)
         self._plays: list[Play | None] = [None] * len(rows)
         self._index: dict[bytes, int] | None = None
-        # A row is the board, then (source, destination, hit) per move, then the number
-        # of moves; every value is small and not negative, so its bytes read it without
+        # A row is the board (and pin row), then (source, destination, hit) per move, then
+        # the number of moves; every value is small and not negative, so its bytes read it without
         # numpy.
         self._blob = rows.tobytes()
         self._width = rows.shape[1]
@@ -506,10 +591,11 @@ class LegalPlays(Sequence[Play]):
             blob, width = self._blob, self._width
             start = (i if i >= 0 else i + len(self._plays)) * width
             at = start + self._size
+            after = at + self._pins
             moves = tuple([_MOVES[blob[m], blob[m + 1], blob[m + 2]]
-                           for m in range(at, at + 3 * blob[start + width - 1], 3)])
+                           for m in range(after, after + 3 * blob[start + width - 1], 3)])
             result = Position.unchecked(blob[start:at], self._position.players,
-                                        self._position.turn)
+                                        self._position.turn, blob[at:after])
             play = self._plays[i] = Play(moves, result)
         return play
 
@@ -525,7 +611,9 @@ class LegalPlays(Sequence[Play]):
         return None if index is None else self[index]
 
     def index_of(self, result: Position) -> int | None:
-        """Which play leads to ``result`` (by board), or None."""
+        """Which play leads to ``result`` (by board), or None. The counts tell the plays
+        of one roll apart in the games that pin too: where both sides share a point
+        after a play, the one that stood there before is the one underneath."""
         if self._index is None:
             boards = self._rows[:, : self._size]
             self._index = {boards[i].tobytes(): i for i in range(len(boards))}

@@ -17,11 +17,13 @@ class TrackKernel:
     ``random_playouts`` is the one entry point to its own playout kernel.
     """
 
-    def __init__(self, rules: np.ndarray, players: int, slots: int) -> None:
+    def __init__(self, rules: np.ndarray, players: int, slots: int, pins: int = 0) -> None:
         self.rules = rules
         self.players = players
         self.slots = slots
-        self.size = players * slots
+        #: Bytes of the pin row after the counts (the points, in the games that pin).
+        self.pins = pins
+        self.size = players * slots + pins
         self._local = threading.local()
 
     def __getstate__(self) -> dict[str, object]:
@@ -39,7 +41,7 @@ class TrackKernel:
         """This thread's work arrays for the compiled functions over these boards."""
         work = getattr(self._local, "work", None)
         if work is None:
-            work = self._local.work = tracks.workspace(self.players, self.slots)
+            work = self._local.work = tracks.workspace(self.players, self.slots, self.pins)
         return work
 
     def plays(
@@ -47,7 +49,9 @@ class TrackKernel:
     ) -> np.ndarray:
         """One row per legal play: resulting board, (source, destination, hit) x 4, length.
 
-        ``head_limit`` caps the checkers leaving the head (variants with a head rule).
+        ``head_limit`` caps the checkers leaving the head (variants with a head rule). In
+        the games that pin, ``board`` is the counts and the pin row together, and so is
+        the board of a row; a move's hit flag then says that it pinned.
         """
         plays, words = self.workspace()
         array = np.frombuffer(board, np.int8)

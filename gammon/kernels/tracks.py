@@ -2,9 +2,13 @@
 
 A board is a flat ``int8`` array: player ``p``'s slot ``s`` is ``board[p * slots + s]``,
 in each player's own numbering (slot 0 = off, 1..N = points, N+1 = bar; see
-:mod:`gammon.core.position`). Everything a variant may change is a field of the
-``rules`` vector (the ``R_*`` indices below), so one kernel serves every track variant
-and each rule lives in one place. After the fields, ``rules`` holds the crossing table:
+:mod:`gammon.core.position`). In the games that pin (``R_PINS``: Plakoto, Tapa) the
+counts are followed by the pin row, one byte per point of player 0's numbering
+(``board[players * slots + point - 1]``: 0, or ``p + 1`` when player ``p``'s checker lies
+pinned there); it is hashed, copied and compared like any other byte of the board.
+Everything a variant may change is a field of the ``rules`` vector (the ``R_*`` indices
+below), so one kernel serves every track variant and each rule lives in one place.
+After the fields, ``rules`` holds the crossing table:
 ``rules[CROSS + (p * players + q) * slots + s]`` is player ``q``'s slot for player
 ``p``'s slot ``s`` (the same physical point).
 
@@ -60,7 +64,10 @@ R_FIRST_PAST = 26  # 1: no second checker leaves the start before one passes the
 R_START_QUARTER = 27  # 1: the mover may not hold all six points of its starting quarter
 R_NO_HIT_AND_RUN = 28  # 1: a checker that hit may not move again in the same turn
 R_FRONT_PRIME = 29  # 1: no six points just past an opponent's start while it holds checkers
-CROSS = 30  # start of the crossing table
+R_PINS = 30  # 1: a lone opposing checker landed on is pinned, not hit (the board has a pin row)
+R_PINNED_HOLDS_OFF = 31  # 1: a pinned checker in its owner's home board holds back bearing off
+R_MOTHER = 32  # 1: pinning the opponent's last checker on its start ends the game (Plakoto)
+CROSS = 33  # start of the crossing table
 
 MAX_DICE = 4  # moves in one play (a double)
 # A move refused by a rule that other moves of the same play could lift (six-block, no
@@ -103,14 +110,15 @@ W_MEMO = W_MEMO_TABLE + (1 << MEMO_BITS)  # per entry: hash, key, table slot
 W_ZOBRIST = W_MEMO + 3 * MEMO_ENTRIES
 
 
-def row_width(players: int, slots: int) -> int:
-    return players * slots + 3 * MAX_DICE + 1
+def row_width(players: int, slots: int, pins: int = 0) -> int:
+    return players * slots + pins + 3 * MAX_DICE + 1
 
 
-def workspace(players: int, slots: int) -> tuple[np.ndarray, np.ndarray]:
-    """The two work arrays for boards of ``players`` x ``slots``."""
-    size = players * slots
-    plays = np.zeros((MEMO_ROW + MEMO_ENTRIES, row_width(players, slots)), np.int8)
+def workspace(players: int, slots: int, pins: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The two work arrays for boards of ``players`` x ``slots`` (and a pin row of
+    ``pins`` bytes in the games that pin)."""
+    size = players * slots + pins
+    plays = np.zeros((MEMO_ROW + MEMO_ENTRIES, row_width(players, slots, pins)), np.int8)
     words = np.zeros(W_ZOBRIST + size * MAX_COUNT, np.int64)
     # Fixed random keys: a board's hash is the xor of one key per (slot, count).
     rng = np.random.default_rng(0x6A6D6D6E)
@@ -124,6 +132,41 @@ def board_hash(board, words):
     for i in range(board.shape[0]):
         h ^= words[W_ZOBRIST + i * MAX_COUNT + board[i]]
     return h
+
+
+@njit(cache=True, inline="always")
+def _pin_index(player, slot, rules):
+    """Where the pin row holds player ``player``'s point ``slot`` (1..points): the row
+    follows the counts and is numbered as player 0 counts its points."""
+    points = rules[R_POINTS]
+    slots = points + 2
+    players = rules[R_PLAYERS]
+    point = slot if player == 0 else rules[CROSS + player * players * slots + slot]
+    return players * slots + point - 1
+
+
+@njit(cache=True)
+def mother_end(board, player, rules):
+    """Plakoto's mother, after ``player``'s play: -1 while the game goes on, ``player``
+    when it has pinned the other side's last checker on that side's starting point (its
+    24-point, which a checker never returns to, so a checker pinned there never left)
+    and has none left on its own, -2 (a draw) when both sides' mothers lie pinned. While
+    the pinner still has checkers on its own start its mother may yet be pinned, so the
+    game goes on. Two players. The Python rules (``TrackVariant.after_play``) and the
+    compiled turn end (:func:`turn_end`) both ask this function."""
+    points = rules[R_POINTS]
+    slots = points + 2
+    other = 1 - player
+    theirs_pinned = (board[other * slots + points] == 1
+                     and board[_pin_index(other, points, rules)] == other + 1)
+    if not theirs_pinned:
+        return -1
+    mine = board[player * slots + points]
+    if mine == 1 and board[_pin_index(player, points, rules)] == player + 1:
+        return -2
+    if mine == 0:
+        return player
+    return -1
 
 
 @njit(cache=True)
@@ -259,6 +302,11 @@ def _check_move(
         return -1, -1, h
     if rules[R_HEAD] == src and heads >= head_limit:
         return -1, -1, h
+    if (
+        rules[R_PINS] == 1 and src <= points
+        and plays[row, _pin_index(player, src, rules)] == player + 1
+    ):
+        return -1, -1, h  # pinned: it stays until every pinner has left
     if rules[R_FIRST_PAST] == 1 and src == points and not _first_past(plays, row, player, rules):
         return REFUSED_FOR_NOW, -1, h
     if rules[R_NO_HIT_AND_RUN] == 1 and (hitters >> src) & 1 and count == 1:
@@ -291,6 +339,16 @@ def _check_move(
             there = plays[row, index]
             if there == 0:
                 continue
+            if rules[R_PINS] == 1:
+                # Closed when they stand on top: two or more, or one on a checker of ours.
+                pin = _pin_index(player, dst, rules)
+                if there >= rules[R_BLOCK] or plays[row, pin] == player + 1:
+                    return -1, -1, h
+                if plays[row, pin] == 0:  # a lone checker of theirs: pinned from now on
+                    hit_index = pin
+                    z = W_ZOBRIST + pin * MAX_COUNT
+                    h ^= words[z] ^ words[z + q + 1]
+                continue
             if there >= rules[R_BLOCK] or rules[R_HITTING] == 0:
                 return -1, -1, h
             hit_index = index
@@ -317,6 +375,13 @@ def _check_move(
             return REFUSED_FOR_NOW, -1, h
     zsrc = W_ZOBRIST + (base + src) * MAX_COUNT
     h ^= words[zsrc + count] ^ words[zsrc + count - 1]
+    if rules[R_PINS] == 1 and count == 1 and src <= points:
+        # The last of ours leaves a point where one of theirs lies pinned: it is free.
+        pin = _pin_index(player, src, rules)
+        held = plays[row, pin]
+        if held != 0:
+            z = W_ZOBRIST + pin * MAX_COUNT
+            h ^= words[z + held] ^ words[z]
     landed = plays[row, base + dst]
     zdst = W_ZOBRIST + (base + dst) * MAX_COUNT
     h ^= words[zdst + landed] ^ words[zdst + landed + 1]
@@ -324,16 +389,24 @@ def _check_move(
 
 
 @njit(cache=True, inline="always")
-def _write_move(plays, row, out, size, slots, player, src, dst, hit_index, points):
-    """Row ``out`` := board ``row`` after the move checked by :func:`_check_move`."""
+def _write_move(plays, row, out, size, slots, player, src, dst, hit_index, points, rules):
+    """Row ``out`` := board ``row`` after the move checked by :func:`_check_move`.
+
+    ``hit_index`` is the hit checker's count, or in the games that pin a byte of the pin
+    row (past the counts): the lone checker landed on is pinned."""
     for i in range(size):
         plays[out, i] = plays[row, i]
     base = player * slots
     plays[out, base + src] -= 1
     plays[out, base + dst] += 1
-    if hit_index >= 0:
+    counts = rules[R_PLAYERS] * slots
+    if hit_index >= counts:
+        plays[out, hit_index] = 2 - player  # the other player's checker (+ 1) is pinned
+    elif hit_index >= 0:
         plays[out, hit_index] -= 1
         plays[out, (hit_index // slots) * slots + points + 1] += 1
+    if rules[R_PINS] == 1 and src <= points and plays[out, base + src] == 0:
+        plays[out, _pin_index(player, src, rules)] = 0  # the last pinner left
 
 
 @njit(cache=True, inline="always")
@@ -417,6 +490,11 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
             n += 1
             if s > home:
                 away += board[base + s]
+            elif (
+                rules[R_PINS] == 1 and rules[R_PINNED_HOLDS_OFF] == 1
+                and board[_pin_index(player, s, rules)] == player + 1
+            ):
+                away += 1  # pinned at home: no bearing off until it is free
     words[ncand] = n
     words[outside] = away
     words[heads] = 0
@@ -512,7 +590,7 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
                         break
                     _write_move(
                         plays, parent, parent + 1, size, slots, player, src, dst, hit_index,
-                        points,
+                        points, rules,
                     )
                     words[next_src + depth] = j
                     # The child's candidates: these plus the destination, highest first.
@@ -590,7 +668,9 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
                     src = packed // 512
                     dst = (packed // 2) % 256
                     hit_index = -1
-                    if packed % 2 == 1:
+                    if packed % 2 == 1 and rules[R_PINS] == 1:
+                        hit_index = _pin_index(player, dst, rules)
+                    elif packed % 2 == 1:
                         for q in range(rules[R_PLAYERS]):
                             if q != player:
                                 index = q * slots + rules[
@@ -607,7 +687,7 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
                             leaf_row = stack + depth + 1
                             _write_move(
                                 plays, stack + depth, leaf_row, size, slots, player, src, dst,
-                                hit_index, points,
+                                hit_index, points, rules,
                             )
                         same = True
                         for i in range(size):
@@ -629,7 +709,7 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
                     if leaf_row == COMPLETING:  # not written yet
                         _write_move(
                             plays, stack + depth, existing, size, slots, player, src, dst,
-                            hit_index, points,
+                            hit_index, points, rules,
                         )
                     else:
                         for i in range(size):
@@ -724,6 +804,10 @@ def turn_end(board, player, starter, last_roll, rules):
     player one more turn; the game is drawn if they finish then too, and the starter's
     otherwise.
     """
+    if rules[R_MOTHER] == 1:
+        ended = mother_end(board, player, rules)
+        if ended != -1:
+            return ended, False
     finished = board[player * (rules[R_POINTS] + 2)] == rules[R_CHECKERS]
     if last_roll:
         return (-2 if finished else 1 - player), False

@@ -30,6 +30,7 @@ from gammon.notation.gnuid import (
     position_id,
 )
 from gammon.notation.nardy import format_nardy, parse_nardy
+from gammon.notation.pins import format_pins, parse_pins
 from gammon.notation.situation import Situation, situation_from_text
 from gammon.notation.xgid import format_xgid, parse_xgid
 
@@ -45,11 +46,13 @@ __all__ = [
     "Situation",
     "format_acey",
     "format_nardy",
+    "format_pins",
     "format_xgid",
     "match_id",
     "parse_acey",
     "parse_match_id",
     "parse_nardy",
+    "parse_pins",
     "parse_position_id",
     "parse_xgid",
     "position_id",

@@ -1,0 +1,83 @@
+"""Plakoto, the second game of Greek Tavli: the pinning game.
+
+Backgammon's board and directions (each side runs from the other's home corner to its
+own), with what is Plakoto's own stated as fields of the shared mechanics, which the
+compiled move generator reads:
+
+- fifteen checkers each start on the player's own 24-point (the other's 1-point);
+- nothing is hit: a checker landing on a lone opposing checker pins it (``pinning``):
+  the pinned checker may not move until every checker on top has left, and its point
+  is closed to its owner; positions carry the pins (:mod:`gammon.core.position`);
+- the mother: pinning the other side's last checker on its starting point wins as a
+  double game once the pinner has no checker left on its own start; both mothers
+  pinned is a draw (``mother``, :func:`gammon.kernels.tracks.mother_end`);
+- no bar, no cube; a win is 1, or 2 when the loser has borne off nothing; the winner of
+  the opening lot throws both dice afresh.
+
+docs/rules/plakoto.md states the rules, the sources and the readings chosen where they
+disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gammon.core.errors import InvalidOptionError
+from gammon.core.position import Position
+from gammon.core.variant import TrackVariant, register
+
+
+@register
+@dataclass(frozen=True)
+class Plakoto(TrackVariant):
+    """Plakoto. Options (docs/rules/plakoto.md):
+
+    - ``reroll_opening`` (default True): the winner of the opening lot throws both dice
+      for the first turn; False plays the two dice of the lot.
+    - ``mother`` (default True): pinning the other side's last checker on its start ends
+      the game (PLAKOTO-MOTHER); False: it is a pin like any other.
+    - ``pinned_holds_bear_off`` (default True): a checker of yours pinned in your home
+      board keeps you from bearing off until it is free; False: it counts as home.
+    """
+
+    name = "plakoto"
+    summary = (
+        "Plakoto (Greek tavli's second game): 15 checkers each on the opponent's 1-point, "
+        "no hitting: a checker landing on a lone opposing checker pins it; pinning the "
+        "opponent's last checker on its start wins; no cube, 1 or 2 points."
+    )
+    aliases = ("tavli-plakoto",)
+    hitting = False
+    pinning = True
+    backgammons = False
+    cube = False
+    notation = "pins"
+    move_text = "pins"
+    result_names = ("single game", "double game", "triple game")
+    #: No network is trained for this game, and the compiled search reads boards without
+    #: the pin row: the bots that choose among the legal plays themselves.
+    bots = ("heuristic", "random")
+    bot_options = {}
+
+    #: The winner of the opening lot throws both dice afresh (PLAKOTO-OPENING).
+    reroll_opening: bool = True
+    #: Pinning the other side's mother ends the game (PLAKOTO-MOTHER).
+    mother: bool = True
+    #: A pinned checker in its owner's home board holds back bearing off
+    #: (PLAKOTO-BEAROFF-PINNED).
+    pinned_holds_bear_off: bool = True
+
+    def __post_init__(self) -> None:
+        self._set_switches(opening_plays_lot=not self.reroll_opening)
+
+    def start_layout(self) -> dict[int, int]:
+        return {self.points: 15}
+
+    def check_position(self, position: Position) -> None:
+        """Also refuses checkers on a bar: nothing is hit in a game that pins."""
+        super().check_position(position)
+        for p in range(self.players):
+            if position.bar(p):
+                raise InvalidOptionError(
+                    f"player {p} has {position.bar(p)} checkers on the bar; {self.name} has "
+                    "no bar (nothing is hit: a checker landed on is pinned)")
