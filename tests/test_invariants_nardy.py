@@ -22,6 +22,14 @@ so a seed gives the same games, and that checks after every single checker move:
   SHORT-COVERED-HITTER), nor, where the rule is on, is borne off
   (SHORT-NO-BEAR-OFF-HITTER); with CAU-HOME-ONLY only hits in the home board count;
   a hit takes exactly one opposing checker to the bar;
+* Plakoto (the games that pin, docs/rules/plakoto.md, written out again from the page):
+  no pinned checker moves (PLAKOTO-PINNED-STAYS); no checker lands where the other side
+  stands on top, and a landing marked as a pin finds a lone free checker
+  (PLAKOTO-OPEN-POINT, PLAKOTO-PIN); the pin row says which checker is underneath
+  wherever both sides share a point, and nowhere else; nothing on a bar; bearing off
+  only with the whole side home and, with PLAKOTO-BEAROFF-PINNED, none pinned at home;
+  the game ends at the mother as the page says (PLAKOTO-MOTHER, PLAKOTO-MOTHER-WAIT,
+  PLAKOTO-MOTHERS-DRAW);
 * every move's replay gives the board the kernel wrote; every game ends (no game hits
   the turn limit); the points are those the rules page gives for the final board.
 
@@ -40,12 +48,12 @@ from gammon import Position, Roll
 from gammon.kernels import tracks
 from gammon.kernels.cache import refresh_when_changed
 
-NARDY, HITTERS = 0, 1
+NARDY, HITTERS, PINS = 0, 1, 2
 #: Counters returned by play_and_check, by name.
 CHECKS = (
     "conservation", "bar", "shared point", "six-block", "head rule", "head doubles forced",
     "head limit (position vs kernel)", "bear-off not home", "hide after hit", "bad hit",
-    "replay", "score", "unfinished",
+    "replay", "score", "unfinished", "pinned moved", "closed landing", "pin row", "mother",
 )
 
 
@@ -150,6 +158,29 @@ def _hitter_masks(masks, n, work, base, src, dst, hit, home, no_hide, no_off, ho
 
 
 @njit(cache=True)
+def _pin_at(player, s, slots, cross):
+    """Where the pin row (after the counts) holds ``player``'s point ``s``: the row is
+    numbered as player 0 counts."""
+    return 2 * slots + (s if player == 0 else cross[1, s]) - 1
+
+
+@njit(cache=True)
+def _page_mother(board, player, slots, points, cross):
+    """PLAKOTO-MOTHER, -MOTHER-WAIT and -MOTHERS-DRAW after ``player``'s play, from the
+    page: -1 the game goes on, -2 a draw, else the winner."""
+    other = 1 - player
+    theirs = board[other * slots + points] == 1 and \
+        board[_pin_at(other, points, slots, cross)] == other + 1
+    mine = board[player * slots + points] == 1 and \
+        board[_pin_at(player, points, slots, cross)] == player + 1
+    if theirs and mine:
+        return -2
+    if theirs and board[player * slots + points] == 0:
+        return player
+    return -1
+
+
+@njit(cache=True)
 def play_and_check(games, start, rules, max_turns, plays, words, kind, head, mars, koks, page,
                    fails, seen, trace):
     """Random games as the kernel plays them, checked move by move (``fails`` counts
@@ -163,6 +194,7 @@ def play_and_check(games, start, rules, max_turns, plays, words, kind, head, mar
     drawn), points, plays."""
     no_hide, no_off, home_only = page[0] == 1, page[1] == 1, page[2] == 1
     both, wide = page[3] == 1, page[4] == 1
+    pinned_holds, mother = page[5] == 1, page[6] == 1
     size = start.shape[0]
     points = rules[tracks.R_POINTS]
     slots = points + 2
@@ -221,8 +253,41 @@ def play_and_check(games, start, rules, max_turns, plays, words, kind, head, mar
                     outside = 0
                     for s in range(home + 1, slots):
                         outside += work[base + s]
+                    if kind == PINS and pinned_holds:
+                        for s in range(1, home + 1):
+                            if work[_pin_at(player, s, slots, cross)] == player + 1:
+                                outside += 1
                     if outside > 0:
                         fails[7] += 1
+                if kind == PINS:
+                    if work[_pin_at(player, src, slots, cross)] == player + 1:
+                        fails[13] += 1
+                    if dst > 0:
+                        pin = _pin_at(player, dst, slots, cross)
+                        there = work[other * slots + cross[player, dst]]
+                        if there >= 2 or (there == 1 and work[pin] == player + 1):
+                            fails[14] += 1
+                        if hit and not (there == 1 and work[pin] == 0):
+                            fails[9] += 1
+                        if there == 1 and work[pin] == 0 and not hit:
+                            fails[9] += 1
+                        if hit:
+                            work[pin] = other + 1
+                    work[base + src] -= 1
+                    work[base + dst] += 1
+                    if work[base + src] == 0 and work[_pin_at(player, src, slots, cross)] != 0:
+                        work[_pin_at(player, src, slots, cross)] = 0
+                    for s in range(1, points + 1):
+                        mine = work[base + s]
+                        theirs = work[other * slots + cross[player, s]]
+                        pin = work[_pin_at(player, s, slots, cross)]
+                        if mine > 0 and theirs > 0:
+                            if not ((pin == player + 1 and mine == 1)
+                                    or (pin == other + 1 and theirs == 1)):
+                                fails[15] += 1
+                        elif pin != 0:
+                            fails[15] += 1
+                    continue
                 if src == head and head > 0:
                     left_head += 1
                 if kind == HITTERS and n_masks > 0:
@@ -264,9 +329,18 @@ def play_and_check(games, start, rules, max_turns, plays, words, kind, head, mar
                     total += board[p * slots + s]
                 if total != checkers:
                     fails[0] += 1
-                if kind == NARDY and board[p * slots + points + 1] != 0:
+                if kind != HITTERS and board[p * slots + points + 1] != 0:
                     fails[1] += 1
             turns += 1
+            if kind == PINS and mother:
+                ended = _page_mother(board, player, slots, points, cross)
+                page_end = ended if ended != -1 else (
+                    player if board[player * slots] == checkers else -1)
+                if page_end != tracks.turn_end(board, player, starter, False, rules)[0]:
+                    fails[16] += 1
+                if ended != -1:
+                    winner = ended
+                    break
             if last_roll:
                 if board[player * slots] == checkers:
                     winner = -2
@@ -310,6 +384,9 @@ VARIANTS = {
     ),
     "portes": ("portes", {}, HITTERS),
     "tavla": ("tavla", {}, HITTERS),
+    "plakoto": ("plakoto", {}, PINS),
+    "plakoto-options": (
+        "plakoto", {"pinned_holds_bear_off": False, "reroll_opening": False}, PINS),
 }
 
 
@@ -318,6 +395,7 @@ def page_flags(rules) -> np.ndarray:
     return np.array([
         rules.no_hit_and_hide, rules.no_bear_off_hitter, rules.no_hide_home_only,
         rules.head_doubles_both, getattr(rules, "wide_head_exception", False),
+        rules.pinned_holds_bear_off, rules.mother,
     ], np.int64)
 
 
@@ -326,8 +404,9 @@ def run_checked(
 ) -> tuple[np.ndarray, dict[str, int], np.ndarray]:
     name, options, kind = VARIANTS[key]
     rules = gammon.variant(name, **options)
-    plays, words = tracks.workspace(rules.players, rules.slots)
-    start = np.frombuffer(rules.start_position().board, np.int8).copy()
+    plays, words = tracks.workspace(rules.players, rules.slots, rules.kernel.pins)
+    begin = rules.start_position()
+    start = np.frombuffer(begin.board + begin.pins, np.int8).copy()
     fails = np.zeros(len(CHECKS), np.int64)
     seen = np.zeros(2, np.int64)
     trace = np.zeros((trace_rows, 4 + len(start)), np.int64)
@@ -394,8 +473,11 @@ def replay_kernel_games(key: str, games: int, seed: int) -> None:
             state = state.apply(Roll((a, b)))
         assert state.current_player == player and state.dice == (max(a, b), min(a, b))
         legal = state.legal_actions()
-        index = legal.index_of(Position(row[4:].astype(np.int8).tobytes(), 2, player))
+        board = row[4:].astype(np.int8).tobytes()
+        counts = 2 * rules.slots  # then the pin row, in the games that pin
+        index = legal.index_of(Position(board[:counts], 2, player))
         assert index is not None, (key, g)
+        assert legal[index].result.pins == board[counts:], (key, g)
         state = state.apply(legal[index])
     assert state is not None and state.is_terminal
     assert _result(state) == tuple(rows[games - 1, :2])
@@ -428,8 +510,9 @@ def broken(name: str, kind: int, games: int, options: dict | None = None,
     vector = rules.kernel.rules.copy()
     for field, value in fields.items():
         vector[getattr(tracks, field)] = value
-    plays, words = tracks.workspace(rules.players, rules.slots)
-    start = np.frombuffer(rules.start_position().board, np.int8).copy()
+    plays, words = tracks.workspace(rules.players, rules.slots, rules.kernel.pins)
+    begin = rules.start_position()
+    start = np.frombuffer(begin.board + begin.pins, np.int8).copy()
     fails = np.zeros(len(CHECKS), np.int64)
     tracks.seed_kernels(1)
     play_and_check(games, start, vector, 10000, plays, words, kind, rules.head, True, False,
@@ -451,6 +534,9 @@ def test_the_checks_catch_broken_rules():
     assert "hide after hit" in broken(
         "caucasian", HITTERS, 300, {"no_hide_home_only": True}, R_HITS_HOME_ONLY=0,
         R_NO_HIT_AND_HIDE=0)
+    assert "bar" in broken("plakoto", PINS, 50, R_PINS=0, R_HITTING=1)
+    assert "bear-off not home" in broken("plakoto", PINS, 300, R_PINNED_HOLDS_OFF=0)
+    assert "mother" in broken("plakoto", PINS, 100, R_MOTHER=0)
 
 
 @pytest.mark.slow

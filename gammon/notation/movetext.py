@@ -266,7 +266,9 @@ def checker_step(
     variant: TrackVariant, board: bytes, player: int, source: int, die: int
 ) -> tuple[bytes, int, bool] | None:
     """One checker moved ``die`` pips from ``source``: ``(board, destination, hit)``,
-    or None when ``player`` has no checker there. Legality is not judged.
+    or None when ``player`` has no checker there. Legality is not judged. In a game that
+    pins, the checker landed on stays where it is (``hit`` then says it was landed on;
+    the pins of a board are :meth:`TrackVariant.pins_after`'s to say).
     """
     slots = variant.slots
     base = player * slots
@@ -282,7 +284,9 @@ def checker_step(
             if other == player:
                 continue
             index = other * slots + variant.shared_slot(player, dst, other)
-            if new[index]:
+            if new[index] and variant.pinning:
+                hit = True
+            elif new[index]:
                 new[other * slots + slots - 1] += new[index]
                 new[index] = 0
                 hit = True
@@ -372,7 +376,8 @@ class Completions:
         self._memo[key] = None  # no step returns to a board it left (checkers only advance)
         position = self.state.position
         player = position.turn
-        found = play_leading_to(self.legal, Position(board, position.players, player))
+        found = play_leading_to(self.legal, Position(
+            board, position.players, player, self.state.variant.pins_after(position, board)))
         for source, die in self.steps(board, dice) if found is None else ():
             found = self.play(*self.after(board, dice, source, die))
             if found is not None:
@@ -425,9 +430,15 @@ def _dice_text(dice: tuple[int, ...]) -> str:
 
 
 def _hit_points(state: GameState, result: Position) -> set[int]:
-    """The mover's points where the play from ``state`` to ``result`` hit."""
+    """The mover's points where the play from ``state`` to ``result`` hit (in a game
+    that pins: where it pinned a checker that was free)."""
     variant, before = state.variant, state.position
     player = before.turn
+    if variant.pinning:
+        pins = result.pins or variant.pins_after(before, result.board)
+        return {point if player == 0 else variant.shared_slot(0, point, player)
+                for point in range(1, variant.points + 1)
+                if pins[point - 1] and not before.pins[point - 1]}
     hits = set()
     for other in range(before.players):
         if other == player:
@@ -448,6 +459,16 @@ def _occupied(state: GameState, point: int) -> int:
         for other in range(position.players)
         if other != player
     )
+
+
+def _pinned_under(state: GameState, point: int) -> int | None:
+    """The player whose checker lies pinned on the mover's ``point``, or None (always,
+    in a game that does not pin)."""
+    variant, position = state.variant, state.position
+    if not variant.pinning:
+        return None
+    player = position.turn
+    return position.pinned(point if player == 0 else variant.shared_slot(player, point, 0))
 
 
 def _check_stars(state: GameState, parsed: ParsedMoves) -> None:
@@ -493,6 +514,12 @@ def find_play(state: GameState, text: str | Sequence[Pair]) -> Play:
     if all(count >= 0 for count in row):
         target = tuple(row)
         candidates = [play for play in legal if play.result.row(player) == target]
+    if state.variant.pinning and len(candidates) <= 1:
+        # Where the mover's checkers end says the play: a lone checker landed on is
+        # pinned if one of them stays, and free again if it moved on.
+        if candidates:
+            return candidates[0]
+        raise IllegalPlayError(_explain(state, parsed))
     landings = {d for s, d in parsed.pairs if d != 0}
     required = {p for p in landings if _occupied(state, p)}
     best: list[Play] = []
@@ -572,7 +599,8 @@ def partial_play(
         )
     # The same board may be reached with different dice left (bearing off): keep the most.
     route = max((r for r, _ in good), key=lambda r: (len(r.dice), r.dice))
-    position = Position(route.board, state.position.players, player)
+    position = Position(route.board, state.position.players, player,
+                        state.variant.pins_after(state.position, route.board))
     complete = play_leading_to(legal, position)
     text = format_moves(route.steps, _hit_points(state, position), points)
     return PartialPlay(tuple(pairs), position, route.dice, text, complete)
@@ -618,7 +646,10 @@ def short_of_checkers(row: Sequence[int], pairs: Sequence[Pair],
 
 def _held(state: GameState, point: int) -> bool:
     count = _occupied(state, point)
-    return bool(count) and (not state.variant.hitting or count >= state.variant.block)
+    variant = state.variant
+    if variant.pinning:  # closed when they stand on top: two, or one on a checker of ours
+        return count >= variant.block or _pinned_under(state, point) == state.position.turn
+    return bool(count) and (not variant.hitting or count >= variant.block)
 
 
 def _reason(state: GameState, parsed: ParsedMoves) -> str:
@@ -633,6 +664,10 @@ def _reason(state: GameState, parsed: ParsedMoves) -> str:
                               lambda slot: "the bar" if slot == bar else str(slot))
     if short:
         return short
+    for source, _ in pairs:
+        if source <= points and _pinned_under(state, source) == player:
+            return (f"your checker on {source} lies pinned under the opponent's: it may not "
+                    "move until every checker on top of it has left")
     if variant.head:
         leaving = sum(1 for source, _ in pairs if source == variant.head)
         allowed = max(sum(1 for m in play.moves if m.source == variant.head)

@@ -97,6 +97,12 @@ def _svg(width: int, height: int, body: Iterable[str], label: str) -> str:
             + "</svg>")
 
 
+def _pin_mark(x: float, y: float, r: float) -> str:
+    """The mark on a pinned checker (the games that pin): a dark pin head in its middle."""
+    return _el("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r=f"{r * 0.3:.1f}", fill="#111",
+               stroke="#f1c40f", stroke_width="2", class_="pin")
+
+
 # --- the track board --------------------------------------------------------------------
 
 
@@ -126,6 +132,11 @@ def track_svg(state: GameState, viewer: int, *, moved: Sequence[str] = (),
         slot = point if player == viewer else variant.shared_slot(viewer, point, player)
         return position.count(player, slot)
 
+    def pinned_on(point: int) -> int | None:
+        if not position.pins:
+            return None
+        return position.pinned(point if viewer == 0 else variant.shared_slot(viewer, point, 0))
+
     body = [_el("rect", x="0", y="0", width=str(width), height=str(height), fill=BOARD, rx="10"),
             _el("rect", x=str(margin), y=str(margin), width=str(cw * half + bar_w),
                 height=str(height - 2 * margin), fill=FELT)]
@@ -142,15 +153,22 @@ def track_svg(state: GameState, viewer: int, *, moved: Sequence[str] = (),
             body.append(label)
             # A point and its checkers are one group: a click anywhere on it picks it.
             group = [triangle]
-            for player in (viewer, other):
+            # A pinned checker (the games that pin) lies at the edge, under its pinners.
+            under = pinned_on(point)
+            stacked = 0
+            for player in (viewer, other) if under is None else (under, 1 - under):
                 n = count_on(player, point)
                 if not n:
                     continue
-                for k in range(min(n, SHOWN)):
-                    y = (base + radius + 2 + k * 2 * radius if row == 0
-                         else base - radius - 2 - k * 2 * radius)
-                    label = str(n) if n > SHOWN and k == SHOWN - 1 else ""
+                for k in range(min(n, SHOWN - stacked)):
+                    at = stacked + k
+                    y = (base + radius + 2 + at * 2 * radius if row == 0
+                         else base - radius - 2 - at * 2 * radius)
+                    label = str(n) if n > SHOWN - stacked and at == SHOWN - 1 else ""
                     group.append(_checker(cx, y, radius, player, label))
+                    if player == under:
+                        group.append(_pin_mark(cx, y, radius))
+                stacked += min(n, SHOWN - stacked)
             body.append(_el("g", "".join(group), class_="spot point"
                             + (" moved" if spot in marked else ""), data_spot=spot,
                             data_mine=str(count_on(viewer, point)),

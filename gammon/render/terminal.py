@@ -17,7 +17,9 @@ bar, so the middle of the board is a plain divider; a game with a head rule colo
 head's number in its owner's colour, counts the checkers left on each head beside the
 board, and says under the board which way the checkers run.
 
-Each point shows up to five checkers; a taller stack shows four and then its count.
+Each point shows up to five checkers; a taller stack shows four and then its count. In
+a game that pins, a pinned checker is drawn at the edge of the board as its owner's
+letter in small case between parentheses, ``(o)``, under the stack that pins it.
 """
 
 from __future__ import annotations
@@ -67,6 +69,16 @@ def _stack(count: int, row: int, player: int) -> Text:
     return Text("   ")
 
 
+def _pinned_stack(count: int, row: int, player: int, pinned: int) -> Text:
+    """Row ``row`` of a point where ``player``'s ``count`` checkers pin one of
+    ``pinned``'s: the pinned checker at the edge, the stack on top of it."""
+    if row == 0:
+        return Text(f"({symbol(pinned).lower()})", style=style(pinned))
+    if count > HEIGHT - 1 and row == HEIGHT - 1:
+        return Text(f"{count:^3}", style=style(player))
+    return _stack(count, row - 1, player)
+
+
 def render_board(
     state: GameState,
     viewer: int | None = None,
@@ -100,12 +112,21 @@ def render_board(
         return position.count(player, slot)
 
     def owner(point: int) -> tuple[int, int]:
-        """(player, count) on the viewer's ``point``; the viewer first if both are there."""
+        """(player, count) on the viewer's ``point``; the viewer first if both are there
+        (the one on top where one is pinned)."""
+        under = pinned_on(point)
         for player in (viewer, other):
             n = count_on(player, point)
-            if n:
+            if n and player != under:
                 return player, n
         return -1, 0
+
+    def pinned_on(point: int) -> int | None:
+        """The player whose checker lies pinned on the viewer's ``point`` (a game that
+        pins), or None."""
+        if not position.pins:
+            return None
+        return position.pinned(point if viewer == 0 else variant.shared_slot(viewer, point, 0))
 
     marked = _touched(highlight, variant, viewer) if highlight is not None else set()
     heads = _heads(variant, viewer)
@@ -131,7 +152,10 @@ def render_board(
                 text.append(bar_cell(depth, upper))
                 text.append("│", style=FRAME)
             player, n = owner(point)
-            if n:
+            under = pinned_on(point)
+            if under is not None:
+                text.append(_pinned_stack(n, depth, player, under))
+            elif n:
                 text.append(_stack(n, depth, player))
             elif depth == 0:
                 text.append(" ▼ " if upper else " ▲ ", style=MARK[point % 2])

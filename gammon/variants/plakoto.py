@@ -21,10 +21,12 @@ disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from gammon.core.errors import InvalidOptionError
 from gammon.core.position import Position
-from gammon.core.variant import TrackVariant, register
+from gammon.core.state import GameState
+from gammon.core.variant import MOTHERS_PINNED, TrackVariant, register
 
 
 @register
@@ -34,8 +36,6 @@ class Plakoto(TrackVariant):
 
     - ``reroll_opening`` (default True): the winner of the opening lot throws both dice
       for the first turn; False plays the two dice of the lot.
-    - ``mother`` (default True): pinning the other side's last checker on its start ends
-      the game (PLAKOTO-MOTHER); False: it is a pin like any other.
     - ``pinned_holds_bear_off`` (default True): a checker of yours pinned in your home
       board keeps you from bearing off until it is free; False: it counts as home.
     """
@@ -49,6 +49,9 @@ class Plakoto(TrackVariant):
     aliases = ("tavli-plakoto",)
     hitting = False
     pinning = True
+    #: Pinning the other side's mother ends the game (PLAKOTO-MOTHER). Not an option: no
+    #: source plays without it, and without it two pinned mothers never end the game.
+    mother = True
     backgammons = False
     cube = False
     notation = "pins"
@@ -61,8 +64,6 @@ class Plakoto(TrackVariant):
 
     #: The winner of the opening lot throws both dice afresh (PLAKOTO-OPENING).
     reroll_opening: bool = True
-    #: Pinning the other side's mother ends the game (PLAKOTO-MOTHER).
-    mother: bool = True
     #: A pinned checker in its owner's home board holds back bearing off
     #: (PLAKOTO-BEAROFF-PINNED).
     pinned_holds_bear_off: bool = True
@@ -81,3 +82,19 @@ class Plakoto(TrackVariant):
                 raise InvalidOptionError(
                     f"player {p} has {position.bar(p)} checkers on the bar; {self.name} has "
                     "no bar (nothing is hit: a checker landed on is pinned)")
+
+    def announce(self, before: GameState, taken: Any,
+                 after: GameState) -> list[tuple[int | None, str]]:
+        """A game ended by the mother (PLAKOTO-MOTHER) is said to be so: the board alone
+        shows a double game won with fifteen checkers still on it."""
+        if not after.is_terminal or before.is_chance or before.is_terminal:
+            return []
+        mover = before.position.turn
+        if after.position.off(mover) == self.checkers:
+            return []  # borne off: the usual end
+        if after.memo == MOTHERS_PINNED:
+            return [(mover, "pins the other mother too: both mothers pinned, the game is "
+                            "drawn.")]
+        return [(mover, "pins the opponent's mother (its last checker on its starting "
+                        "point) with none of its own left on its own start: the game is "
+                        "won.")]

@@ -291,7 +291,7 @@ def preview(room: Room, seat: int, index: int, moves: list[int]) -> str:
             return ""  # no checker there yet: not a way this play can be made
         rows[mover][move.source] -= 1
         rows[mover][move.destination] += 1
-        if move.hit:
+        if move.hit and not variant.pinning:  # a pin leaves the checker where it stands
             for other in range(position.players):
                 if other == mover:
                     continue
@@ -299,8 +299,11 @@ def preview(room: Room, seat: int, index: int, moves: list[int]) -> str:
                 if rows[other][slot] == 1:
                     rows[other][slot] = 0
                     rows[other][bar] += 1
-    partial = GameState(variant, Position.from_checkers(rows, mover), game.phase, game.dice,
-                        game.opening, game.moves, game.memo)
+    counts = Position.from_checkers(rows, mover)
+    after = Position(counts.board, counts.players, mover,
+                     variant.pins_after(position, counts.board))
+    partial = GameState(variant, after, game.phase, game.dice, game.opening, game.moves,
+                        game.memo)
     spots = [s for k in moves for s in play_steps(play, variant)[k]]
     return board_svg(partial, seat, moved=spots, used=dice_used(game, play, moves))
 
