@@ -53,6 +53,8 @@ CASES = [
     Case("backgammon"),
     Case("portes", target=1000),
     Case("tavla", target=1000),
+    Case("plakoto", target=1000),
+    Case("plakoto", {"pinned_holds_bear_off": False}),
     Case("fevga", target=1000),
     Case("fevga", {"start_quarter": False, "six_block": False}),
     Case("acedrex", target=200),
