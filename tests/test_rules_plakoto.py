@@ -398,6 +398,27 @@ def test_plakoto_command_line():
     assert "wins" in result.output or "drawn" in result.output
 
 
+def test_plakoto_engines_of_counts_alone_refuse_it():
+    """The compiled board search, its training and the vector environment read boards
+    of counts alone: they refuse a game whose boards carry pins, so nothing plays it
+    blind to them (the protocol's self-play and the heuristic bot play it instead)."""
+    from gammon.agents import make_agent
+    from gammon.agents.search import board_search_applies
+    from gammon.envs.vector import VectorEnv, supported_variants
+
+    assert not board_search_applies(PK) and board_search_applies(gammon.variant("portes"))
+    assert "plakoto" not in supported_variants()
+    with pytest.raises(gammon.InvalidOptionError, match="pins checkers"):
+        VectorEnv("plakoto", 2)
+    with pytest.raises(gammon.InvalidOptionError, match="does not play"):
+        make_agent("expectimax", PK)
+    # The heuristic bot sees a win by the mother: it takes it when it can.
+    pos = position({7: 1, 2: 14}, {24: 1, 10: 14})
+    state = PK.state(pos, (6, 1))
+    chosen = make_agent("heuristic", PK, seed=1).choose(state)
+    assert state.apply(chosen).winner == 0
+
+
 def test_plakoto_table_plays_and_restores_a_game():
     from gammon.table import Table
 

@@ -56,10 +56,11 @@ def roll_table(sides: int) -> tuple[tuple[tuple[int, int], ...], np.ndarray]:
 
 def board_search_applies(variant: Any) -> bool:
     """Whether ``variant`` is a two-player track game whose turns simply alternate,
-    with two dice each turn: what :class:`BoardSearch` assumes."""
+    with two dice each turn and boards of counts alone: what :class:`BoardSearch`
+    assumes (the games that pin carry a pin row and end at the mother too)."""
     kind = variant.game_type
     return (kind.checkers and kind.players == 2 and kind.turns == "alternate"
-            and not variant.last_roll)
+            and not variant.last_roll and not getattr(variant, "pinning", False))
 
 
 class BoardSearch:
@@ -315,8 +316,10 @@ class StateSearch:
         (built when the search goes there); other decisions build every child."""
         legal = state.legal_actions()
         rows = play_rows(legal)
+        # Not in the games that pin: a play there may end the game at the mother, which
+        # the counts alone do not show.
         if (rows is not None and len(legal) > self.follow and len(actions) == len(legal)
-                and state.variant.players == 2
+                and state.variant.players == 2 and not getattr(state.variant, "pinning", False)
                 and isinstance(self.evaluator, BoardEvaluator)):
             variant = state.variant
             first = variant.after_play(state, legal[0])
