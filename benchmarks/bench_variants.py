@@ -55,6 +55,7 @@ CASES = [
     Case("tavla", target=1000),
     Case("plakoto", target=1000),
     Case("plakoto", {"pinned_holds_bear_off": False}),
+    Case("tapa", target=1000),
     Case("fevga", target=1000),
     Case("fevga", {"start_quarter": False, "six_block": False}),
     Case("acedrex", target=200),

@@ -165,9 +165,10 @@ def _pin_at(player, s, slots, cross):
 
 
 @njit(cache=True)
-def _page_mother(board, player, slots, points, cross):
+def _page_mother(board, player, slots, points, cross, wins):
     """PLAKOTO-MOTHER, -MOTHER-WAIT and -MOTHERS-DRAW after ``player``'s play, from the
-    page: -1 the game goes on, -2 a draw, else the winner."""
+    page (without ``wins``, TAPA-NO-MOTHER: only the draw): -1 the game goes on, -2 a
+    draw, else the winner."""
     other = 1 - player
     theirs = board[other * slots + points] == 1 and \
         board[_pin_at(other, points, slots, cross)] == other + 1
@@ -175,7 +176,7 @@ def _page_mother(board, player, slots, points, cross):
         board[_pin_at(player, points, slots, cross)] == player + 1
     if theirs and mine:
         return -2
-    if theirs and board[player * slots + points] == 0:
+    if wins and theirs and board[player * slots + points] == 0:
         return player
     return -1
 
@@ -194,7 +195,7 @@ def play_and_check(games, start, rules, max_turns, plays, words, kind, head, mar
     drawn), points, plays."""
     no_hide, no_off, home_only = page[0] == 1, page[1] == 1, page[2] == 1
     both, wide = page[3] == 1, page[4] == 1
-    pinned_holds, mother = page[5] == 1, page[6] == 1
+    pinned_holds, mother, draw = page[5] == 1, page[6] == 1, page[7] == 1
     size = start.shape[0]
     points = rules[tracks.R_POINTS]
     slots = points + 2
@@ -332,8 +333,8 @@ def play_and_check(games, start, rules, max_turns, plays, words, kind, head, mar
                 if kind != HITTERS and board[p * slots + points + 1] != 0:
                     fails[1] += 1
             turns += 1
-            if kind == PINS and mother:
-                ended = _page_mother(board, player, slots, points, cross)
+            if kind == PINS and (mother or draw):
+                ended = _page_mother(board, player, slots, points, cross, mother)
                 page_end = ended if ended != -1 else (
                     player if board[player * slots] == checkers else -1)
                 if page_end != tracks.turn_end(board, player, starter, False, rules)[0]:
@@ -387,6 +388,7 @@ VARIANTS = {
     "plakoto": ("plakoto", {}, PINS),
     "plakoto-options": (
         "plakoto", {"pinned_holds_bear_off": False, "reroll_opening": False}, PINS),
+    "tapa": ("tapa", {}, PINS),
 }
 
 
@@ -395,7 +397,7 @@ def page_flags(rules) -> np.ndarray:
     return np.array([
         rules.no_hit_and_hide, rules.no_bear_off_hitter, rules.no_hide_home_only,
         rules.head_doubles_both, getattr(rules, "wide_head_exception", False),
-        rules.pinned_holds_bear_off, rules.mother,
+        rules.pinned_holds_bear_off, rules.mother, rules.mothers_draw,
     ], np.int64)
 
 

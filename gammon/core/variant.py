@@ -29,7 +29,7 @@ from gammon.kernels import TrackKernel, tracks
 
 #: Memo of a game whose starter has borne off and whose other player has one last turn.
 LAST_ROLL = "last roll"
-#: Memo of a game drawn because both sides' mothers lie pinned (Plakoto).
+#: Memo of a game drawn because both sides' mothers lie pinned (Plakoto, Tapa).
 MOTHERS_PINNED = "both mothers pinned"
 
 
@@ -111,6 +111,8 @@ class TrackVariant:
     #: starting point wins once the pinner's own start is empty; both pinned is a draw
     #: (:func:`gammon.kernels.tracks.mother_end`).
     mother = False
+    #: With ``pinning``, both sides' mothers pinned is a draw (with ``mother`` or alone).
+    mothers_draw = False
     #: With checkers on the bar, a play must enter one when some play can (among those
     #: the dice rules allow); entering need not come first.
     must_enter = False
@@ -253,7 +255,7 @@ class TrackVariant:
         fields[tracks.R_FRONT_PRIME] = self.front_prime_open
         fields[tracks.R_PINS] = self.pinning
         fields[tracks.R_PINNED_HOLDS_OFF] = self.pinned_holds_bear_off
-        fields[tracks.R_MOTHER] = self.mother
+        fields[tracks.R_MOTHER] = 1 if self.mother else 2 if self.mothers_draw else 0
         if self.head_wide:
             # A first roll takes one checker off the head, and it plays the whole roll.
             fields[tracks.R_HEAD_WIDE_AFTER] = sum(
@@ -487,7 +489,7 @@ class TrackVariant:
         """
         mover = state.position.turn
         board, pins = play.result.board, play.result.pins
-        if self.mother:
+        if self.mother or self.mothers_draw:
             ended = int(tracks.mother_end(np.frombuffer(board + pins, np.int8), mover,
                                           self.kernel.rules))
             if ended != -1:

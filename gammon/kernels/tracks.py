@@ -66,7 +66,7 @@ R_NO_HIT_AND_RUN = 28  # 1: a checker that hit may not move again in the same tu
 R_FRONT_PRIME = 29  # 1: no six points just past an opponent's start while it holds checkers
 R_PINS = 30  # 1: a lone opposing checker landed on is pinned, not hit (the board has a pin row)
 R_PINNED_HOLDS_OFF = 31  # 1: a pinned checker in its owner's home board holds back bearing off
-R_MOTHER = 32  # 1: pinning the opponent's last checker on its start ends the game (Plakoto)
+R_MOTHER = 32  # 1: the mother wins, both pinned draw (Plakoto); 2: only the draw (Tapa)
 CROSS = 33  # start of the crossing table
 
 MAX_DICE = 4  # moves in one play (a double)
@@ -152,8 +152,11 @@ def mother_end(board, player, rules):
     24-point, which a checker never returns to, so a checker pinned there never left)
     and has none left on its own, -2 (a draw) when both sides' mothers lie pinned. While
     the pinner still has checkers on its own start its mother may yet be pinned, so the
-    game goes on. Two players. The Python rules (``TrackVariant.after_play``) and the
-    compiled turn end (:func:`turn_end`) both ask this function."""
+    game goes on. With ``R_MOTHER == 2`` (Tapa) only the draw: two pinned mothers hold
+    each other for ever (each side's pinners stand on its own 1-point, whence they may
+    only bear off, which the other pinned mother forbids). Two players. The Python rules
+    (``TrackVariant.after_play``) and the compiled turn end (:func:`turn_end`) both ask
+    this function."""
     points = rules[R_POINTS]
     slots = points + 2
     other = 1 - player
@@ -164,7 +167,7 @@ def mother_end(board, player, rules):
     mine = board[player * slots + points]
     if mine == 1 and board[_pin_index(player, points, rules)] == player + 1:
         return -2
-    if mine == 0:
+    if mine == 0 and rules[R_MOTHER] == 1:
         return player
     return -1
 
@@ -804,7 +807,7 @@ def turn_end(board, player, starter, last_roll, rules):
     player one more turn; the game is drawn if they finish then too, and the starter's
     otherwise.
     """
-    if rules[R_MOTHER] == 1:
+    if rules[R_MOTHER] != 0:
         ended = mother_end(board, player, rules)
         if ended != -1:
             return ended, False

@@ -5,11 +5,11 @@ family first, then the other games.
 """
 
 from gammon.variants import backgammon  # isort: skip
-from gammon.variants import portes, plakoto, tavla  # isort: skip
+from gammon.variants import portes, plakoto, tapa, tavla  # isort: skip
 from gammon.variants import short, caucasian, nardy, fevga  # isort: skip
 from gammon.variants import acey, multigam, acedrex  # isort: skip
 
 __all__ = [
     "acedrex", "acey", "backgammon", "caucasian", "fevga", "multigam", "nardy", "plakoto", "portes",
-    "short", "tavla",
+    "short", "tapa", "tavla",
 ]

@@ -21,7 +21,7 @@ disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from gammon.core.errors import InvalidOptionError
 from gammon.core.position import Position
@@ -46,12 +46,13 @@ class Plakoto(TrackVariant):
         "no hitting: a checker landing on a lone opposing checker pins it; pinning the "
         "opponent's last checker on its start wins; no cube, 1 or 2 points."
     )
-    aliases = ("tavli-plakoto",)
+    aliases: ClassVar[tuple[str, ...]] = ("tavli-plakoto",)
     hitting = False
     pinning = True
     #: Pinning the other side's mother ends the game (PLAKOTO-MOTHER). Not an option: no
     #: source plays without it, and without it two pinned mothers never end the game.
     mother = True
+    mothers_draw = True
     backgammons = False
     cube = False
     notation = "pins"
