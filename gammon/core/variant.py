@@ -344,6 +344,13 @@ class TrackVariant:
         elif position.pins:
             raise InvalidOptionError(f"{self.name} pins nothing: give a position without pins")
 
+    def pinned_on(self, position: Position, player: int, slot: int) -> int | None:
+        """The player whose checker lies pinned on ``player``'s point ``slot`` (the pin
+        row counts as player 0 does), or None: always, in a game that does not pin."""
+        if not position.pins:
+            return None
+        return position.pinned(slot if player == 0 else self.shared_slot(player, slot, 0))
+
     def pins_after(self, before: Position, board: bytes) -> bytes:
         """The pin row once the player on turn in ``before`` has moved its checkers to
         the counts ``board`` (empty in a game that does not pin). Where both sides share

@@ -805,7 +805,8 @@ def turn_end(board, player, starter, last_roll, rules):
 
     With ``R_LAST_ROLL``, the starter bearing off the last checker hands the other
     player one more turn; the game is drawn if they finish then too, and the starter's
-    otherwise.
+    otherwise. With ``R_MOTHER`` (the games that pin) the mothers are looked at first
+    (:func:`mother_end`).
     """
     if rules[R_MOTHER] != 0:
         ended = mother_end(board, player, rules)

@@ -464,11 +464,8 @@ def _occupied(state: GameState, point: int) -> int:
 def _pinned_under(state: GameState, point: int) -> int | None:
     """The player whose checker lies pinned on the mover's ``point``, or None (always,
     in a game that does not pin)."""
-    variant, position = state.variant, state.position
-    if not variant.pinning:
-        return None
-    player = position.turn
-    return position.pinned(point if player == 0 else variant.shared_slot(player, point, 0))
+    position = state.position
+    return state.variant.pinned_on(position, position.turn, point)
 
 
 def _check_stars(state: GameState, parsed: ParsedMoves) -> None:

@@ -132,11 +132,6 @@ def track_svg(state: GameState, viewer: int, *, moved: Sequence[str] = (),
         slot = point if player == viewer else variant.shared_slot(viewer, point, player)
         return position.count(player, slot)
 
-    def pinned_on(point: int) -> int | None:
-        if not position.pins:
-            return None
-        return position.pinned(point if viewer == 0 else variant.shared_slot(viewer, point, 0))
-
     body = [_el("rect", x="0", y="0", width=str(width), height=str(height), fill=BOARD, rx="10"),
             _el("rect", x=str(margin), y=str(margin), width=str(cw * half + bar_w),
                 height=str(height - 2 * margin), fill=FELT)]
@@ -154,7 +149,7 @@ def track_svg(state: GameState, viewer: int, *, moved: Sequence[str] = (),
             # A point and its checkers are one group: a click anywhere on it picks it.
             group = [triangle]
             # A pinned checker (the games that pin) lies at the edge, under its pinners.
-            under = pinned_on(point)
+            under = variant.pinned_on(position, viewer, point)
             stacked = 0
             for player in (viewer, other) if under is None else (under, 1 - under):
                 n = count_on(player, point)

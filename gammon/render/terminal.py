@@ -114,19 +114,12 @@ def render_board(
     def owner(point: int) -> tuple[int, int]:
         """(player, count) on the viewer's ``point``; the viewer first if both are there
         (the one on top where one is pinned)."""
-        under = pinned_on(point)
+        under = variant.pinned_on(position, viewer, point)
         for player in (viewer, other):
             n = count_on(player, point)
             if n and player != under:
                 return player, n
         return -1, 0
-
-    def pinned_on(point: int) -> int | None:
-        """The player whose checker lies pinned on the viewer's ``point`` (a game that
-        pins), or None."""
-        if not position.pins:
-            return None
-        return position.pinned(point if viewer == 0 else variant.shared_slot(viewer, point, 0))
 
     marked = _touched(highlight, variant, viewer) if highlight is not None else set()
     heads = _heads(variant, viewer)
@@ -152,7 +145,7 @@ def render_board(
                 text.append(bar_cell(depth, upper))
                 text.append("│", style=FRAME)
             player, n = owner(point)
-            under = pinned_on(point)
+            under = variant.pinned_on(position, viewer, point)
             if under is not None:
                 text.append(_pinned_stack(n, depth, player, under))
             elif n:
