@@ -80,7 +80,7 @@ def why_unsupported(rules: Any) -> str | None:
         return f"{rules.name} throws {rules.sides}-sided dice"
     if rules.pinning:
         return (f"{rules.name} pins checkers: its boards carry a pin row, which the compiled "
-                "environment does not keep")
+                "environment and the step encoding do not keep")
     for name in _TURN_METHODS:
         if getattr(type(rules), name) is not getattr(TrackVariant, name):
             return f"{rules.name}'s turns differ from the shared two-player turn ({name})"
