@@ -182,8 +182,10 @@ def test_plakoto_bearoff_pinned_at_home_holds_it_back():
     assert plays(held, (2, 1), FREE_AT_HOME) == {"3/off"}
     assert PK.pinned_holds_bear_off and not FREE_AT_HOME.pinned_holds_bear_off
     # Even after bearing off has begun: two off already, one pinned at home.
-    begun = pins({5: 1, 2: 12}, {20: 1, 24: 14}, me=(5,))
-    assert all(m.destination != 0 for p in PK.state(begun, (6, 6)).legal_actions()
+    begun = pins({5: 1, 2: 12}, {20: 1, 12: 14}, me=(5,))
+    held_back = PK.state(begun, (1, 1)).legal_actions()
+    assert held_back[0].moves and all(m.destination != 0 for p in held_back for m in p.moves)
+    assert any(m.destination == 0 for p in FREE_AT_HOME.state(begun, (1, 1)).legal_actions()
                for m in p.moves)
 
 
