@@ -333,6 +333,7 @@ def afterstates_parallel(boards, state, rules, cand, keep, offsets, out, plays, 
 
 
 refresh_when_changed("vector", (reset, reset_parallel, step, step_parallel, afterstates,
-                                afterstates_parallel, seed_envs, open_games, _step_chunk, _reset_chunk,
-                                _afterstates_chunk, _step_one, _generate, _observe, _open),
+                                afterstates_parallel, seed_envs, open_games, _step_chunk,
+                                _reset_chunk, _afterstates_chunk, _step_one, _generate,
+                                _observe, _open),
                      (tracks, encoding))
