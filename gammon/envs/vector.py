@@ -39,9 +39,28 @@ zeros in the other rows). ``reset`` returns ``(obs, info)`` with ``counts`` and
 For afterstate learners, :meth:`VectorEnv.afterstates` encodes the result of every legal
 play of every env from the mover's side, batched with offsets.
 
+**The cube and matches** (``stakes``, ``match``, ``whole_match``, the options of the
+PettingZoo and Gymnasium environments, :mod:`gammon.envs.games`): the cube, the offer
+and the score of every env live in numpy arrays around the kernel, since a cube decision
+needs no move generator. Before a roll, a player who may double (the engine's
+``CubeState.why_no_double``) decides first: action :data:`ROLL` (0) or :data:`DOUBLE`
+(1); the opponent answers :data:`TAKE` (0), :data:`DROP` (1) or, where ``stakes``
+allow a beaver (or a raccoon after one), :data:`RAISE` (2). ``phase`` (and
+``info["phase"]``) says which decision an env is at; an env at a cube decision is left
+alone by the kernel in that step. The kernel has drawn the roll already: it is not shown
+(``dice`` and the dice units are zero) until the player rolls. Observations add
+:data:`gammon.envs.observe.EXTRA_UNITS` units, so that they are the PettingZoo
+environment's whole observation. Rewards are the engine's ``returns()`` (points times
+the cube, the Jacoby rule, "no mars with the cube"; a drop scores the value before the
+double), or with ``whole_match`` each player's gain of match equity as each game ends
+(+1 and -1 over the match), ``dones`` then marking the end of a match. docs/vector.md
+has the numbers.
+
 Games agree with the Python engine (``tests/test_envs_vector.py``): driving
 ``rules.initial_state()`` with the env's opening throws, dice and action indices gives the
-same boards, players, dice, legal-play counts and returns at every step.
+same boards, players, dice, legal-play counts and returns at every step; with the stakes
+(``tests/test_envs_vector_stakes.py``) the engine's ``CubeState`` driven alike gives the
+same cube decisions, cube values and owners, scores, rewards and observations.
 """
 
 from __future__ import annotations
@@ -133,6 +152,10 @@ class VectorEnv:
     launch pays off only on cores that are free: :mod:`gammon.kernels.vector`). The
     games do not depend on it. ``keep``: result boards kept per env between steps
     (:data:`KEEP`; 0 generates every decision again when its action comes).
+    ``stakes`` (a :class:`~gammon.stakes.rules.StakeRules` or a dict of its options),
+    ``match`` (points; a game of that match from 0-0 per episode) and ``whole_match``
+    (the episode is the whole match): the cube and matches, as the other environments
+    take them (module text).
     """
 
     def __init__(self, variant: str | Any = "backgammon", num_envs: int = 256,
