@@ -26,6 +26,7 @@ from gammon.envs.vector import (
     TAKE_OR_DROP,
     VectorEnv,
 )
+from gammon.kernels.vector import S_HIGH, S_LOW
 from gammon.stakes.cube import CubeAction, cube_game
 from gammon.stakes.score import MatchScore
 
@@ -215,7 +216,7 @@ def test_no_dice_are_shown_at_a_cube_decision():
         at_roll = np.flatnonzero(phase == DOUBLE_OR_ROLL)
         if at_roll.size:  # the dice drawn are shown once the player rolls
             seen += at_roll.size
-            hidden = env._state[at_roll][:, [1, 2]].copy()
+            hidden = env._state[at_roll][:, [S_HIGH, S_LOW]].copy()  # drawn, not shown
             actions = choose(env, rng)
             actions[at_roll] = ROLL
             obs, _, _, _ = env.step(actions)
