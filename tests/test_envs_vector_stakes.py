@@ -91,7 +91,7 @@ def play_along(name, options=None, *, stakes=None, match=0, whole_match=False, e
     obs = env.observation()
     states = [engine_game(rules, stake_rules, start_score, env, e) for e in range(envs)]
     met = dict.fromkeys(("double", "drop", "raise", "game", "match", "crawford",
-                         "crawford_doubles", "gammon", "auto_doubled"), 0)
+                         "crawford_doubles", "gammon", "auto_doubled", "draw"), 0)
     returns = np.zeros((envs, 2))
     for _ in range(steps):
         counts, to_play, phase, dice = env.counts, env.to_play, env.phase, env.dice
@@ -135,6 +135,7 @@ def play_along(name, options=None, *, stakes=None, match=0, whole_match=False, e
             assert info["game_over"][e]
             assert info["dropped"][e] == (state.ending is not None)
             winner = state.winner
+            met["draw"] += winner is None
             assert info["winner"][e] == (-2 if winner is None else winner)
             assert info["points"][e] == (0 if winner is None else state.returns()[winner])
             assert info["turns"][e] == state.moves
@@ -355,3 +356,11 @@ def test_the_engine_agrees_the_crawford_game_has_no_cube():
     assert not env._may_double(np.array([0]))[0]
     state = cube_game(gammon.variant("hypergammon"), None, MatchScore.match(5, (4, 2)))
     assert state.score.crawford and not state.may_double(0) and not state.may_double(1)
+
+
+def test_long_nardy_last_roll_in_whole_matches_agrees_draws_included():
+    """Long Nardy with the last roll: no cube on the other player's one more turn, and a
+    draw moves the score not at all (no equity gained); this seed meets draws."""
+    met = play_along("long-nardy", {"last_roll": True}, match=3, whole_match=True, envs=8,
+                     steps=300, seed=2)
+    assert met["draw"] and met["match"] and met["double"]
