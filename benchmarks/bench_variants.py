@@ -55,6 +55,7 @@ CASES = [
     Case("tavla", target=1000),
     Case("fevga", target=1000),
     Case("fevga", {"start_quarter": False, "six_block": False}),
+    Case("moultezim", target=1000),
     Case("acedrex", target=200),
     Case("acey-deucey", target=1000),
     Case("acey-deucey-restrictive", target=1000),

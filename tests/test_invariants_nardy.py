@@ -1,6 +1,7 @@
 """Invariants of whole random games of the two-player track games: Long Nardy, short
-backgammon and Caucasian, Fevga (checked as Long Nardy is: its own rules are checked
-on these games in tests/test_rules_fevga.py), and backgammon, nackgammon, hypergammon,
+backgammon and Caucasian, Fevga and Moultezim (checked as Long Nardy is, the six-block
+only where the rule is on: their own rules are checked on these games in
+tests/test_rules_fevga.py and test_rules_moultezim.py), and backgammon, nackgammon, hypergammon,
 Portes and Tavla (for which the checks below that name no variant apply; Tavla's own
 rule is checked against the oracle in tests/test_rules_tavla.py).
 
@@ -11,8 +12,9 @@ so a seed gives the same games, and that checks after every single checker move:
 * checkers are conserved (15 per side, borne off included); nothing stands on a bar in
   Long Nardy;
 * Long Nardy: no point ever holds checkers of both sides; no run of six points held by
-  the mover lacks an opposing checker ahead of it (docs/rules/long-nardy.md,
-  LN-SIX-BLOCK, written out again here from the page, not taken from the kernel);
+  the mover lacks an opposing checker ahead of it where the six-block rule is in force
+  (docs/rules/long-nardy.md, LN-SIX-BLOCK, written out again here from the page, not
+  taken from the kernel);
   no more checkers leave the head in a turn than the head rule allows, and on a first
   roll of 6-6, 4-4 or 3-3 exactly two do; the head limit recognised from the position
   (LN-HEAD-DOUBLES, and LN-HEAD-WIDE when that option is on) is the one the kernel's
@@ -155,14 +157,15 @@ def play_and_check(games, start, rules, max_turns, plays, words, kind, head, mar
     """Random games as the kernel plays them, checked move by move (``fails`` counts
     each violated invariant, in the order of :data:`CHECKS`); ``head``, ``mars``,
     ``koks`` and ``page`` (no hide, hitter not borne off, home hits only, head doubles
-    for both, wide head exception) come from the rules page, not from ``rules``.
+    for both, wide head exception, the six-block rule) come from the rules page, not
+    from ``rules``.
     ``seen[0]`` counts first rolls where the wide head exception applied. ``trace``
     receives, as far as it has room, a row per throw: game, player (-1 for the opening
     lot, whose dice are player 0's and player 1's), the dice, the board after the play;
     ``seen[1]`` the rows written. Returns the kernel's rows: winner (-1 unfinished, -2
     drawn), points, plays."""
     no_hide, no_off, home_only = page[0] == 1, page[1] == 1, page[2] == 1
-    both, wide = page[3] == 1, page[4] == 1
+    both, wide, walls = page[3] == 1, page[4] == 1, page[5] == 1
     size = start.shape[0]
     points = rules[tracks.R_POINTS]
     slots = points + 2
@@ -242,7 +245,8 @@ def play_and_check(games, start, rules, max_turns, plays, words, kind, head, mar
                     for s in range(1, points + 1):
                         if work[base + s] > 0 and work[other * slots + cross[player, s]] > 0:
                             fails[2] += 1
-                    if _six_block_broken(work, player, slots, points, cross[player]):
+                    if walls and _six_block_broken(work, player, slots, points,
+                                                   cross[player]):
                         fails[3] += 1
             for i in range(size):
                 if work[i] != plays[row, i]:
@@ -302,6 +306,8 @@ VARIANTS = {
     "long-nardy-oin": ("long-nardy", {"mars": False}, NARDY),
     "long-nardy-wide": ("long-nardy", {"wide_head_exception": True}, NARDY),
     "fevga": ("fevga", {}, NARDY),
+    "moultezim": ("moultezim", {}, NARDY),
+    "moultezim-six-block": ("moultezim", {"six_block": True, "double_game": True}, NARDY),
     "short": ("short", {}, HITTERS),
     "short-koks": ("short", {"koks": True, "no_bear_off_hitter": False}, HITTERS),
     "caucasian": ("caucasian", {}, HITTERS),
@@ -318,6 +324,7 @@ def page_flags(rules) -> np.ndarray:
     return np.array([
         rules.no_hit_and_hide, rules.no_bear_off_hitter, rules.no_hide_home_only,
         rules.head_doubles_both, getattr(rules, "wide_head_exception", False),
+        rules.six_block,
     ], np.int64)
 
 
