@@ -56,6 +56,8 @@ CASES = [
     Case("fevga", target=1000),
     Case("fevga", {"start_quarter": False, "six_block": False}),
     Case("moultezim", target=1000),
+    Case("gul-bara", target=1000),
+    Case("gul-bara", {"unplayed": "opponent"}),
     Case("acedrex", target=200),
     Case("acey-deucey", target=1000),
     Case("acey-deucey-restrictive", target=1000),

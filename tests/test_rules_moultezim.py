@@ -229,6 +229,7 @@ def test_mz_options_are_named_and_typed():
         gammon.variant("moultezim", opponent_quarter=True)
     assert gammon.variant("multezim").name == "moultezim"
     assert gammon.variant("mueltezim", six_block=True).six_block
+    assert MZ.table_options == {"opponent_quarter": (1, 6)}  # a web table may set it
 
 
 # --- the kernel against a brute-force reading of the page -----------------------------

@@ -18,7 +18,9 @@ disagree.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 from gammon.core.errors import InvalidOptionError
 from gammon.core.variant import register
@@ -47,6 +49,8 @@ class Moultezim(Fevga):
     )
     aliases = ("multezim", "mueltezim")
     result_names = ("single game", "double game", "triple game")
+    #: What a web table sets (MZ-OPPONENT-QUARTER).
+    table_options: ClassVar[Mapping[str, tuple[int, int]]] = {"opponent_quarter": (1, 6)}
 
     #: No six in a row with no opposing checker ahead (MZ-SIX-BLOCK; off: MZ-PRIMES).
     six_block: bool = False
