@@ -28,7 +28,9 @@ so a seed gives the same games, and that checks after every single checker move:
   the turn limit); the points are those the rules page gives for the final board.
 
 The loop's results must then equal the variant's own ``random_playouts`` row for row.
-The default run plays 1,000 games per variant; ``pytest -m slow`` plays 10,000.
+The default run plays 1,000 games per variant; ``pytest -m slow`` plays 10,000. Gul
+bara, whose turns (cascading doubles) are its own, has its own kernel and is checked at
+the end from that kernel's traces, move by move and turn by turn.
 """
 
 from __future__ import annotations
@@ -472,3 +474,81 @@ refresh_when_changed(
     (_six_block_broken, _points_won, _page_head_limit, _hitter_masks, play_and_check),
     (tracks,),
 )
+
+
+# --- Gul bara: its own turns, in their own kernel ------------------------------------------
+
+
+@pytest.mark.parametrize("options", [{}, {"unplayed": "opponent"}, {"cascade_from": 1}],
+                         ids=["lost", "opponent", "from-1"])
+def test_gul_bara_compiled_games_keep_the_invariants(options):
+    """Gul bara's compiled random games (:mod:`gammon.kernels.gulbara`), checked move by
+    move and turn by turn from docs/rules/gul-bara.md, not from the kernel: conservation,
+    no bar, no point shared, each move one die of the play's dice from an own checker to
+    a point free of the opponent, bearing off only with the whole side home (a larger
+    die from the farthest point); the plays' order: the lot's winner throws first,
+    turns alternate, a double below 6-6 of a cascading turn played in full (four moves)
+    is followed by the next double of the same player, and one not played in full ends
+    the turn, or (``unplayed="opponent"``) hands the next double to the other player,
+    whose own throw follows their handed-over doubles. Every game ends."""
+    from gammon.kernels import gulbara as gk
+
+    rules = gammon.variant("gul-bara", **options)
+    games = 300
+    rows, trace = rules.traced_playouts(games, seed=12, trace_rows=games * 600)
+    assert len(trace) < games * 600 and (rows[:, 0] >= 0).all()
+    give = rules.unplayed == "opponent"
+    cascades = 0
+    board = throws = expect = None
+    for row in trace:
+        player, high, low = (int(x) for x in row[gk.T_PLAYER:gk.T_MOVES])
+        after = row[gk.T_BOARD:]
+        if player == -1:  # the lot: a new game
+            board = np.frombuffer(rules.start_position().board, np.int8).astype(np.int64)
+            throws = [0, 0]
+            expect = ("throw", 0 if high > low else 1, None, False)
+            continue
+        kind, who, dice, given = expect
+        assert player == who, row[:4]
+        if kind == "throw":
+            throws[player] += 1
+        else:
+            assert (high, low) == dice, row[:4]
+            cascades += 1
+        moves = int(row[gk.T_MOVES])
+        dice_left = [high] * 4 if high == low else [high, low]
+        work = board.copy()
+        mine = player * 26
+        for k in range(moves):
+            src, dst, hit = (int(x) for x in row[gk.T_PATH + 3 * k:gk.T_PATH + 3 * k + 3])
+            assert hit == 0 and work[mine + src] > 0 and 1 <= src <= 24
+            if dst > 0:
+                assert src - dst in dice_left
+                dice_left.remove(src - dst)
+                assert work[(1 - player) * 26 + (dst + 11) % 24 + 1] == 0  # closed
+            else:
+                assert not work[mine + 7:mine + 26].any()  # all home
+                exact = [d for d in dice_left if d == src]
+                larger = [d for d in dice_left if d > src
+                          and not work[mine + src + 1:mine + 7].any()]
+                assert exact or larger, row[:4]
+                dice_left.remove(exact[0] if exact else larger[0])
+            work[mine + src] -= 1
+            work[mine + dst] += 1
+        assert np.array_equal(work, after), row[:4]
+        for p in (0, 1):
+            assert after[p * 26:(p + 1) * 26].sum() == 15 and after[p * 26 + 25] == 0
+        for s in range(1, 25):
+            assert not (after[s] and after[26 + (s + 11) % 24 + 1])
+        board = after.copy()
+        if board[mine] == 15:
+            expect = None  # the game is over: a lot comes next
+            continue
+        cascading = high == low and high < 6 and (given or throws[player] >= rules.cascade_from)
+        if cascading and moves == 4:
+            expect = ("cascade", player, (high + 1, high + 1), given)
+        elif cascading and give and not given:
+            expect = ("cascade", 1 - player, (high + 1, high + 1), True)
+        else:
+            expect = ("throw", player if given else 1 - player, None, False)
+    assert cascades > 0

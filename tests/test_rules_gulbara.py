@@ -325,7 +325,7 @@ def replay(rules, games: int, seed: int) -> dict[str, int]:
     state = None
     last = -1  # who made the play before
     for row in trace:
-        g, player, a, b = (int(x) for x in row[:kernel.T_BOARD])
+        g, player, a, b = (int(x) for x in row[:kernel.T_MOVES])
         if player == -1:
             if state is not None:
                 assert state.is_terminal and _result(state) == tuple(rows[g - 1, :2])

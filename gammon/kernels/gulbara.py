@@ -11,7 +11,9 @@ in full) before throwing for their own turn.
 
 The turn structure is written twice, here and in :mod:`gammon.variants.gulbara` (the
 reference). Tied by ``tests/test_rules_gulbara.py`` (the traced games replayed play by
-play through the Python rules, every play legal there and the results equal).
+play through the Python rules, every play legal there and the results equal) and
+``tests/test_invariants_nardy.py::test_gul_bara_compiled_games_keep_the_invariants``
+(the rules page's moves and turn order checked over the traces).
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ T_GAME = 0  # game number in the batch
 T_PLAYER = 1  # who played; -1 for the opening lot (the dice are player 0's and 1's)
 T_DIE1 = 2  # the dice played (for a cascade's double: its number, twice)
 T_DIE2 = 3
-T_BOARD = 4  # the whole board after the play
+T_MOVES = 4  # checker moves in the play
+T_PATH = 5  # (source, destination, hit) x MAX_DICE, as tracks' play rows
+T_BOARD = T_PATH + 3 * MAX_DICE  # the whole board after the play
 
 
 @njit(cache=True)
@@ -80,6 +84,8 @@ def random_playouts(games, start, rules, cascade_from, to_opponent, max_plays, p
                 if n < trace.shape[0]:
                     trace[n, T_GAME], trace[n, T_PLAYER] = g, player
                     trace[n, T_DIE1], trace[n, T_DIE2] = high, low
+                    trace[n, T_MOVES] = used
+                    trace[n, T_PATH:T_BOARD] = plays[row, size:length_col]
                     trace[n, T_BOARD:] = board
                     n += 1
                 winner, _ = turn_end(board, player, starter, False, rules)
