@@ -11,6 +11,10 @@ Random games of standard backgammon, random legal actions everywhere:
   bench_openspiel.py``'s loop: chance outcomes and legal actions drawn uniformly), the
   anchor; OpenSpiel and gammon's environments take turns in one-second slices, so that
   the machine's drift hits both;
+- the same environment playing 7-point matches with the cube (``match=7,
+  whole_match=True``), random legal actions at the cube decisions too: what the cube
+  and match layer (numpy around the kernel) costs per step, printed as a ratio to the
+  plain environment on one thread;
 - ``--pgx``: pgx's backgammon, ``jax.jit(jax.vmap(step))`` over a batch on the CPU with
   pgx's auto-reset wrapper, random legal actions drawn in JAX (after its compilation).
 
@@ -58,17 +62,19 @@ from gammon.envs.vector import VectorEnv  # noqa: E402
 TARGET = 10.0  # gammon's vector env / OpenSpiel from Python, random steps per second
 
 
-def vector_run(envs: int, seed: int, threads: int, keep: int) -> Any:
-    env = VectorEnv("backgammon", envs, seed=seed, threads=threads, keep=keep)
+def vector_run(envs: int, seed: int, threads: int, keep: int, **stakes: Any) -> Any:
+    env = VectorEnv("backgammon", envs, seed=seed, threads=threads, keep=keep, **stakes)
     rng = np.random.default_rng(seed)
     counts = env.counts
 
     def run(_: int) -> tuple[int, dict[str, int]]:
         nonlocal counts
         actions = (rng.random(envs) * counts).astype(np.int64)
+        plays = int((env.phase == 0).sum())  # the rest are cube decisions
         _, _, dones, info = env.step(actions)
         counts = info["counts"]
-        return envs, {"games": int(dones.sum())}
+        ended = info.get("game_over", dones)  # with whole matches: games, not matches
+        return envs, {"games": int(ended.sum()), "plays": plays}
 
     for _ in range(20):  # warm-up: compile or load the cache, reach mid-game positions
         run(0)
@@ -137,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
                            vector_run(args.envs, args.seed, t, 64)))
     contenders.append((f"VectorEnv x{args.envs}, 1 thread, regenerate",
                        vector_run(args.envs, args.seed, 1, 0)))
+    contenders.append((f"VectorEnv x{args.envs}, 1 thread, keep, 7-pt matches",
+                       vector_run(args.envs, args.seed, 1, 64, match=7, whole_match=True)))
     rates: list[Rate] = interleaved([run for _, run in contenders], args.seconds)
 
     rows: list[dict[str, Any]] = []
@@ -149,7 +157,8 @@ def main(argv: list[str] | None = None) -> int:
     for (name, _), rate in zip(contenders[1:], rates[1:], strict=True):
         games = rate.extra["games"] / rate.seconds
         rows.append({"name": name, "steps_per_s": rate.per_second, "games_per_s": games,
-                     "step": "whole turn",
+                     "plays_per_s": rate.extra["plays"] / rate.seconds,
+                     "step": "whole turn or cube decision",
                      "steps_per_game": rate.per_second / games if games else 0.0})
     if args.pgx:
         found = pgx_rate(args.pgx_batch, args.seconds, args.seed)
@@ -173,6 +182,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{row['name']:44} {row['steps_per_s']:11,.0f} {row['games_per_s']:9,.0f} "
               f"{row['steps_per_game']:10.1f} {row['games_ratio']:10.2f} "
               f"{row['steps_ratio']:10.2f}  {row['step']}")
+    plain = next((r for r in rows if r["name"].endswith(", 1 thread(s), keep")), None)
+    if plain is not None:
+        matches = rows[2 + len(threads)]
+        steps = matches["steps_per_s"] / plain["steps_per_s"]
+        plays = matches["plays_per_s"] / plain["plays_per_s"]
+        print(f"7-point matches with the cube / plain, 1 thread: {steps:.2f}x the steps/s "
+              f"(a cube decision is a step too, and cheap), {plays:.2f}x the plays/s "
+              "(whole turns only)")
     best = max(rows[1:1 + len(threads) + 1], key=lambda r: r["games_per_s"])
     print(f"best gammon: {best['name']}: {best['games_ratio']:.1f}x OpenSpiel in games/s "
           f"(the comparable unit), {best['steps_ratio']:.1f}x in steps/s as each counts; "

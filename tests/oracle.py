@@ -411,3 +411,98 @@ def bearing_off(position) -> bool:
     """The player on turn has every checker home (and some still on the board)."""
     row = position.row(position.turn)
     return all_home(row) and row[OFF] < sum(row)
+
+
+# --- The same-way-round running games (Fevga's family: Moultezim, Gul bara) -------------
+
+
+def same_way_results(
+    position, dice: tuple[int, int], *, first_past: bool = True, start_quarter: bool = True,
+    six_block: bool = False, front_prime: bool = False, opponent_quarter: int = 6,
+) -> set[bytes]:
+    """Every legal resulting board of ``dice`` in the running games where both sides go
+    the same way round from opposite corners (docs/rules/fevga.md and moultezim.md):
+    our point n is the opponent's n + 12 (counted round), any opposing checker closes a
+    point, there is no hitting and no bar; the dice rules are backgammon's above.
+
+    Each single move must keep, at the moment it is made: ``first_past``, no checker
+    leaves our 24 while one of ours is out between 23 and 12 and none is past their
+    start (our 11 or lower, or off); ``start_quarter``, not all of our 19..24 held;
+    ``six_block``, no six of our points in a row (along their way) with none of theirs
+    ahead; ``front_prime``, not all of our 11..6 held while their start (our 12) holds
+    checkers; ``opponent_quarter``, a checker landing in their starting quarter (our
+    7..12) leaves at most that many of its points held by us.
+    """
+    mover = position.turn
+    theirs = position.row(1 - mover)
+
+    def ours_to_theirs(point: int) -> int:
+        return (point + 11) % POINTS + 1
+
+    def walled(mine: list[int]) -> bool:
+        held = {ours_to_theirs(s) for s in range(1, POINTS + 1) if mine[s]}
+        return any(all(low + k in held for k in range(6)) and not any(theirs[:low])
+                   for low in range(1, POINTS - 4))
+
+    def step(mine: tuple[int, ...], source: int, die: int) -> tuple[int, ...] | None:
+        if not mine[source]:
+            return None
+        if first_past and source == POINTS and not any(mine[0:12]) and any(mine[12:24]):
+            return None
+        target = source - die
+        if target <= 0:
+            if any(mine[HOME + 1:]):
+                return None
+            if target < 0 and any(mine[source + 1:HOME + 1]):
+                return None
+            target = OFF
+        elif theirs[ours_to_theirs(target)]:
+            return None
+        after = list(mine)
+        after[source] -= 1
+        after[target] += 1
+        if start_quarter and all(after[19:25]):
+            return None
+        if six_block and target and walled(after):
+            return None
+        if front_prime and theirs[POINTS] and all(after[6:12]):
+            return None
+        if 7 <= target <= 12 and sum(1 for s in range(7, 13) if after[s]) > opponent_quarter:
+            return None
+        return tuple(after)
+
+    def finish(order: list[int]) -> dict[tuple[int, ...], int]:
+        stopped: dict[tuple[int, ...], int] = {}
+        frontier = {tuple(position.row(mover))}
+        for used, die in enumerate(order):
+            following = set()
+            for mine in frontier:
+                moves = [m for m in (step(mine, s, die) for s in range(1, POINTS + 1)) if m]
+                if not moves:
+                    stopped[mine] = max(stopped.get(mine, 0), used)
+                following.update(moves)
+            frontier = following
+        for mine in frontier:
+            stopped[mine] = len(order)
+        return stopped
+
+    high, low = max(dice), min(dice)
+    if high == low:
+        found = finish([high] * 4)
+        most = max(found.values())
+        boards = {m for m, n in found.items() if n == most}
+    else:
+        first, second = finish([high, low]), finish([low, high])
+        most = max(max(first.values()), max(second.values()))
+        if most == 1:
+            boards = ({m for m, n in first.items() if n == 1}
+                      or {m for m, n in second.items() if n == 1})
+        else:
+            boards = {m for m in {**first, **second}
+                      if first.get(m) == most or second.get(m) == most}
+    out = set()
+    for mine in boards:
+        rows = [theirs, theirs]
+        rows[mover] = mine
+        out.add(bytes(rows[0] + rows[1]))
+    return out

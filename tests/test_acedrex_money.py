@@ -24,6 +24,7 @@ from gammon.evaluators.acedrex import (
 )
 from gammon.notation.acedrex import parse_state
 from gammon.variants.acedrex import RESIGN, points
+from gammon.variants.acedrex.state import _replace
 
 ACE = gammon.variant("acedrex")
 
@@ -155,3 +156,28 @@ def test_money_is_the_default_and_the_old_bots_keep_their_names():
             make_agent(spec, ACE)
     with pytest.raises(InvalidOptionError, match="does not play backgammon"):
         make_agent("money", "backgammon")
+
+
+def test_counting_actions_part_way_agrees_with_listing_them():
+    """The search asks every leaf whether it is too wide to search; the state answers
+    without listing every step, and must answer as the full list would."""
+    import random
+
+    rules = gammon.variant("acedrex")
+    rng = random.Random(4)
+    state, asked = rules.initial_state(), 0
+    while asked < 400:
+        if state.is_terminal:
+            state = rules.initial_state()
+            continue
+        if state.is_chance:
+            state = state.apply(state.sample_chance(rng))
+            continue
+        # A decision of the MOVE stage lists its steps when asked: a copy without them.
+        fresh = _replace(state) if state.stage == "move" else state
+        counts = [fresh.has_more_actions_than(n) for n in (0, 1, 2, 3, 12, 40)]
+        legal = state.legal_actions()
+        assert counts == [len(legal) > n for n in (0, 1, 2, 3, 12, 40)]
+        asked += 1
+        state = state.apply(rng.choice([a for a in legal if a != RESIGN] or legal))
+    assert asked == 400

@@ -9,7 +9,14 @@ from typer.testing import CliRunner
 
 import gammon
 from gammon.agents import duel
-from gammon.agents.duel import Summary, journal_summary, seat_specs, seating
+from gammon.agents.duel import (
+    Summary,
+    journal_summary,
+    play_game,
+    seat_specs,
+    seating,
+    settled_returns,
+)
 from gammon.cli.main import app
 from gammon.core.errors import InvalidOptionError
 
@@ -168,3 +175,46 @@ def test_contests_are_checked():
                                 "--games", "2", "--match", "1"])
     assert table.exit_code == 0 and "1-point matches with the cube" in table.output
     assert "matches won" in table.output
+
+
+def test_an_acedrex_game_stops_once_every_agents_result_is_known():
+    """A seat that resigned at a loss has its money (ACE-RESIGN); when the players
+    left are all one agent's, the duel stops there: each agent's total, and who can
+    win, are those of the game played to its end."""
+    from gammon.agents.base import seeded_rng
+    from gammon.agents.registry import make_agent
+
+    rules = gammon.variant("acedrex")
+    specs = ["money", "heuristic", "heuristic", "heuristic"]
+    stopped = 0
+    for game in (1, 3):  # games of this seed in which the money seat resigns
+        order = seating(game, 4)
+        owners = [0 if specs[order[s]] == "money" else 1 for s in range(4)]
+
+        def agents(order=order, game=game):
+            return [make_agent(specs[order[s]], rules, f"1:{game}:{s}") for s in range(4)]
+
+        early = play_game(rules, agents(), seeded_rng(1, "dice", game), owners=owners)
+        whole = play_game(rules, agents(), seeded_rng(1, "dice", game))
+        assert early.finished and whole.finished and not whole.settled
+        money = owners.index(0)
+        assert early.returns[money] == whole.returns[money] < 0
+        assert sum(early.returns) == pytest.approx(0)
+        stopped += early.settled and sum(early.decisions) < sum(whole.decisions)
+    assert stopped == 2
+
+
+def test_settled_returns_need_one_agent_left_and_losses_only():
+    class Resigned:
+        def __init__(self, *money):
+            self.money = money
+
+        def settled_returns(self):
+            return self.money
+
+    owners = [0, 1, 1, 1]
+    assert settled_returns(Resigned(-3.0, None, None, None), owners) == (-3.0, 1.0, 1.0, 1.0)
+    assert settled_returns(Resigned(None, -3.0, None, None), owners) is None  # A plays on
+    assert settled_returns(Resigned(0.0, None, None, None), owners) is None  # could win
+    assert settled_returns(Resigned(None, None, None, None), owners) is None
+    assert settled_returns(object(), owners) is None  # a game that cannot say

@@ -128,3 +128,43 @@ def test_a_decision_wider_than_max_actions_is_refused_not_cut():
     env = GymnasiumVectorEnv("backgammon", 4, seed=0, max_actions=2)
     with pytest.raises(GammonError, match=r"legal actions, more than max_actions=2"):
         env.reset()
+
+
+def test_record_episode_statistics_over_whole_matches():
+    """With ``match`` and ``whole_match`` an episode is a whole match: RecordEpisodeStatistics
+    reports the steps of the match (plays and cube decisions) and the sum of the deciders'
+    rewards, their gains of match equity as each game ended, as a count made here gives;
+    the games inside end without terminating the episode."""
+    envs = 6
+    raw = GymnasiumVectorEnv("hypergammon", envs, max_actions=128, match=3, whole_match=True)
+    assert raw.single_observation_space.shape == (raw.games.observation_size,)
+    env = RecordEpisodeStatistics(raw)
+    obs, info = env.reset(seed=8)
+    rng = np.random.default_rng(8)
+    steps = np.zeros(envs, int)
+    total = np.zeros(envs)
+    games = np.zeros(envs, int)
+    ended = 0
+    for _ in range(500):
+        movers = info["to_play"]
+        obs, rewards, terminated, truncated, info = env.step(
+            random_legal(rng, info["action_mask"]))
+        assert obs in raw.observation_space
+        steps += 1
+        total += rewards
+        games += info["game_over"]
+        np.testing.assert_array_equal(rewards, info["rewards"][np.arange(envs), movers])
+        np.testing.assert_array_equal(terminated, info["match_over"])
+        assert not (terminated & ~info["game_over"]).any()
+        if terminated.any():
+            stats = info["episode"]
+            np.testing.assert_array_equal(stats["l"][terminated], steps[terminated])
+            np.testing.assert_allclose(stats["r"][terminated], total[terminated], atol=1e-5)
+            final = info["final_info"]
+            assert (final["final_score"][terminated].max(axis=1) >= 3).all()
+            assert set(final["match_winner"][terminated]) <= {0, 1}
+            ended += int(terminated.sum())
+            steps[terminated] = 0
+            total[terminated] = 0
+    assert ended >= 5 and env.episode_count == ended
+    assert games.sum() > ended  # matches of more than one game met

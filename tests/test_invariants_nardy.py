@@ -1,6 +1,7 @@
 """Invariants of whole random games of the two-player track games: Long Nardy, short
-backgammon and Caucasian, Fevga (checked as Long Nardy is: its own rules are checked
-on these games in tests/test_rules_fevga.py), and backgammon, nackgammon, hypergammon,
+backgammon and Caucasian, Fevga and Moultezim (checked as Long Nardy is, the six-block
+only where the rule is on: their own rules are checked on these games in
+tests/test_rules_fevga.py and test_rules_moultezim.py), and backgammon, nackgammon, hypergammon,
 Portes and Tavla (for which the checks below that name no variant apply; Tavla's own
 rule is checked against the oracle in tests/test_rules_tavla.py).
 
@@ -11,8 +12,9 @@ so a seed gives the same games, and that checks after every single checker move:
 * checkers are conserved (15 per side, borne off included); nothing stands on a bar in
   Long Nardy;
 * Long Nardy: no point ever holds checkers of both sides; no run of six points held by
-  the mover lacks an opposing checker ahead of it (docs/rules/long-nardy.md,
-  LN-SIX-BLOCK, written out again here from the page, not taken from the kernel);
+  the mover lacks an opposing checker ahead of it where the six-block rule is in force
+  (docs/rules/long-nardy.md, LN-SIX-BLOCK, written out again here from the page, not
+  taken from the kernel);
   no more checkers leave the head in a turn than the head rule allows, and on a first
   roll of 6-6, 4-4 or 3-3 exactly two do; the head limit recognised from the position
   (LN-HEAD-DOUBLES, and LN-HEAD-WIDE when that option is on) is the one the kernel's
@@ -34,7 +36,9 @@ so a seed gives the same games, and that checks after every single checker move:
   the turn limit); the points are those the rules page gives for the final board.
 
 The loop's results must then equal the variant's own ``random_playouts`` row for row.
-The default run plays 1,000 games per variant; ``pytest -m slow`` plays 10,000.
+The default run plays 1,000 games per variant; ``pytest -m slow`` plays 10,000. Gul
+bara, whose turns (cascading doubles) are its own, has its own kernel and is checked at
+the end from that kernel's traces, move by move and turn by turn.
 """
 
 from __future__ import annotations
@@ -187,15 +191,16 @@ def play_and_check(games, start, rules, max_turns, plays, words, kind, head, mar
     """Random games as the kernel plays them, checked move by move (``fails`` counts
     each violated invariant, in the order of :data:`CHECKS`); ``head``, ``mars``,
     ``koks`` and ``page`` (no hide, hitter not borne off, home hits only, head doubles
-    for both, wide head exception) come from the rules page, not from ``rules``.
+    for both, wide head exception, the six-block rule) come from the rules page, not
+    from ``rules``.
     ``seen[0]`` counts first rolls where the wide head exception applied. ``trace``
     receives, as far as it has room, a row per throw: game, player (-1 for the opening
     lot, whose dice are player 0's and player 1's), the dice, the board after the play;
     ``seen[1]`` the rows written. Returns the kernel's rows: winner (-1 unfinished, -2
     drawn), points, plays."""
     no_hide, no_off, home_only = page[0] == 1, page[1] == 1, page[2] == 1
-    both, wide = page[3] == 1, page[4] == 1
-    pinned_holds, mother, draw = page[5] == 1, page[6] == 1, page[7] == 1
+    both, wide, walls = page[3] == 1, page[4] == 1, page[5] == 1
+    pinned_holds, mother, draw = page[6] == 1, page[7] == 1, page[8] == 1
     size = start.shape[0]
     points = rules[tracks.R_POINTS]
     slots = points + 2
@@ -308,7 +313,8 @@ def play_and_check(games, start, rules, max_turns, plays, words, kind, head, mar
                     for s in range(1, points + 1):
                         if work[base + s] > 0 and work[other * slots + cross[player, s]] > 0:
                             fails[2] += 1
-                    if _six_block_broken(work, player, slots, points, cross[player]):
+                    if walls and _six_block_broken(work, player, slots, points,
+                                                   cross[player]):
                         fails[3] += 1
             for i in range(size):
                 if work[i] != plays[row, i]:
@@ -377,6 +383,8 @@ VARIANTS = {
     "long-nardy-oin": ("long-nardy", {"mars": False}, NARDY),
     "long-nardy-wide": ("long-nardy", {"wide_head_exception": True}, NARDY),
     "fevga": ("fevga", {}, NARDY),
+    "moultezim": ("moultezim", {}, NARDY),
+    "moultezim-six-block": ("moultezim", {"six_block": True, "double_game": True}, NARDY),
     "short": ("short", {}, HITTERS),
     "short-koks": ("short", {"koks": True, "no_bear_off_hitter": False}, HITTERS),
     "caucasian": ("caucasian", {}, HITTERS),
@@ -397,7 +405,7 @@ def page_flags(rules) -> np.ndarray:
     return np.array([
         rules.no_hit_and_hide, rules.no_bear_off_hitter, rules.no_hide_home_only,
         rules.head_doubles_both, getattr(rules, "wide_head_exception", False),
-        rules.pinned_holds_bear_off, rules.mother, rules.mothers_draw,
+        rules.six_block, rules.pinned_holds_bear_off, rules.mother, rules.mothers_draw,
     ], np.int64)
 
 
@@ -553,3 +561,81 @@ refresh_when_changed(
     (_six_block_broken, _points_won, _page_head_limit, _hitter_masks, play_and_check),
     (tracks,),
 )
+
+
+# --- Gul bara: its own turns, in their own kernel ------------------------------------------
+
+
+@pytest.mark.parametrize("options", [{}, {"unplayed": "opponent"}, {"cascade_from": 1}],
+                         ids=["lost", "opponent", "from-1"])
+def test_gul_bara_compiled_games_keep_the_invariants(options):
+    """Gul bara's compiled random games (:mod:`gammon.kernels.gulbara`), checked move by
+    move and turn by turn from docs/rules/gul-bara.md, not from the kernel: conservation,
+    no bar, no point shared, each move one die of the play's dice from an own checker to
+    a point free of the opponent, bearing off only with the whole side home (a larger
+    die from the farthest point); the plays' order: the lot's winner throws first,
+    turns alternate, a double below 6-6 of a cascading turn played in full (four moves)
+    is followed by the next double of the same player, and one not played in full ends
+    the turn, or (``unplayed="opponent"``) hands the next double to the other player,
+    whose own throw follows their handed-over doubles. Every game ends."""
+    from gammon.kernels import gulbara as gk
+
+    rules = gammon.variant("gul-bara", **options)
+    games = 300
+    rows, trace = rules.traced_playouts(games, seed=12, trace_rows=games * 600)
+    assert len(trace) < games * 600 and (rows[:, 0] >= 0).all()
+    give = rules.unplayed == "opponent"
+    cascades = 0
+    board = throws = expect = None
+    for row in trace:
+        player, high, low = (int(x) for x in row[gk.T_PLAYER:gk.T_MOVES])
+        after = row[gk.T_BOARD:]
+        if player == -1:  # the lot: a new game
+            board = np.frombuffer(rules.start_position().board, np.int8).astype(np.int64)
+            throws = [0, 0]
+            expect = ("throw", 0 if high > low else 1, None, False)
+            continue
+        kind, who, dice, given = expect
+        assert player == who, row[:4]
+        if kind == "throw":
+            throws[player] += 1
+        else:
+            assert (high, low) == dice, row[:4]
+            cascades += 1
+        moves = int(row[gk.T_MOVES])
+        dice_left = [high] * 4 if high == low else [high, low]
+        work = board.copy()
+        mine = player * 26
+        for k in range(moves):
+            src, dst, hit = (int(x) for x in row[gk.T_PATH + 3 * k:gk.T_PATH + 3 * k + 3])
+            assert hit == 0 and work[mine + src] > 0 and 1 <= src <= 24
+            if dst > 0:
+                assert src - dst in dice_left
+                dice_left.remove(src - dst)
+                assert work[(1 - player) * 26 + (dst + 11) % 24 + 1] == 0  # closed
+            else:
+                assert not work[mine + 7:mine + 26].any()  # all home
+                exact = [d for d in dice_left if d == src]
+                larger = [d for d in dice_left if d > src
+                          and not work[mine + src + 1:mine + 7].any()]
+                assert exact or larger, row[:4]
+                dice_left.remove(exact[0] if exact else larger[0])
+            work[mine + src] -= 1
+            work[mine + dst] += 1
+        assert np.array_equal(work, after), row[:4]
+        for p in (0, 1):
+            assert after[p * 26:(p + 1) * 26].sum() == 15 and after[p * 26 + 25] == 0
+        for s in range(1, 25):
+            assert not (after[s] and after[26 + (s + 11) % 24 + 1])
+        board = after.copy()
+        if board[mine] == 15:
+            expect = None  # the game is over: a lot comes next
+            continue
+        cascading = high == low and high < 6 and (given or throws[player] >= rules.cascade_from)
+        if cascading and moves == 4:
+            expect = ("cascade", player, (high + 1, high + 1), given)
+        elif cascading and give and not given:
+            expect = ("cascade", 1 - player, (high + 1, high + 1), True)
+        else:
+            expect = ("throw", player if given else 1 - player, None, False)
+    assert cascades > 0

@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from gammon.agents import parallel
 from gammon.agents.base import seeded_rng
@@ -62,6 +62,20 @@ class GameResult:
     decisions: tuple[int, ...]
     thinking: tuple[float, ...]
     finished: bool = True
+    #: Stopped once its result for every agent was known (:func:`settled_returns`).
+    settled: bool = False
+
+
+class PlayedGame(NamedTuple):
+    """What :func:`play_game` gives: the seats' returns, decisions and thinking seconds,
+    whether the game ended (an abandoned one returns zeros), and whether it stopped
+    early, once its result was known (:func:`settled_returns`)."""
+
+    returns: tuple[float, ...]
+    decisions: list[int]
+    thinking: list[float]
+    finished: bool
+    settled: bool = False
 
 
 @dataclass(frozen=True)
@@ -205,14 +219,17 @@ class _Seats:
         self.thinking = [0.0] * len(agents)
         self.actions = 0
 
-    def play(self, state: Any, dice: Any, max_actions: int,
-             series: Any = None) -> tuple[Any, bool]:
+    def play(self, state: Any, dice: Any, max_actions: int, series: Any = None,
+             settled: Callable[[Any], bool] | None = None) -> tuple[Any, bool]:
         """Play ``state`` to its end (each step through ``series.apply`` when the game is
-        a match's): the last state, and whether it ended before ``max_actions`` actions
-        in all."""
-        last = play_on(state, dice, self.choose, until=lambda _: self.actions >= max_actions,
+        a match's), or until ``settled(state)`` holds at a decision: the last state, and
+        whether it ended (or settled) before ``max_actions`` actions in all."""
+        def stop(now: Any) -> bool:
+            return self.actions >= max_actions or (settled is not None and settled(now))
+
+        last = play_on(state, dice, self.choose, until=stop,
                        apply=None if series is None else series.apply)
-        return last, last.is_terminal
+        return last, last.is_terminal or (settled is not None and settled(last))
 
     def choose(self, state: Any) -> Any:
         """The seat's action (a forced one without asking), timed and counted."""
@@ -228,13 +245,34 @@ class _Seats:
         return action
 
 
+def settled_returns(state: Any, owners: Sequence[int]) -> tuple[float, ...] | None:
+    """What a duel needs of a game not over yet whose result is known for every agent
+    (``owners``: the agent of each seat), or None. That is so in a game whose money
+    sums to zero (Acedrex's, whose ``settled_returns`` give the money of the players who
+    resigned, final once they leave) when every player still in it is the same agent's
+    and every seat that left did so at a loss: the agents' totals are then those of the
+    end (the seats left share the rest), and so are their wins (one who left at a loss
+    cannot have the best return, since someone must hold more than nothing). The seats
+    left get equal shares: the duel reads totals per agent, not seat by seat."""
+    known = getattr(state, "settled_returns", None)
+    if known is None:
+        return None
+    values = known()
+    playing = [seat for seat, value in enumerate(values) if value is None]
+    if (not playing or len({owners[seat] for seat in playing}) != 1
+            or any(value is not None and value >= 0 for value in values)):
+        return None
+    share = -sum(value for value in values if value is not None) / len(playing)
+    return tuple(share if value is None else float(value) for value in values)
+
+
 def play_game(rules: Any, agents: Sequence[Any], dice: Any,
-              max_actions: int = MAX_ACTIONS, contest: str = GAME,
-              length: int = 0) -> tuple[tuple[float, ...], list[int], list[float], bool]:
+              max_actions: int = MAX_ACTIONS, contest: str = GAME, length: int = 0,
+              owners: Sequence[int] | None = None) -> PlayedGame:
     """One game (or one money game with the cube, or one match to ``length``, as
     ``contest`` says): ``agents[p]`` plays seat ``p``; chance from ``dice`` (a
-    ``random.Random``). Returns the seats' returns, decisions and thinking seconds, and
-    whether it ended (an abandoned one returns zeros)."""
+    ``random.Random``); :class:`PlayedGame` says how it went. With ``owners`` (the agent
+    of each seat) a game stops as soon as :func:`settled_returns` knows its result."""
     seats = _Seats(agents)
     zero = (0.0,) * len(agents)
     if contest == MATCH:
@@ -242,15 +280,24 @@ def play_game(rules: Any, agents: Sequence[Any], dice: Any,
         while not match.is_over:
             _, finished = seats.play(match.new_game(), dice, max_actions, match)
             if not finished:
-                return zero, seats.decisions, seats.thinking, False
+                return PlayedGame(zero, seats.decisions, seats.thinking, False)
         returns: tuple[float, ...] = tuple(float(p == match.winner) for p in range(2))
-        return returns, seats.decisions, seats.thinking, True
+        return PlayedGame(returns, seats.decisions, seats.thinking, True)
     start = cube_game(rules, StakeRules(cube=True)) if contest == MONEY \
         else rules.initial_state()
-    state, finished = seats.play(start, dice, max_actions)
+
+    def settled(now: Any) -> bool:
+        return owners is not None and settled_returns(now, owners) is not None
+
+    state, finished = seats.play(start, dice, max_actions, settled=settled)
     if not finished:
-        return zero, seats.decisions, seats.thinking, False
-    return tuple(float(r) for r in state.returns()), seats.decisions, seats.thinking, True
+        return PlayedGame(zero, seats.decisions, seats.thinking, False)
+    if not state.is_terminal:
+        known = settled_returns(state, owners or ())
+        assert known is not None  # what stopped the game
+        return PlayedGame(known, seats.decisions, seats.thinking, True, True)
+    return PlayedGame(tuple(float(r) for r in state.returns()), seats.decisions,
+                      seats.thinking, True)
 
 
 def _play_one(job: tuple[str, dict[str, Any], list[str], int, int, int, str, int]
@@ -261,9 +308,10 @@ def _play_one(job: tuple[str, dict[str, Any], list[str], int, int, int, str, int
     order = seating(game, players)
     agents = [make_agent(specs[order[s]], rules, f"{seed}:{game}:{s}") for s in range(players)]
     dice = seeded_rng(seed, "dice", game // players)
-    returns, decisions, thinking, finished = play_game(rules, agents, dice, max_actions,
-                                                       contest, length)
-    return GameResult(game, order, returns, tuple(decisions), tuple(thinking), finished)
+    owners = [specs.index(specs[order[s]]) for s in range(players)]
+    played = play_game(rules, agents, dice, max_actions, contest, length, owners)
+    return GameResult(game, order, played.returns, tuple(played.decisions),
+                      tuple(played.thinking), played.finished, played.settled)
 
 
 def _play_some(shared: tuple[str, dict[str, Any], list[str], int, int, str, int],
@@ -293,7 +341,8 @@ def read_journal(path: Path) -> tuple[dict[str, Any], dict[int, GameResult]]:
             break  # a line cut short when the duel was stopped: played again
         results[row["index"]] = GameResult(
             row["index"], tuple(row["seating"]), tuple(row["returns"]),
-            tuple(row["decisions"]), tuple(row["thinking"]), row["finished"])
+            tuple(row["decisions"]), tuple(row["thinking"]), row["finished"],
+            row.get("settled", False))
     return header, results
 
 

@@ -268,7 +268,7 @@ class StateSearch:
                 value = np.zeros(self.evaluator.players)
                 for child, p in chance_children(state):
                     value = value + p * self.value(child, depth - 1)
-        elif depth <= 0 and self.wide is not None and len(state.legal_actions()) > self.wide:
+        elif depth <= 0 and self.wide is not None and _wider_than(state, self.wide):
             value = self.evaluator.evaluate([state])[0]
         else:
             value = self.decide(state, depth)[2]
@@ -363,6 +363,14 @@ def _key(state: Any) -> Any:
     except TypeError:  # pragma: no cover - states are values
         return id(state)
     return state
+
+
+def _wider_than(state: Any, count: int) -> bool:
+    """Whether ``state`` offers more than ``count`` actions (without listing them all
+    where the state can say so)."""
+    if hasattr(state, "has_more_actions_than"):
+        return bool(state.has_more_actions_than(count))
+    return len(state.legal_actions()) > count
 
 
 def make_search(variant: Any, evaluator: Any, wide: int | None = None

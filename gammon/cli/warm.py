@@ -55,3 +55,6 @@ def warm_vector() -> None:
     env.reset()
     env.step(np.zeros(2, np.int64))
     env.afterstates()
+    staked = VectorEnv("backgammon", num_envs=2, seed=0, stakes={})
+    for _ in range(3):  # a play, a double, a drop: the kernel that opens a game after it
+        staked.step(np.where(staked.phase == 0, 0, 1))

@@ -93,6 +93,9 @@ class TrackVariant:
     start_quarter_open = False
     #: No six points held just past an opponent's start while it still holds checkers.
     front_prime_open = False
+    #: Moultezim: the most points of an opponent's starting quarter a player may hold
+    #: (0: no limit).
+    opponent_quarter_limit = 0
     #: A checker that hit may not go on to a point its owner already holds.
     no_hit_and_hide = False
     #: A checker that hit may not be borne off in the same turn.
@@ -148,7 +151,7 @@ class TrackVariant:
     #: for two-player games, which score by ``winner_points``.
     place_scores: ClassVar[tuple[int, ...]] = ()
 
-    def _set_switches(self, **switches: bool) -> None:
+    def _set_switches(self, **switches: bool | int) -> None:
         """Set rule switches that a variant derives from its options (from its
         ``__post_init__``: the rules object is frozen once made)."""
         for name, value in switches.items():
@@ -253,6 +256,7 @@ class TrackVariant:
         fields[tracks.R_START_QUARTER] = self.start_quarter_open
         fields[tracks.R_NO_HIT_AND_RUN] = self.no_hit_and_run
         fields[tracks.R_FRONT_PRIME] = self.front_prime_open
+        fields[tracks.R_OPPONENT_QUARTER] = self.opponent_quarter_limit
         fields[tracks.R_PINS] = self.pinning
         fields[tracks.R_PINNED_HOLDS_OFF] = self.pinned_holds_bear_off
         fields[tracks.R_MOTHER] = 1 if self.mother else 2 if self.mothers_draw else 0

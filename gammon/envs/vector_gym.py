@@ -22,10 +22,17 @@ of the player to move (``info["to_play"]``).
 - **auto-reset**: ``AutoresetMode.SAME_STEP``, as the compiled environment does it: a game
   that ends in a step is scored in that step, and the observation returned is already
   the first decision of the env's next game. The ended game's last observation (its last
-  board from the side of the player who ended it, no dice) is in ``info["final_obs"]``,
-  an object array with ``None`` for the envs that go on (``info["_final_obs"]`` marks
-  them), and ``info["final_info"]`` holds ``winner`` and ``turns`` (plays the game
-  took), as Gymnasium's own vector environments give them.
+  board from the side of the player who ended it, no dice; zeros in the stakes units) is
+  in ``info["final_obs"]``, an object array with ``None`` for the envs that go on
+  (``info["_final_obs"]`` marks them), and ``info["final_info"]`` holds ``winner`` and
+  ``turns`` (plays the game took), as Gymnasium's own vector environments give them.
+- **the cube and matches** (``stakes``, ``match``, ``whole_match``, as
+  :class:`~gammon.envs.vector.VectorEnv` takes them): cube decisions are actions 0 and 1
+  (2 for a beaver or raccoon), the reward is the decider's points times the cube, or
+  with ``whole_match`` their gain of match equity as each game ends; an episode is one
+  game, or the whole match. ``info`` adds the phase, the cube, the score and what ended
+  (``game_over``, ``match_over``); ``final_info`` adds ``points`` (and the match's
+  ``final_score`` and ``match_winner``).
 """
 
 from __future__ import annotations
@@ -41,22 +48,24 @@ from gymnasium.vector.utils import batch_space
 from gammon.core.errors import InvalidOptionError
 from gammon.envs.games import check_whole
 from gammon.envs.vector import KEEP, VectorEnv
-from gammon.kernels.vector import DICE_UNITS
 
 
 class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` games of ``variant`` in self-play, as a Gymnasium vector environment
     (module text). ``max_actions``: the size of each env's action space and of the masks
     (default: the move generator's capacity); ``seed``, ``threads``, ``keep`` and the
-    variant's ``options`` as in :class:`~gammon.envs.vector.VectorEnv`."""
+    variant's ``options`` as in :class:`~gammon.envs.vector.VectorEnv`, and its
+    ``stakes``, ``match`` and ``whole_match``."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, variant: Any = "backgammon", num_envs: int = 256,
                  seed: int | None = None, *, max_actions: int | None = None,
-                 threads: int = 1, keep: int = KEEP, **options: Any) -> None:
+                 threads: int = 1, keep: int = KEEP, stakes: Any = None, match: int = 0,
+                 whole_match: bool = False, **options: Any) -> None:
         #: The compiled environment underneath (its state, afterstates, boards).
         self.games = VectorEnv(variant, num_envs, seed, threads=threads, keep=keep,
+                               stakes=stakes, match=match, whole_match=whole_match,
                                **options)
         self.num_envs = self.games.num_envs
         capacity = self.games.max_actions
@@ -110,13 +119,19 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
         if dones.any():
             ended = np.flatnonzero(dones)
             final = np.zeros((ended.size, self.games.observation_size), np.float32)
-            final[:, : self.games.observation_size - DICE_UNITS] = self.games.encoder.encode(
+            final[:, : self.games.encoder.inputs] = self.games.encoder.encode(
                 finals[ended], movers[ended])
             info["final_obs"] = np.full(self.num_envs, None, dtype=object)
             for row, env in enumerate(ended):
                 info["final_obs"][env] = final[row]
             info["_final_obs"] = dones.copy()
-            info["final_info"] = {"winner": info["winner"], "_winner": dones.copy(),
-                                  "turns": info["turns"], "_turns": dones.copy()}
+            final_info = {"winner": info["winner"], "turns": info["turns"]}
+            for name in ("points", "final_score", "match_winner"):
+                if name in info:
+                    final_info[name] = info[name]
+            info["final_info"] = {}
+            for name, value in final_info.items():
+                info["final_info"][name] = value
+                info["final_info"][f"_{name}"] = dones.copy()
             info["_final_info"] = dones.copy()
         return obs, rewards, dones, np.zeros(self.num_envs, bool), info

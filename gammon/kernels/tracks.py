@@ -64,15 +64,16 @@ R_FIRST_PAST = 26  # 1: no second checker leaves the start before one passes the
 R_START_QUARTER = 27  # 1: the mover may not hold all six points of its starting quarter
 R_NO_HIT_AND_RUN = 28  # 1: a checker that hit may not move again in the same turn
 R_FRONT_PRIME = 29  # 1: no six points just past an opponent's start while it holds checkers
-R_PINS = 30  # 1: a lone opposing checker landed on is pinned, not hit (the board has a pin row)
-R_PINNED_HOLDS_OFF = 31  # 1: a pinned checker in its owner's home board holds back bearing off
-R_MOTHER = 32  # 1: the mother wins, both pinned draw (Plakoto); 2: only the draw (Tapa)
-CROSS = 33  # start of the crossing table
+R_OPPONENT_QUARTER = 30  # n > 0: at most n points held in an opponent's starting quarter
+R_PINS = 31  # 1: a lone opposing checker landed on is pinned, not hit (the board has a pin row)
+R_PINNED_HOLDS_OFF = 32  # 1: a pinned checker in its owner's home board holds back bearing off
+R_MOTHER = 33  # 1: the mother wins, both pinned draw (Plakoto); 2: only the draw (Tapa)
+CROSS = 34  # start of the crossing table
 
 MAX_DICE = 4  # moves in one play (a double)
 # A move refused by a rule that other moves of the same play could lift (six-block, no
 # hit-and-hide, no hit-and-run, the hitter not borne off, only bear off once home, Fevga's
-# first checker and starting quarter): a double is then
+# first checker and starting quarter, Moultezim's opponent's quarter): a double is then
 # searched in every order, and with the hitter rules also with either of two alike
 # checkers on a covered hitter's point taken as the hitter.
 REFUSED_FOR_NOW = -2
@@ -274,6 +275,34 @@ def _closes_a_start(plays, row, player, src, dst, rules):
     return False
 
 
+@njit(cache=True)
+def _crowds_a_start_quarter(plays, row, player, src, dst, rules):
+    """Whether the move ``src -> dst`` lands in an opponent's starting quarter (the
+    opponent's ``home`` points farthest from bearing off) and leaves the mover holding
+    more than ``R_OPPONENT_QUARTER`` of its points (Moultezim)."""
+    points = rules[R_POINTS]
+    slots = points + 2
+    players = rules[R_PLAYERS]
+    base = player * slots
+    for q in range(players):
+        if q == player:
+            continue
+        lands = False
+        for t in range(points - rules[R_HOME] + 1, points + 1):
+            if rules[CROSS + (q * players + player) * slots + t] == dst:
+                lands = True
+        if not lands:
+            continue
+        held = 0
+        for t in range(points - rules[R_HOME] + 1, points + 1):
+            s = rules[CROSS + (q * players + player) * slots + t]
+            if plays[row, base + s] - (1 if s == src else 0) + (1 if s == dst else 0) > 0:
+                held += 1
+        if held > rules[R_OPPONENT_QUARTER]:
+            return True
+    return False
+
+
 @njit(cache=True, inline="always")
 def _check_move(
     plays, row, h, player, src, die, outside, heads, head_limit, hitters, free_src, rules,
@@ -375,6 +404,10 @@ def _check_move(
         ):
             return REFUSED_FOR_NOW, -1, h
         if rules[R_FRONT_PRIME] == 1 and _closes_a_start(plays, row, player, src, dst, rules):
+            return REFUSED_FOR_NOW, -1, h
+        if rules[R_OPPONENT_QUARTER] > 0 and _crowds_a_start_quarter(
+            plays, row, player, src, dst, rules
+        ):
             return REFUSED_FOR_NOW, -1, h
     zsrc = W_ZOBRIST + (base + src) * MAX_COUNT
     h ^= words[zsrc + count] ^ words[zsrc + count - 1]

@@ -6,7 +6,7 @@ layout and its kernels. Every env's game lives in a few arrays:
 - ``boards`` ``(n, 2 * slots)`` ``int8``: the position (see :mod:`gammon.kernels.tracks`);
 - ``state`` ``(n, FIELDS)`` ``int64``: the ``S_*`` fields below (player to move, the dice
   to play, how many legal plays they have, the starter, the last-roll flag, plays made,
-  the head limit of the decision, the opening throw);
+  the head limit of the decision, the opening throw and the equal throws before it);
 - ``rng`` ``(n,)`` ``uint64``: the env's own dice generator (splitmix64, a counter-based
   generator), so an env's dice depend on its seed and index only, never on threads or on
   the other envs;
@@ -57,7 +57,8 @@ S_TURNS = 6  # plays made in this game
 S_HEAD = 7  # head limit of the decision
 S_OPEN0 = 8  # the opening throw: player 0's die, then player 1's
 S_OPEN1 = 9
-FIELDS = 10
+S_EQUAL = 10  # equal opening throws thrown again before the decisive one (auto doubles)
+FIELDS = 11
 
 #: Units after the board inputs: one-hot high die, then one-hot low die.
 DICE_UNITS = 12
@@ -118,11 +119,14 @@ def _roll(e, state, rng):
 def _open(e, boards, state, rng, start, rules):
     """A new game in env ``e``: the start position and the opening (module text)."""
     boards[e, :] = start
+    equal = 0
     while True:
         a = _die(rng, e)
         b = _die(rng, e)
         if a != b:
             break
+        equal += 1
+    state[e, S_EQUAL] = equal
     starter = 0 if a > b else 1
     state[e, S_OPEN0] = a
     state[e, S_OPEN1] = b
@@ -227,22 +231,29 @@ def _step_one(e, action, boards, state, rng, start, rules, cand, keep, plays, wo
 
 
 @njit(cache=True)
-def _step_chunk(c, lo, hi, actions, boards, state, rng, start, rules, cand, keep, plays, words,
-                cross, checkers, obs, rewards, winners, turns, finals):
+def _step_chunk(c, lo, hi, actions, active, boards, state, rng, start, rules, cand, keep, plays,
+                words, cross, checkers, obs, rewards, winners, turns, finals):
     work = plays[c]
     table = words[c]
     for e in range(lo, hi):
-        _step_one(e, actions[e], boards, state, rng, start, rules, cand, keep, work, table,
-                  rewards, winners, turns, finals)
+        if active[e]:
+            _step_one(e, actions[e], boards, state, rng, start, rules, cand, keep, work, table,
+                      rewards, winners, turns, finals)
+        else:  # at a decision outside the kernel (the cube's): left as it is
+            rewards[e, 0] = 0.0
+            rewards[e, 1] = 0.0
+            winners[e] = -1
+            turns[e] = 0
     _observe(lo, hi, boards, state, rules[tracks.R_POINTS] + 2, rules[tracks.R_POINTS],
              checkers, cross, obs)
 
 
 @njit(cache=True)
-def step(actions, boards, state, rng, start, rules, cand, keep, plays, words, cross,
+def step(actions, active, boards, state, rng, start, rules, cand, keep, plays, words, cross,
          checkers, obs, rewards, winners, turns, finals):
     """Apply ``actions[e]`` (a row of env ``e``'s legal plays, checked by the caller) in
-    every env, then roll on or score and start anew (module text). Writes the new
+    every env whose ``active[e]`` is set (the others keep their state and get rewards 0,
+    winner -1), then roll on or score and start anew (module text). Writes the new
     observations, the rewards ``(n, 2)`` (points won, zero-sum; zero unless the game
     ended), ``winners`` (-1: not ended, -2: a draw, else the winner), ``turns`` (plays
     the ended game took, else 0) and, for the envs whose game ended, ``finals[e]``: that
@@ -250,21 +261,34 @@ def step(actions, boards, state, rng, start, rules, cand, keep, plays, words, cr
     n = boards.shape[0]
     per = (n + plays.shape[0] - 1) // plays.shape[0]
     for c in range(plays.shape[0]):
-        _step_chunk(c, c * per, min(n, c * per + per), actions, boards, state, rng, start,
-                    rules, cand, keep, plays, words, cross, checkers, obs, rewards, winners,
-                    turns, finals)
+        _step_chunk(c, c * per, min(n, c * per + per), actions, active, boards, state, rng,
+                    start, rules, cand, keep, plays, words, cross, checkers, obs, rewards,
+                    winners, turns, finals)
 
 
 @njit(cache=True, parallel=True)
-def step_parallel(actions, boards, state, rng, start, rules, cand, keep, plays, words, cross,
-                  checkers, obs, rewards, winners, turns, finals):
+def step_parallel(actions, active, boards, state, rng, start, rules, cand, keep, plays, words,
+                  cross, checkers, obs, rewards, winners, turns, finals):
     """:func:`step` with one thread per chunk."""
     n = boards.shape[0]
     per = (n + plays.shape[0] - 1) // plays.shape[0]
     for c in prange(plays.shape[0]):
-        _step_chunk(c, c * per, min(n, c * per + per), actions, boards, state, rng, start,
-                    rules, cand, keep, plays, words, cross, checkers, obs, rewards, winners,
-                    turns, finals)
+        _step_chunk(c, c * per, min(n, c * per + per), actions, active, boards, state, rng,
+                    start, rules, cand, keep, plays, words, cross, checkers, obs, rewards,
+                    winners, turns, finals)
+
+
+@njit(cache=True)
+def open_games(which, boards, state, rng, start, rules, cand, keep, plays, words, cross,
+               checkers, obs):
+    """A new game in each env of ``which`` (a game ended outside the kernel: a double
+    dropped), its first decision generated and observed; the other envs untouched."""
+    slots = rules[tracks.R_POINTS] + 2
+    for i in range(which.shape[0]):
+        e = which[i]
+        _open(e, boards, state, rng, start, rules)
+        _generate(e, boards, state, rules, cand, keep, plays[0], words[0])
+        _observe(e, e + 1, boards, state, slots, rules[tracks.R_POINTS], checkers, cross, obs)
 
 
 @njit(cache=True)
@@ -309,6 +333,7 @@ def afterstates_parallel(boards, state, rules, cand, keep, offsets, out, plays, 
 
 
 refresh_when_changed("vector", (reset, reset_parallel, step, step_parallel, afterstates,
-                                afterstates_parallel, seed_envs, _step_chunk, _reset_chunk,
-                                _afterstates_chunk, _step_one, _generate, _observe, _open),
+                                afterstates_parallel, seed_envs, open_games, _step_chunk,
+                                _reset_chunk, _afterstates_chunk, _step_one, _generate,
+                                _observe, _open),
                      (tracks, encoding))

@@ -22,6 +22,7 @@ disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from gammon.core.variant import register
 from gammon.variants.nardy import SameWayRound
@@ -47,7 +48,7 @@ class Fevga(SameWayRound):
         "sides the same way round, no hitting, the first checker must pass the opponent's "
         "start, no full starting quarter and no six-block, no cube; 1 or 2 points."
     )
-    aliases = ("tavli-fevga",)
+    aliases: ClassVar[tuple[str, ...]] = ("tavli-fevga",)
     opening_plays_lot = False
     first_checker_past = True
     backgammons = False

@@ -49,6 +49,14 @@ def _legal(state: AcedrexState) -> list[Action]:
     raise AssertionError(state.stage)
 
 
+def _more_actions_than(state: AcedrexState, count: int) -> bool:
+    """Whether :func:`_legal` would list more than ``count`` actions at a decision of
+    the MOVE stage, listing at most ``count + 1`` steps."""
+    # The steps, then resign (or pass and resign when there is no step).
+    steps = sum(1 for _ in itertools.islice(_each_step(state), count + 1))
+    return (steps + 1 if steps else 2) > count
+
+
 def _source(stack: tuple[int, ...], player: int, tapped: int) -> int:
     """Index of the piece ``player`` would move from ``stack`` (the outermost untapped
     one), or -1 when none may move: no untapped piece of theirs, or an opponent there
@@ -92,6 +100,9 @@ def _each_step(state: AcedrexState) -> Iterator[Step]:
         if ring[stop] and _source(ring[stop], p, tapped) >= 0)
     if state.hands[p]:
         sources = itertools.chain(((HAND, first_stop(p) - 1),), sources)
+    # Whether a stop is open to the mover (empty or theirs alone), judged once a stop:
+    # every source reaches the same few stops, and a search asks this millions of times.
+    friendly: dict[int, bool] = {}
     for source, start in sources:
         for k in range(low, left + 1):
             target = (start + k) % RING
@@ -99,7 +110,10 @@ def _each_step(state: AcedrexState) -> Iterator[Step]:
                 if gates_open:
                     yield Step(source, k, target)
                 continue
-            if all(x // PIECES == p for x in ring[target]):
+            open_to_mover = friendly.get(target)
+            if open_to_mover is None:
+                open_to_mover = friendly[target] = all(x // PIECES == p for x in ring[target])
+            if open_to_mover:
                 yield Step(source, k, target)
             elif first and k == die:
                 yield Step(source, k, target, True)

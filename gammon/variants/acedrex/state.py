@@ -13,7 +13,7 @@ from gammon.core.errors import IllegalOutcomeError
 from gammon.core.protocol import RandomSource
 from gammon.core.state import Phase
 from gammon.kernels.acedrex import HAND, PIECES, PLAYERS, SIDES
-from gammon.variants.acedrex.actions import ATTACK, D20, DEFEND, START
+from gammon.variants.acedrex.actions import ATTACK, D20, DEFEND, MOVE, START
 from gammon.variants.acedrex.board import owner, points
 
 if TYPE_CHECKING:
@@ -141,6 +141,14 @@ class AcedrexState:
             self._legal.append(_legal(self))
         return self._legal[0]
 
+    def has_more_actions_than(self, count: int) -> bool:
+        """Whether the player to move has more than ``count`` actions: found by listing
+        no more of them than it takes (a search asks it of every leaf to see whether
+        the leaf is too wide to search, and most are)."""
+        if self._legal or self.stage != MOVE:
+            return len(self.legal_actions()) > count
+        return _more_actions_than(self, count)
+
     def apply(self, outcome_or_action: Any) -> AcedrexState:
         """The state after a throw (at CHANCE) or an action (at DECIDE)."""
         if self.phase is Phase.CHANCE:
@@ -159,6 +167,14 @@ class AcedrexState:
         if self.phase is not Phase.TERMINAL:
             return (0.0,) * PLAYERS
         return tuple(float(m) for m in self.money)
+
+    def settled_returns(self) -> tuple[float | None, ...]:
+        """The money of each player who resigned, final from then on (ACE-RESIGN: they
+        settled with everyone and take no further part), None for those still playing.
+        The game's money sums to zero (ACE-PAYOUT), so the players still in it will
+        share the rest between them."""
+        return tuple(float(m) if gone else None for m, gone in zip(self.money, self.out,
+                                                                   strict=True))
 
     @property
     def winner(self) -> int | None:
@@ -249,5 +265,5 @@ from gammon.variants.acedrex.combat import (  # noqa: E402
     _start_outcomes,
     fighting_pair,
 )
-from gammon.variants.acedrex.moves import _act, _legal  # noqa: E402
+from gammon.variants.acedrex.moves import _act, _legal, _more_actions_than  # noqa: E402
 from gammon.variants.acedrex.turns import _settle_all  # noqa: E402
