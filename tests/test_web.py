@@ -339,3 +339,45 @@ def test_acedrex_tables_set_the_captures_to_end_and_the_turn_cap(database):
                                                 "seats": ["human", "beginner"],
                                                 "options": {"jacoby": True}})
         assert answer.status_code == 400 and "it has none to set" in answer.json()["error"]
+
+
+def test_a_tavli_table_plays_its_games_in_turn_as_a_match(database):
+    """TAVLI-GAMES, TAVLI-LENGTH on the web: the lobby offers tavli as a match only,
+    with the bot levels its three games share; a table's snapshot names the rotation
+    and the game being played, which changes when a game ends; options, other kinds and
+    a .mat download are refused."""
+    with client(database) as http:
+        names = {v["name"]: v for v in http.get("/api/variants").json()}
+        tavli = names["tavli"]
+        assert tavli["kinds"] == ["match"] and tavli["games"] == ["portes", "plakoto", "fevga"]
+        assert tavli["players"] == 2 and tavli["options"] == []
+        levels = {level["name"]: level["bot"] for level in tavli["bots"]}
+        assert levels["best"] == "default" and levels["beginner"] == "heuristic"
+        assert names["portes"]["kinds"] == ["game", "match", "money"]
+        assert names["multi-gam"]["kinds"] == ["game", "money"]
+        for body, why in [
+            ({"kind": "game"}, "played as a match"),
+            ({"options": {"triple_game": True}}, "no options to set"),
+            ({"seats": ["human", "deep blue"]}, "a bot level of portes+plakoto+fevga"),
+            ({"length": 30}, "1 to 25"),
+        ]:
+            answer = http.post("/api/tables", json={
+                "variant": "tavli", "seats": ["human", "beginner"], "kind": "match", **body})
+            assert answer.status_code == 400 and why in answer.json()["error"], answer.text
+        # 3 points need two games at least (a game scores 2 at most).
+        made = new_table(http, variant="tavli", kind="match", length=3,
+                         seats=["human", "beginner"])
+        games: list[str] = []
+        with connect(http, made["id"], made["token"]) as socket:
+            table = my_turn(socket)
+            assert table["rotation"] == {"name": "tavli",
+                                         "games": ["portes", "plakoto", "fevga"]}
+            while not table["over"]:
+                if not games or games[-1] != table["variant"]:
+                    games.append(table["variant"])
+                socket.send_json({"type": "act", "version": table["version"],
+                                  "index": table["actions"][0]["index"]})
+                table = my_turn(socket)
+            assert not table["mat"]
+        assert len(games) >= 2 and games == ["portes", "plakoto", "fevga", "portes"][:len(games)]
+        assert http.get(f"/api/tables/{made['id']}/match.mat").status_code == 409

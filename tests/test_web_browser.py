@@ -592,3 +592,45 @@ def test_a_whole_turn_is_played_by_keyboard_and_the_turn_is_announced(server, br
         assert page.locator("#record li").nth(record).inner_text().startswith("player 1:")
     finally:
         page.close()
+
+
+def test_a_tavli_match_is_played_by_clicking_through_its_three_games(server, browser):
+    """TAVLI-GAMES in the browser: a person plays a 5-point tavli match against the
+    beginner by clicking; the title names each game as it comes (Portes, Plakoto,
+    Fevga), the board changes with it, and Plakoto's pinned checkers are drawn. A
+    screenshot of each game's board, and of a pin, goes to test-artifacts/."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(server.url + "/")
+    page.select_option("#variant", "tavli")
+    assert page.locator("#kind").input_value() == "match"  # tavli is a match only
+    assert page.locator('#kind option[value="game"]').is_disabled()
+    page.select_option("#seat1", "beginner")
+    page.click("#create-button")
+    page.wait_for_url(re.compile(r"/t/\w+"))
+    page.wait_for_selector("#board svg")
+    ARTIFACTS.mkdir(exist_ok=True)
+    games: list[str] = []
+    pin_seen = False
+    for _ in range(3000):
+        if over(page):
+            break
+        title = page.locator("#title").inner_text()
+        game = title.split(",")[0]
+        if game not in games:
+            games.append(game)
+            page.screenshot(path=str(ARTIFACTS / f"tavli-{len(games)}.png"))
+        if not pin_seen and "Plakoto" in game and page.locator("#board .pin").count():
+            pin_seen = True
+            page.wait_for_timeout(1500)  # the pinner's slide over
+            page.screenshot(path=str(ARTIFACTS / "tavli-plakoto-pin.png"))
+        if page.locator("#question").inner_text().startswith("Your turn") and \
+                page.locator("#controls button:not([disabled])").count():
+            take_turn(page)
+        else:
+            page.wait_for_timeout(60)
+    assert over(page)
+    page.screenshot(path=str(ARTIFACTS / "tavli-end.png"))
+    # 5 points take three games at least (a game scores 2 at most).
+    assert games[:3] == ["Tavli: Portes", "Tavli: Plakoto", "Tavli: Fevga"], games
+    assert pin_seen
+    page.close()

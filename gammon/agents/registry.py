@@ -72,8 +72,9 @@ class AgentKind:
     ready: Callable[[Rules], bool] | None = None
 
     def supports(self, rules: Rules) -> bool:
-        """Whether it plays ``rules``: the variant lists the kinds it is played by."""
-        return self.name in rules.bots
+        """Whether it plays ``rules``: the variant lists the kinds it is played by (the
+        variant's own bot, ``default``, plays them all)."""
+        return self.name == DEFAULT or self.name in rules.bots
 
     def is_ready(self, rules: Rules) -> bool:
         return self.supports(rules) and (self.ready is None or self.ready(rules))
@@ -315,6 +316,14 @@ def _solved(rules: Any) -> bool:
     return is_solved(int(rules.checkers_per_side))
 
 
+def _default(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, str],
+             name: str) -> Agent:
+    if pos:
+        raise InvalidOptionError(f"agent {spec!r}: default takes no setting (it is the "
+                                 "variant's own bot with the variant's settings)")
+    return make_agent(default_bot(rules), rules, seed)
+
+
 def _gnubg(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, str],
         name: str) -> Agent:
     from gammon.agents.gnubg import GnubgAgent
@@ -328,6 +337,9 @@ def _gnubg(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, s
         raise InvalidOptionError(f"agent {spec!r}: noise is 0 or more")
     return GnubgAgent(rules, plies=plies, noise=noise, name=name)
 
+
+#: The kind that stands for each variant's own bot.
+DEFAULT = "default"
 
 KINDS: dict[str, AgentKind] = {
     kind.name: kind
@@ -369,6 +381,9 @@ KINDS: dict[str, AgentKind] = {
         AgentKind("gnubg", "GNU Backgammon through its embedded Python", "plies", "0",
                   build=_gnubg, option_names=("noise", "plies"),
                   options="noise=X evaluation noise (0)"),
+        AgentKind(DEFAULT, "the variant's own bot, the one `gammon play` seats (its first "
+                  "ready bot, with the variant's settings): in a match of several games "
+                  "in turn (tavli) each game's own", build=_default),
         AgentKind("perfect", "the exact value of every position (hypergammon, solved: one "
                   "and two checkers ship, `gammon solve 3` builds three)", build=_perfect,
                   ready=_solved),

@@ -370,11 +370,19 @@ def play(
                                   "them) or the table's JSON log (.json, every "
                                   "variant).")] = None,
 ) -> None:
-    """Play a game in the terminal; --match N plays a match, --stake X money games."""
+    """Play a game in the terminal; --match N plays a match, --stake X money games.
+    `gammon play tavli` plays Portes, Plakoto and Fevga in turn, a match (5 points
+    unless --match says otherwise)."""
     from gammon.agents.registry import default_bot
     from gammon.cli.play import play_table, seat
     from gammon.stakes import StakeRules
+    from gammon.stakes.match import rotation
 
+    games_in_turn = rotation(variant_name)
+    if games_in_turn is not None:
+        _play_rotation(games_in_turn, seats, match, stake, games, option, seed, save,
+                       console)
+        return
     rules = _variant(variant_name, option)
     if seats is None:
         seats = ",".join(["human"] + [default_bot(rules)] * (rules.players - 1))
@@ -416,6 +424,35 @@ def play(
         play_table(table, console)
         if save is not None:
             save.write_text(_saved(table, names, save.suffix))
+            console.print(f"Saved to {save}.")
+    except (GammonError, OSError) as error:
+        raise _fail(str(error)) from None
+
+
+def _play_rotation(games_in_turn: Any, seats: str | None, match: int | None,
+                   stake: float | None, games: int | None, option: list[str] | None,
+                   seed: int | None, save: Path | None, console: Console) -> None:
+    """`gammon play tavli`: a match whose games are several variants in turn."""
+    from gammon.agents.registry import DEFAULT
+    from gammon.cli.play import play_table, seat
+
+    try:
+        if stake is not None or games is not None:
+            raise InvalidOptionError(f"{games_in_turn.name} is played as a match for points: "
+                                     "no --stake or --games (--match sets its length)")
+        if option:
+            raise InvalidOptionError(f"{games_in_turn.name} takes no options: its games are "
+                                     f"{', '.join(games_in_turn.variants)} as they are")
+        if save is not None and save.suffix != ".json":
+            raise InvalidOptionError(f"a {games_in_turn.name} match is saved as its .json "
+                                     f"log, not {save.name!r}")
+        # Each game of the match against its own bot.
+        names = [name.strip() for name in (seats or f"human,{DEFAULT}").split(",")
+                 if name.strip()]
+        table = seat(games_in_turn.name, names, kind="match", length=match or 5, seed=seed)
+        play_table(table, console)
+        if save is not None:
+            save.write_text(json.dumps(table.to_json(), indent=1) + "\n")
             console.print(f"Saved to {save}.")
     except (GammonError, OSError) as error:
         raise _fail(str(error)) from None

@@ -38,7 +38,7 @@ from gammon.core.words import agree
 from gammon.notation.movetext import NO_MOVE, MoveText, Pair, move_text_for
 from gammon.render import board_for
 from gammon.stakes.cube import CubeAction, CubeState, Resign
-from gammon.stakes.match import Match
+from gammon.stakes.match import Match, rotation
 from gammon.stakes.prompt import parse_command, stakes_help
 from gammon.stakes.rules import StakeRules
 from gammon.stakes.session import Session
@@ -164,11 +164,9 @@ class TerminalGame:
     def __init__(self, table: Table, console: Console | None = None,
                  input_func: Callable[[str], str] = input) -> None:
         self.table = table
-        self.rules = table.variant
         self.console = console if console is not None else Console()
         self.input = input_func
-        self.board_kind = board_for(self.rules)
-        self.moves: MoveText = move_text_for(self.rules)
+        self._texts: dict[str, MoveText] = {}
         self.names = seat_names(self.rules, [seat.kind for seat in table.seats])
         humans = table.humans
         # One person: the board stays on their side. Two: it turns to whoever acts.
@@ -177,6 +175,23 @@ class TerminalGame:
         self.pending: Text | None = None  # a bot's roll, told with its play
         self.pending_parts = 0  # the parts of a roll told so far (Acedrex's die)
         self.quiet = False  # no person left in the game: the bots finish it at once
+
+    # A rotation (tavli) changes the game, and with it the board and the move text,
+    # from one game to the next: they are always the game's being played.
+    @property
+    def rules(self) -> Any:
+        return self.table.variant
+
+    @property
+    def board_kind(self) -> Any:
+        return board_for(self.rules)
+
+    @property
+    def moves(self) -> MoveText:
+        name = self.rules.name
+        if name not in self._texts:
+            self._texts[name] = move_text_for(self.rules)
+        return self._texts[name]
 
     # --- output --------------------------------------------------------------------------
 
@@ -337,7 +352,11 @@ class TerminalGame:
         self.last_play = None
         self.quiet = False
         self.console.print()
-        title = Text.assemble((self.rules.name.title(), "bold"), ": ",
+        # A match of several games in turn names itself and the game of the moment.
+        game = self.rules.name.title()
+        if self.table.rotation is not None:
+            game = f"{self.table.rotation.name.title()}, {game}"
+        title = Text.assemble((game, "bold"), ": ",
                               *_join([self.who(p) for p in range(self.rules.players)],
                                      " against " if self.rules.players == 2 else ", "))
         if title.cell_len + 6 <= self.console.width:
@@ -692,7 +711,10 @@ def _join(parts: list[Text], separator: str) -> list[Text | str]:
 
 
 def seat(variant: Rules | str, seats: Sequence[str], **table: Any) -> Table:
-    """A table of ``variant`` with ``seats`` checked (:func:`check_seats`)."""
+    """A table of ``variant`` (or of a rotation such as ``tavli``) with ``seats``
+    checked (:func:`check_seats`)."""
+    if isinstance(variant, str) and rotation(variant) is not None:
+        return Table(variant, [Seat(kind) for kind in check_seats(seats, 2)], **table)
     rules = variant_from(variant)
     kinds = check_seats(seats, rules.players)
     return Table(rules, [Seat(kind) for kind in kinds], **table)

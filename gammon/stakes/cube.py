@@ -577,9 +577,11 @@ class CubeState:
 
 
 def cube_game(variant: TrackVariant | str, stakes: StakeRules | None = None,
-              score: MatchScore | None = None, **options: Any) -> CubeState:
+              score: MatchScore | None = None, *, start: GameState | None = None,
+              **options: Any) -> CubeState:
     """A new game of ``variant`` with the stakes: ``stakes`` (or the options of
-    :class:`StakeRules` as keywords) and the ``score`` before it (money by default)."""
+    :class:`StakeRules` as keywords) and the ``score`` before it (money by default).
+    ``start``: the game's first state when it does not begin with the opening throw."""
     rules = track_variant(variant) if isinstance(variant, str) else variant
     if stakes is None:
         stakes = StakeRules(**options)
@@ -589,7 +591,7 @@ def cube_game(variant: TrackVariant | str, stakes: StakeRules | None = None,
     stakes.check_match(score.length)
     if score.length and rules.players != 2:
         raise InvalidOptionError("match play is for two-player variants")
-    base = rules.initial_state()
+    base = rules.initial_state() if start is None else start
     return CubeState(base, stakes, score, cube_in_play=stakes.cube_for(rules))._enter(base, None)
 
 

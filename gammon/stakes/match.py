@@ -6,15 +6,21 @@ finished game: the cube value times 1, 2 or 3 for a single game, gammon or backg
 (**MATCH-SCORE**). The match ends when a player reaches the match length
 (**MATCH-END**). No doubling in the Crawford game (**MATCH-CRAWFORD**); doubling again
 after it (**MATCH-POST-CRAWFORD**).
+
+A match may also play several games in turn (a :class:`Rotation`: Greek *tavli* is
+Portes, Plakoto and Fevga, one after another, the winner of each starting the next
+without an opening throw). ``Match("tavli", 5)`` plays one; :data:`ROTATIONS` names them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from gammon.core.errors import InvalidOptionError
 from gammon.core.protocol import play_on
+from gammon.core.state import GameState
 from gammon.core.variant import TrackVariant, track_variant
 from gammon.stakes.cube import CubeState, cube_game
 from gammon.stakes.record import GameRecord, result_event
@@ -25,37 +31,89 @@ from gammon.stakes.score import MatchScore
 Chooser = Callable[[CubeState], Any]
 
 
+@dataclass(frozen=True)
+class Rotation:
+    """Games of several variants played in turn within one match: game ``g`` (from 0)
+    is ``variants[g % len(variants)]``. With ``winner_starts`` the winner of a game has
+    the first turn of the next and throws both dice for it (no opening throw), as
+    tavli players do; the first game opens as its variant does."""
+
+    name: str
+    variants: tuple[str, ...]
+    summary: str
+    winner_starts: bool = True
+
+    def rules(self) -> tuple[TrackVariant, ...]:
+        return tuple(track_variant(name) for name in self.variants)
+
+
+#: The rotations a match can be played as, by name.
+ROTATIONS = {
+    "tavli": Rotation(
+        "tavli", ("portes", "plakoto", "fevga"),
+        "Greek tavli: Portes, Plakoto and Fevga in turn, the winner of each game starting "
+        "the next; no doubling cube; 1 or 2 points a game (docs/rules/tavli.md)."),
+}
+
+
+def rotation(name: str) -> Rotation | None:
+    """The rotation called ``name`` (any case), or None when it names none."""
+    return ROTATIONS.get(name.strip().lower()) if isinstance(name, str) else None
+
+
 class Match:
     """A match to ``length`` points between two players.
 
-    ``stakes`` are the stake options (money-only options are refused). ``score`` starts
-    the match at another score; ``crawford`` switches the Crawford rule. Play a game
-    with :meth:`new_game`, then :meth:`apply` each roll and action; a finished game's
-    points go to the score at once.
+    ``variant`` is a two-player track game (or its name), or a :class:`Rotation` (or
+    its name, such as ``tavli``) whose games are played in turn. ``stakes`` are the
+    stake options (money-only options are refused). ``score`` starts the match at
+    another score; ``crawford`` switches the Crawford rule (a match without the cube
+    has none). Play a game with :meth:`new_game`, then :meth:`apply` each roll and
+    action; a finished game's points go to the score at once.
     """
 
     def __init__(
         self,
-        variant: TrackVariant | str,
+        variant: TrackVariant | str | Rotation,
         length: int,
         stakes: StakeRules | None = None,
         *,
         score: tuple[int, int] = (0, 0),
         crawford: bool = True,
     ) -> None:
-        self.variant = track_variant(variant) if isinstance(variant, str) else variant
-        if self.variant.players != 2:
-            raise InvalidOptionError(
-                f"match play is for two players; {self.variant.name} has {self.variant.players}"
-            )
+        if isinstance(variant, str):
+            found = rotation(variant)
+            variant = found if found is not None else track_variant(variant)
+        self.rotation = variant if isinstance(variant, Rotation) else None
+        self.variants = variant.rules() if isinstance(variant, Rotation) else (variant,)
+        for rules in self.variants:
+            if rules.players != 2:
+                raise InvalidOptionError(
+                    f"match play is for two players; {rules.name} has {rules.players}")
         if not isinstance(length, int) or isinstance(length, bool) or length < 1:
             raise InvalidOptionError(f"a match is played to 1 point or more, not {length!r}")
         self.stakes = stakes if stakes is not None else StakeRules()
         self.stakes.check_match(length)
         self.length = length
+        # The Crawford rule is about the cube: a match played without one has none.
+        crawford = crawford and any(self.stakes.cube_for(rules) for rules in self.variants)
         self.score = MatchScore.match(length, score, crawford_rule=crawford)
         self.start_score = self.score
         self.games: list[GameRecord] = []
+
+    @property
+    def name(self) -> str:
+        """What is played: the variant's name, or the rotation's."""
+        return self.rotation.name if self.rotation is not None else self.variants[0].name
+
+    @property
+    def variant(self) -> TrackVariant:
+        """The variant of the game being played (or the last one; the first before any)."""
+        return self.variant_of(max(len(self.games) - 1, 0))
+
+    def variant_of(self, game: int) -> TrackVariant:
+        """The variant of game ``game``, counted from 0."""
+        return self.variants[game % len(self.variants)]
 
     @property
     def record(self) -> GameRecord | None:
@@ -84,7 +142,12 @@ class Match:
             raise InvalidOptionError(f"the match is over: {self.score.text()}")
         if self.in_game:
             raise InvalidOptionError("finish the game in progress first")
-        record = GameRecord(cube_game(self.variant, self.stakes, self.score))
+        rules = self.variant_of(len(self.games))
+        start: GameState | None = None
+        winner = self.games[-1].state.winner if self.games else None
+        if self.rotation is not None and self.rotation.winner_starts and winner is not None:
+            start = rules.state(rules.start_position(turn=winner))
+        record = GameRecord(cube_game(rules, self.stakes, self.score, start=start))
         self.games.append(record)
         return record.state
 

@@ -39,7 +39,7 @@ from gammon.core.state import GameState
 from gammon.core.variant import TrackVariant, variant_from
 from gammon.notation.movetext import move_text_for
 from gammon.stakes.cube import CubeAction, CubeState, Resign, ResignAnswer
-from gammon.stakes.match import Match
+from gammon.stakes.match import Match, Rotation, rotation
 from gammon.stakes.prompt import question as stakes_question
 from gammon.stakes.rules import StakeRules
 from gammon.stakes.session import Session
@@ -121,7 +121,9 @@ class Step:
 class Table:
     """A game, match or money session at a table (see the module text).
 
-    ``variant`` is a rules object or a variant name (``options`` then set its options);
+    ``variant`` is a rules object or a variant name (``options`` then set its options),
+    or a :class:`~gammon.stakes.match.Rotation` of variants played in turn (``tavli``,
+    a match only);
     ``seats`` one kind per player, ``human`` or a bot spec. ``length`` is the match
     length (``kind="match"``), ``stake`` the money per point (``kind="money"``),
     ``stakes`` the cube options (:class:`StakeRules`; a single game has no cube by
@@ -132,7 +134,7 @@ class Table:
 
     def __init__(
         self,
-        variant: Rules | str,
+        variant: Rules | str | Rotation,
         seats: Sequence[str | Seat],
         *,
         kind: str = GAME,
@@ -145,16 +147,28 @@ class Table:
         fair: bool = False,
         options: dict[str, Any] | None = None,
     ) -> None:
-        self.variant = variant_from(variant, **(options or {}))
         if kind not in KINDS:
             raise InvalidOptionError(f"a table plays a {', a '.join(KINDS)}, not {kind!r}")
+        self.rotation = (variant if isinstance(variant, Rotation)
+                         else rotation(variant) if isinstance(variant, str) else None)
+        if self.rotation is not None:
+            if kind != MATCH:
+                raise InvalidOptionError(
+                    f"{self.rotation.name} is a match of several games in turn: play it as a "
+                    "match (kind match, a length of 1 point or more)")
+            if options:
+                raise InvalidOptionError(f"{self.rotation.name} takes no options; its games "
+                                         f"are {', '.join(self.rotation.variants)} as they are")
+            self._rules: Rules = self.rotation.rules()[0]
+        else:
+            self._rules = variant_from(cast(Rules | str, variant), **(options or {}))
         self.kind = kind
         self.seats = [seat if isinstance(seat, Seat) else Seat(seat.strip().lower())
                       for seat in seats]
-        players = self.variant.players
+        players = self._rules.players
         if len(self.seats) != players:
             raise InvalidOptionError(
-                f"{self.variant.name} has {players} players, so give {players} seats, "
+                f"{self.name} has {players} players, so give {players} seats, "
                 f"not {len(self.seats)}")
         if games is not None and games < 1:
             raise InvalidOptionError(f"a session plays one game or more, not {games}")
@@ -171,13 +185,13 @@ class Table:
         self.series: Match | Session
         if kind == MATCH:
             self.stakes = stakes if stakes is not None else StakeRules()
-            self.series = Match(self._track("match play"), length, self.stakes,
-                                crawford=crawford)
+            self.series = Match(self.rotation or self._track("match play"), length,
+                                self.stakes, crawford=crawford)
         else:
             if kind == GAME and stakes is None:
                 stakes = StakeRules(cube=False)
             self.stakes = stakes if stakes is not None else StakeRules()
-            self.series = Session(self.variant, stake if kind == MONEY else 1, self.stakes)
+            self.series = Session(self._rules, stake if kind == MONEY else 1, self.stakes)
         self.log: list[list[log.Entry]] = []
         self._agents: dict[int, Any] | None = None
         self._seated = (0, 0)  # the game, and its entries, when the bots sat down
@@ -186,13 +200,24 @@ class Table:
         self.timed_out: int | None = None  # the seat that lost on time
 
     def _track(self, what: str) -> TrackVariant:
-        if not self.variant.game_type.stakes:
+        if not self._rules.game_type.stakes:
             raise InvalidOptionError(
-                f"{what} is for two-player games; {self.variant.name} has "
-                f"{self.variant.players} players: play a single game or money (--stake)")
-        return cast(TrackVariant, self.variant)  # what game_type.stakes says
+                f"{what} is for two-player games; {self._rules.name} has "
+                f"{self._rules.players} players: play a single game or money (--stake)")
+        return cast(TrackVariant, self._rules)  # what game_type.stakes says
 
     # --- what the table is doing --------------------------------------------------------
+
+    @property
+    def variant(self) -> Any:
+        """The rules of the game being played (or the last one): the table's variant, or
+        in a rotation such as tavli the game whose turn it is."""
+        return self.series.variant if isinstance(self.series, Match) else self._rules
+
+    @property
+    def name(self) -> str:
+        """What the table plays: its variant's name, or its rotation's (``tavli``)."""
+        return self.rotation.name if self.rotation is not None else self._rules.name
 
     @property
     def state(self) -> Any:
@@ -431,8 +456,8 @@ class Table:
         return {
             "format": FORMAT,
             "version": VERSION,
-            "variant": self.variant.name,
-            "options": _plain(self.variant.options()),
+            "variant": self.name,
+            "options": {} if self.rotation is not None else _plain(self._rules.options()),
             "seats": [{"kind": s.kind, "name": s.name} for s in self.seats],
             "kind": self.kind,
             "length": self.length,

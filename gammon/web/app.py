@@ -64,6 +64,7 @@ from gammon.core.errors import GammonError, InvalidOptionError
 from gammon.core.variant import variant, variant_names
 from gammon.core.variant import variant as get_variant
 from gammon.notation.mat import write_match
+from gammon.stakes.match import ROTATIONS, Rotation, rotation
 from gammon.stakes.rules import StakeRules
 from gammon.table.clock import time_control
 from gammon.table.table import Seat, Table
@@ -191,8 +192,17 @@ def _variants(config: ServerConfig) -> list[dict[str, Any]]:
                   for level in config.menu(rules).values()]
         options = [{"name": option, "default": getattr(rules, option), "low": low,
                     "high": high} for option, (low, high) in rules.table_options.items()]
+        kinds = ["game", "match", "money"] if rules.game_type.stakes else ["game", "money"]
         out.append({"name": name, "players": rules.players, "summary": rules.summary,
-                    "bots": levels, "cube": rules.cube, "options": options})
+                    "bots": levels, "cube": rules.cube, "options": options, "kinds": kinds})
+    for games_in_turn in ROTATIONS.values():
+        variants = games_in_turn.rules()
+        levels = [{"name": level.name, "bot": level.spec, "summary": level.summary,
+                   "rating": None} for level in config.shared_menu(variants).values()]
+        out.append({"name": games_in_turn.name, "players": 2,
+                    "summary": games_in_turn.summary, "bots": levels,
+                    "cube": any(rules.cube for rules in variants), "options": [],
+                    "kinds": ["match"], "games": list(games_in_turn.variants)})
     return out
 
 
@@ -213,8 +223,8 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
     sockets_per_minute = Rates.per_minute(config.rates.sockets_per_minute_per_address)
     sign_ins = Rates.per_minute(config.rates.sign_ins_per_minute_per_address)
     pools = {f"{name}:game" for name in variant_names()} | {
-        f"{name}:match{n}" for name in variant_names() if variant(name).game_type.stakes
-        for n in range(1, 26)}
+        f"{name}:match{n}" for name in [*variant_names(), *ROTATIONS]
+        if name in ROTATIONS or variant(name).game_type.stakes for n in range(1, 26)}
     variants_json = json.dumps(_variants(config))
     listing: dict[str, Any] = {"at": 0.0, "json": "[]"}
     reviews: OrderedDict[str, str] = OrderedDict()
@@ -407,8 +417,9 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
         if isinstance(room, Response):
             return room
         table = room.table
-        if not (table.variant.notation == "gnu" and table.variant.players == 2):
-            return _error(f"a .mat file holds backgammon; {table.variant.name}'s record is "
+        if not (table.rotation is None and table.variant.notation == "gnu"
+                and table.variant.players == 2):
+            return _error(f"a .mat file holds backgammon; {table.name}'s record is "
                           "its JSON log (/record)", 409)
         text = write_match(table.length, room.names, table.series.games,
                            [f'[Variation "{table.variant.name}"]', f"gammon table {room.id}"])
@@ -538,6 +549,9 @@ def table_settings(body: dict[str, Any], config: ServerConfig) -> dict[str, Any]
                 isinstance(value, int | float) and abs(value) > 1_000_000):
             raise InvalidOptionError(f"option {str(key)[:30]!r} is a yes/no, a number or a "
                                      f"short word, not {str(value)[:30]!r}")
+    games_in_turn = rotation(name)
+    if games_in_turn is not None:
+        return _rotation_settings(games_in_turn, body, options, config)
     offered = get_variant(name).table_options
     for key, value in options.items():
         if key not in offered:
@@ -556,8 +570,7 @@ def table_settings(body: dict[str, Any], config: ServerConfig) -> dict[str, Any]
     settings: dict[str, Any] = {"variant": name, "options": options, "kind": kind,
                                 "seats": [config.seat(rules, seat) for seat in seats]}
     if kind == "match":
-        settings["length"] = _whole(body.get("length", 5), "length", 1, 25)
-        settings["crawford"] = _yes_no(body.get("crawford", True), "crawford")
+        _match_settings(settings, body)
     if kind == "money":
         settings["stake"] = _whole(body.get("stake", 1), "stake", 1, 10_000)
         if body.get("games") is not None:
@@ -569,6 +582,33 @@ def table_settings(body: dict[str, Any], config: ServerConfig) -> dict[str, Any]
             cube=_yes_no(body.get("cube", True), "cube"),
             jacoby=_yes_no(body.get("jacoby", False), "jacoby") and kind == "money",
             beaver=_yes_no(body.get("beaver", False), "beaver") and kind == "money")
+    return settings
+
+
+def _match_settings(settings: dict[str, Any], body: dict[str, Any]) -> None:
+    settings["length"] = _whole(body.get("length", 5), "length", 1, 25)
+    settings["crawford"] = _yes_no(body.get("crawford", True), "crawford")
+
+
+def _rotation_settings(games_in_turn: Rotation, body: dict[str, Any], options: dict[str, Any],
+                       config: ServerConfig) -> dict[str, Any]:
+    """The settings of a table of several variants in turn (tavli): a match, no options,
+    no cube unless its games have one, seats from the levels they share."""
+    name = games_in_turn.name
+    if options:
+        raise InvalidOptionError(f"a table of {name} has no options to set: its games are "
+                                 f"{', '.join(games_in_turn.variants)} as they are")
+    if body.get("kind", "match") != "match":
+        raise InvalidOptionError(f"{name} is played as a match: kind is match")
+    seats = body.get("seats")
+    if not isinstance(seats, list) or len(seats) != 2:
+        raise InvalidOptionError("seats is a list of two, such as [\"human\", \"best\"]")
+    variants = games_in_turn.rules()
+    settings: dict[str, Any] = {"variant": name, "options": {}, "kind": "match",
+                                "seats": [config.seat(variants, seat) for seat in seats]}
+    _match_settings(settings, body)
+    settings["rated"] = _yes_no(body.get("rated", False), "rated")
+    settings["clock"] = time_control(body.get("clock"))
     return settings
 
 

@@ -28,11 +28,12 @@ from __future__ import annotations
 
 import dataclasses
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gammon.agents.registry import KINDS, default_bot, parse_spec
+from gammon.agents.registry import DEFAULT, KINDS, default_bot, parse_spec
 from gammon.core.errors import InvalidOptionError
 from gammon.core.protocol import Rules
 from gammon.core.variant import variant
@@ -145,10 +146,29 @@ class ServerConfig:
                     levels[name] = level
         return levels
 
-    def seat(self, rules: Rules, asked: Any) -> str:
-        """The seat kind (``human`` or an agent spec) a client's seat request stands for;
-        InvalidOptionError saying what is offered for anything else."""
-        menu = self.menu(rules)
+    def shared_menu(self, variants: Sequence[Rules]) -> dict[str, Level]:
+        """The levels a match of several variants in turn (tavli) offers: those of the
+        first variant's menu that run the same bot in every one of them (a seat keeps
+        its bot from game to game)."""
+        menus = [self.menu(rules) for rules in variants]
+        shared = {name: level for name, level in menus[0].items()
+                  if all(name in menu and menu[name].spec == level.spec for menu in menus)}
+        if "best" not in shared and all("best" in menu for menu in menus):
+            # Each game's best bot differs: the seat plays each with its own.
+            best = menus[0]["best"]
+            shared = {"best": dataclasses.replace(
+                best, spec=DEFAULT, budget=max(menu["best"].budget for menu in menus)),
+                **shared}
+        return shared
+
+    def seat(self, rules: Rules | Sequence[Rules], asked: Any) -> str:
+        """The seat kind (``human`` or an agent spec) a client's seat request stands for
+        at a table of ``rules`` (or of several variants in turn); InvalidOptionError
+        saying what is offered for anything else."""
+        if isinstance(rules, Sequence):
+            menu, name = self.shared_menu(rules), "+".join(r.name for r in rules)
+        else:
+            menu, name = self.menu(rules), rules.name
         if isinstance(asked, str) and asked.strip().lower() == HUMAN:
             return HUMAN
         if isinstance(asked, str) and asked.strip().lower() in menu:
@@ -156,13 +176,16 @@ class ServerConfig:
         shown = repr(asked)[:40] if isinstance(asked, str) else type(asked).__name__
         raise InvalidOptionError(
             f"seat {shown} is not offered: a seat is \"human\" or a bot level of "
-            f"{rules.name}: {', '.join(menu)}")
+            f"{name}: {', '.join(menu)}")
 
     def budget(self, rules: Rules, spec: str) -> float | None:
         """The seconds a decision of the bot ``spec`` may take; None when ``spec`` is on
         no level of this server's menu for ``rules`` (a table stored by a server that
         offered more, or a tampered row)."""
-        for level in self.menu(rules).values():
+        menu = self.menu(rules)
+        if spec == DEFAULT and "best" in menu:  # the variant's own bot (tavli's seats)
+            return menu["best"].budget
+        for level in menu.values():
             if level.spec == spec:
                 return level.budget
         return None

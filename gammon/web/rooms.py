@@ -254,11 +254,12 @@ def restore(store: Store, table_id: str) -> Room:
 def unoffered(room: Room, config: ServerConfig) -> str | None:
     """Why this server will not play ``room``'s bots (one is not on its menu: a stored bot
     is never trusted more than a client's), or None."""
-    rules = room.table.variant
-    for p, seat in enumerate(room.table.seats):
-        if not seat.human and config.budget(rules, seat.kind) is None:
-            return (f"seat {p + 1}'s bot {seat.kind[:60]!r} is not on this server's menu "
-                    f"for {rules.name}")
+    table = room.table
+    for rules in (table.rotation.rules() if table.rotation is not None else (table.variant,)):
+        for p, seat in enumerate(table.seats):
+            if not seat.human and config.budget(rules, seat.kind) is None:
+                return (f"seat {p + 1}'s bot {seat.kind[:60]!r} is not on this server's "
+                        f"menu for {rules.name}")
     return None
 
 
@@ -611,7 +612,7 @@ class Lobby:
                     clock = clock.turn(asked, len(table.log), now)
                 if status == OVER and room.rated and table.winner is not None and \
                         len(room.users) == 2:
-                    pool = pool_of({"variant": table.variant.name, "kind": table.kind,
+                    pool = pool_of({"variant": table.name, "kind": table.kind,
                                     "length": table.length})
                     assert pool is not None
                     rate_result(locked.db, pool, room.users[table.winner],

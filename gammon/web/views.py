@@ -177,6 +177,10 @@ def _shared(room: Room) -> dict[str, Any]:
     data: dict[str, Any] = {
         "id": room.id,
         "variant": table.variant.name,
+        # A match of several variants in turn (tavli): its name and its games in order;
+        # ``variant`` is then the game being played.
+        "rotation": (None if table.rotation is None else
+                     {"name": table.rotation.name, "games": list(table.rotation.variants)}),
         "kind": table.kind,
         "version": room.version,
         "seats": [{"seat": p, "name": names[p], "kind": s.kind, "human": s.human,
@@ -193,7 +197,8 @@ def _shared(room: Room) -> dict[str, Any]:
         "closed": room.reason or None,
         "question": None,
         # Whether the record downloads as a .mat file (/api/tables/ID/match.mat).
-        "mat": table.variant.notation == "gnu" and table.variant.players == 2,
+        "mat": (table.rotation is None and table.variant.notation == "gnu"
+                and table.variant.players == 2),
         "rated": room.rated,
         "accounts": sorted(room.players),
         "rematch": room.rematch or None,

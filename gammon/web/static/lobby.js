@@ -51,12 +51,14 @@ function showSeats() {
     label.appendChild(seatChoices(variant, seat));
     seats.appendChild(label);
   }
+  // The kinds of play the server offers for this choice (tavli is a match only).
+  for (const option of $("kind").options) option.disabled = !variant.kinds.includes(option.value);
+  if (!variant.kinds.includes($("kind").value)) $("kind").value = variant.kinds[0];
   const kind = $("kind").value;
   $("length-label").hidden = kind !== "match";
   $("stake-label").hidden = kind !== "money";
   $("cube-label").hidden = kind === "game" || !variant.cube;
   const two = variant.players === 2;
-  $("kind").querySelector('option[value="match"]').disabled = !two || !variant.cube;
   $("rated-label").hidden = !two || kind === "money";
   $("summary").textContent = serverWord("summary", variant.name);
   showRules(variant);
@@ -182,7 +184,7 @@ async function start() {
   for (const variant of variants) {
     const name = serverWord("variant", variant.name);
     const pools = [[`${variant.name}:game`, t("ratings.pool.game", { variant: name })]];
-    if (variant.players === 2 && variant.cube) {
+    if (variant.kinds.includes("match")) {
       for (const n of [1, 3, 5, 7]) pools.push([`${variant.name}:match${n}`, t("ratings.pool.match", { variant: name, length: n })]);
     }
     for (const [value, text] of pools) {

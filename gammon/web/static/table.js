@@ -97,7 +97,10 @@ function act(payload) {
 // --- drawing ------------------------------------------------------------------------
 
 function draw() {
-  const variantName = serverWord("variant", table.variant);
+  // A match of several variants in turn (tavli) names itself, then the game being played.
+  const variantName = table.rotation
+    ? `${serverWord("variant", table.rotation.name)}: ${serverWord("variant", table.variant)}`
+    : serverWord("variant", table.variant);
   document.title = `gammon: ${variantName}`;
   $("title").textContent = `${variantName}, ${t(`create.kind.${table.kind}`)}` + (table.game ? ", " + t("table.game", { game: table.game }) : "");
   showBoard(table.board);
