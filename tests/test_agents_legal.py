@@ -127,7 +127,7 @@ def test_specs_parse_and_fail_helpfully():
         make_agent("gnubg", "multi-gam")
     assert [k.name for k in agent_kinds()] == ["random", "heuristic", "expectimax", "money",
                                               "neural", "mcts", "rollout", "pubeval",
-                                              "gnubg", "perfect"]
+                                              "gnubg", "default", "perfect"]
     assert make_agent("expectimax", rules, 1).cutoff == 0.16
     assert make_agent("expectimax:2:cutoff=0.3", rules, 1).cutoff == 0.3
     assert make_agent("expectimax", "multi-gam", 1).cutoff is None

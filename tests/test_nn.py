@@ -320,9 +320,8 @@ def test_the_neural_agent_plays_with_a_network_file(tmp_path):
     trainer.run(3, path)
     for spec in (f"neural:0:net={path}", f"neural:1:net={path}"):
         agent = make_agent(spec, rules, 1)
-        returns, _, _, finished = play_game(rules, [agent, make_agent("random", rules, 2)],
-                                            random.Random(3))
-        assert finished and sum(returns) == 0
+        played = play_game(rules, [agent, make_agent("random", rules, 2)], random.Random(3))
+        assert played.finished and sum(played.returns) == 0
     with pytest.raises(InvalidOptionError, match="no network file"):
         make_agent(f"neural:net={tmp_path / 'none.npz'}", rules)
     with pytest.raises(InvalidOptionError, match="trained for hypergammon"):
@@ -515,8 +514,8 @@ def test_the_neural_agent_plays_acedrex_with_a_network_file(tmp_path):
     Trainer(Settings(rules.name, rules.options(), hidden=8, seed=5)).run(2, path)
     agents = [make_agent(f"neural:0:net={path}", rules, 1)] + [
         make_agent("random", rules, s) for s in (2, 3, 4)]
-    returns, _, _, finished = play_game(rules, agents, random.Random(3))
-    assert finished and sum(returns) == 0
+    played = play_game(rules, agents, random.Random(3))
+    assert played.finished and sum(played.returns) == 0
 
 
 #: Each variant's default bot (`gammon play`, the web lobby's first choice), as
