@@ -119,6 +119,12 @@ def _cells() -> list[Cell]:
         Cell("ace_money_x1", "acedrex", "money,expectimax:1,expectimax:1,expectimax:1", 800,
              "the money bot beats the old default expectimax:1 in money"),
     ]
+    # Issue 33: the tables games of Greece and Turkey, a network each trained by
+    # self-play, the default bot where it beats expectimax:2.
+    cells += [Cell(f"{short}_nn_x2", variant, "neural:1,expectimax:2", 2000,
+                   "the network beats expectimax:2")
+              for variant, short in (("portes", "portes"), ("fevga", "fevga"),
+                                     ("tavla", "tavla"), ("plakoto", "plak"))]
     # With the cube (issue 28): money play, and 7-point matches (a match won counts one,
     # so A - B is the difference of the shares of matches won).
     cells += [

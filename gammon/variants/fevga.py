@@ -55,7 +55,7 @@ class Fevga(SameWayRound):
     cube = False
     result_names = ("single game", "double game", "triple game")
     #: No network is trained for this game yet.
-    bots = ("expectimax", "mcts", "heuristic", "random")
+    bots: ClassVar[tuple[str, ...]] = ("expectimax", "mcts", "heuristic", "random", "neural")
     bot_options = {"expectimax": "width=4"}
 
     #: No player holds all six points of their starting quarter (FV-START-QUARTER).
