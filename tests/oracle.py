@@ -30,12 +30,17 @@ the resulting boards; :func:`single_move` is the one-checker step, used to repla
 from __future__ import annotations
 
 import random
-from typing import NamedTuple
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple
 
 POINTS = 24
 HOME = 6
 BAR = POINTS + 1
 OFF = 0
+
+
+#: A game's single-die moves: the states one move of a die leads to from a state.
+Moves = Callable[[Any, int], Iterable[Any]]
 
 
 class Board(NamedTuple):
@@ -103,44 +108,58 @@ def moves_with_die(board: Board, die: int) -> list[tuple[Board, int, int, bool]]
     return found
 
 
-def finished_plays(board: Board, dice_in_order: list[int]) -> dict[Board, int]:
+def backgammon_moves(board: Board, die: int) -> list[Board]:
+    """The boards one move of ``die`` leads to under backgammon's rules above."""
+    return [after for after, _, _, _ in moves_with_die(board, die)]
+
+
+def finished_plays(start: Any, dice_in_order: list[int], moves: Moves = backgammon_moves,
+                   board: Callable[[Any], Any] = lambda state: state) -> dict[Any, int]:
     """Every board reachable playing the dice in this order, with the dice it used.
 
-    A play stops when the dice are all used or the next die has no legal move; each board
-    it can stop on is returned with the number of dice used to get there (the largest if
-    a board can be stopped on after different numbers of dice).
+    ``moves(state, die)`` gives the states one single-die move leads to (backgammon's by
+    default; the pins' and the same-way-round games' below), and ``board(state)`` the
+    board a state leaves (a state may carry more, such as where a hitter stands). A play
+    stops when the dice are all used or the next die has no legal move; each board it
+    can stop on is returned with the number of dice used to get there (the largest if a
+    board can be stopped on after different numbers of dice).
 
     This is every sequence of single-die moves, walked one die at a time; sequences that
-    reach the same board after the same dice are merged, since what may follow depends
-    only on the board and the dice left.
+    reach the same state after the same dice are merged, since what may follow depends
+    only on the state and the dice left.
     """
-    stopped: dict[Board, int] = {}
-    frontier = {board}
+    stopped: dict[Any, int] = {}
+    frontier = {start}
     for used, die in enumerate(dice_in_order):
-        following = set()
+        following: set[Any] = set()
         for current in frontier:
-            moves = moves_with_die(current, die)
-            if not moves:
-                stopped[current] = max(stopped.get(current, 0), used)
-            following.update(after for after, _, _, _ in moves)
+            after = list(moves(current, die))
+            if not after:
+                key = board(current)
+                stopped[key] = max(stopped.get(key, 0), used)
+            following.update(after)
         frontier = following
     for current in frontier:
-        stopped[current] = len(dice_in_order)
+        stopped[board(current)] = len(dice_in_order)
     return stopped
 
 
-def legal_boards(board: Board, dice: tuple[int, int]) -> tuple[set[Board], int]:
-    """The distinct boards the mover may leave after playing ``dice``, and the dice used.
+def legal_boards(start: Any, dice: tuple[int, int], moves: Moves = backgammon_moves,
+                 board: Callable[[Any], Any] = lambda state: state) -> tuple[set[Any], int]:
+    """The distinct boards the mover may leave after playing ``dice``, and the dice used:
+    the dice rules every game here shares (a double is played four times, as many dice
+    as can be, the larger when only one of two can), over any game's single-die
+    ``moves`` (see :func:`finished_plays`).
 
     When no die can be used at all this is the unchanged board (one empty play) and 0.
     """
     high, low = max(dice), min(dice)
     if high == low:
-        plays = finished_plays(board, [high] * 4)
+        plays = finished_plays(start, [high] * 4, moves, board)
         most = max(plays.values())
         return {result for result, used in plays.items() if used == most}, most
-    high_first = finished_plays(board, [high, low])
-    low_first = finished_plays(board, [low, high])
+    high_first = finished_plays(start, [high, low], moves, board)
+    low_first = finished_plays(start, [low, high], moves, board)
     most = max(max(high_first.values()), max(low_first.values()))
     if most == 1:
         # One die only. The plays that used the high die are the one-die stops of the
@@ -209,63 +228,40 @@ def hitter_results(
     holds two of them.
     """
 
-    def finish(order: list[int]) -> dict:
-        stopped: dict = {}
-        frontier = {(board_of(position), frozenset())}
-        for used, die in enumerate(order):
-            following = set()
-            for board, hitters in frontier:
-                moves = []
-                for source in range(1, BAR + 1):
-                    step = single_move(board, source, die)
-                    if step is None:
-                        continue
-                    after, target, hit = step
-                    mover_is = []  # who leaves: "cover" (free) and/or "hitter" (bound)
-                    if source in hitters:
-                        if board.mine[source] >= 2:
-                            mover_is.append("cover")
-                        mover_is.append("hitter")
-                    else:
-                        mover_is.append("free")
-                    for who in mover_is:
-                        standing = set(hitters)
-                        if who == "hitter":
-                            if no_run:
-                                continue  # the hitter stays where it hit
-                            if no_hide and target > 0 and board.mine[target] > 0:
-                                continue  # hiding
-                            if target == OFF and no_off:
-                                continue  # the hitter borne off
-                            standing.discard(source)
-                            if target > 0:
-                                standing.add(target)
-                        if hit and (not home_only or target <= HOME):
-                            standing.add(target)
-                        moves.append((after, frozenset(standing)))
-                if not moves:
-                    stopped[board] = max(stopped.get(board, 0), used)
-                following.update(moves)
-            frontier = following
-        for board, _ in frontier:
-            stopped[board] = len(order)
-        return stopped
+    def moves(state: tuple[Board, frozenset[int]], die: int) -> list:
+        board, hitters = state
+        found = []
+        for source in range(1, BAR + 1):
+            step = single_move(board, source, die)
+            if step is None:
+                continue
+            after, target, hit = step
+            mover_is = []  # who leaves: "cover" (free) and/or "hitter" (bound)
+            if source in hitters:
+                if board.mine[source] >= 2:
+                    mover_is.append("cover")
+                mover_is.append("hitter")
+            else:
+                mover_is.append("free")
+            for who in mover_is:
+                standing = set(hitters)
+                if who == "hitter":
+                    if no_run:
+                        continue  # the hitter stays where it hit
+                    if no_hide and target > 0 and board.mine[target] > 0:
+                        continue  # hiding
+                    if target == OFF and no_off:
+                        continue  # the hitter borne off
+                    standing.discard(source)
+                    if target > 0:
+                        standing.add(target)
+                if hit and (not home_only or target <= HOME):
+                    standing.add(target)
+                found.append((after, frozenset(standing)))
+        return found
 
-    high, low = max(dice), min(dice)
-    if high == low:
-        found = finish([high] * 4)
-        most = max(found.values())
-        boards = {b for b, n in found.items() if n == most}
-    else:
-        first, second = finish([high, low]), finish([low, high])
-        most = max(max(first.values()), max(second.values()))
-        if most == 1:
-            boards = {b for b, n in first.items() if n == 1} or {
-                b for b, n in second.items() if n == 1
-            }
-        else:
-            boards = {b for b, n in first.items() if n == most}
-            boards |= {b for b, n in second.items() if n == most}
+    boards, _ = legal_boards((board_of(position), frozenset()), dice, moves,
+                             lambda state: state[0])
     return {engine_bytes(b, position.turn) for b in boards}
 
 
@@ -335,37 +331,11 @@ def pin_results(position, dice: tuple[int, int],
             pinned[to_mover(point)] = "me" if who == mover else "them"
     start = PinBoard(tuple(position.row(mover)), tuple(position.row(other)), tuple(pinned))
 
-    def finish(order: list[int]) -> dict[PinBoard, int]:
-        stopped: dict[PinBoard, int] = {}
-        frontier = {start}
-        for used, die in enumerate(order):
-            following = set()
-            for board in frontier:
-                moves = [pin_move(board, s, die, pinned_holds_bear_off)
-                         for s in range(1, POINTS + 1)]
-                moves = [m for m in moves if m is not None]
-                if not moves:
-                    stopped[board] = max(stopped.get(board, 0), used)
-                following.update(moves)
-            frontier = following
-        for board in frontier:
-            stopped[board] = len(order)
-        return stopped
+    def moves(board: PinBoard, die: int) -> list[PinBoard]:
+        found = (pin_move(board, s, die, pinned_holds_bear_off) for s in range(1, POINTS + 1))
+        return [m for m in found if m is not None]
 
-    high, low = max(dice), min(dice)
-    if high == low:
-        found = finish([high] * 4)
-        most = max(found.values())
-        boards = {b for b, n in found.items() if n == most}
-    else:
-        first, second = finish([high, low]), finish([low, high])
-        most = max(max(first.values()), max(second.values()))
-        if most == 1:
-            boards = ({b for b, n in first.items() if n == 1}
-                      or {b for b, n in second.items() if n == 1})
-        else:
-            boards = {b for b, n in first.items() if n == most}
-            boards |= {b for b, n in second.items() if n == most}
+    boards, _ = legal_boards(start, dice, moves)
     out = set()
     for board in boards:
         pins = bytearray(POINTS)
@@ -471,35 +441,10 @@ def same_way_results(
             return None
         return tuple(after)
 
-    def finish(order: list[int]) -> dict[tuple[int, ...], int]:
-        stopped: dict[tuple[int, ...], int] = {}
-        frontier = {tuple(position.row(mover))}
-        for used, die in enumerate(order):
-            following = set()
-            for mine in frontier:
-                moves = [m for m in (step(mine, s, die) for s in range(1, POINTS + 1)) if m]
-                if not moves:
-                    stopped[mine] = max(stopped.get(mine, 0), used)
-                following.update(moves)
-            frontier = following
-        for mine in frontier:
-            stopped[mine] = len(order)
-        return stopped
+    def moves(mine: tuple[int, ...], die: int) -> list[tuple[int, ...]]:
+        return [m for m in (step(mine, s, die) for s in range(1, POINTS + 1)) if m]
 
-    high, low = max(dice), min(dice)
-    if high == low:
-        found = finish([high] * 4)
-        most = max(found.values())
-        boards = {m for m, n in found.items() if n == most}
-    else:
-        first, second = finish([high, low]), finish([low, high])
-        most = max(max(first.values()), max(second.values()))
-        if most == 1:
-            boards = ({m for m, n in first.items() if n == 1}
-                      or {m for m, n in second.items() if n == 1})
-        else:
-            boards = {m for m in {**first, **second}
-                      if first.get(m) == most or second.get(m) == most}
+    boards, _ = legal_boards(tuple(position.row(mover)), dice, moves)
     out = set()
     for mine in boards:
         rows = [theirs, theirs]

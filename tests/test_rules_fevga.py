@@ -245,82 +245,11 @@ def test_fv_options_are_named_and_typed():
 
 
 def oracle_results(rules, pos: Position, dice: tuple[int, int]) -> set[bytes]:
-    """Every legal resulting board, from the rules page and nothing else."""
-    mover, other = pos.turn, 1 - pos.turn
-    theirs = pos.row(other)
-
-    def closed(point: int) -> bool:  # FV-CLOSED: any checker of theirs on our ``point``
-        return theirs[(point + 11) % 24 + 1] > 0
-
-    def six_block(mine: list[int]) -> bool:  # FV-SIX-BLOCK (LN-SIX-BLOCK)
-        held = {(s + 11) % 24 + 1 for s in range(1, 25) if mine[s]}
-        return any(all(low + k in held for k in range(6)) and not any(theirs[:low])
-                   for low in range(1, 20))
-
-    def step(mine: list[int], source: int, die: int) -> list[int] | None:
-        if not mine[source]:
-            return None
-        # FV-FIRST-CHECKER: none past their start (our 12) and one already out.
-        if source == 24 and not any(mine[0:12]) and any(mine[12:24]):
-            return None
-        target = source - die
-        if target <= 0:
-            if any(mine[7:]):
-                return None
-            if target < 0 and any(mine[source + 1:7]):
-                return None
-            target = 0
-        elif closed(target):
-            return None
-        after = list(mine)
-        after[source] -= 1
-        after[target] += 1
-        if rules.start_quarter and all(after[19:25]):
-            return None
-        if rules.six_block and target and six_block(after):
-            return None
-        # FV-FRONT-PRIME: our 11..6 all held while their start (our 12) holds checkers.
-        if rules.front_prime and theirs[24] and all(after[6:12]):
-            return None
-        return after
-
-    def finish(order: list[int]) -> dict[tuple, int]:
-        stopped: dict[tuple, int] = {}
-        frontier = {tuple(pos.row(mover))}
-        for used, die in enumerate(order):
-            following = set()
-            for mine in frontier:
-                moves = [step(list(mine), s, die) for s in range(1, 25)]
-                moves = [tuple(m) for m in moves if m is not None]
-                if not moves:
-                    stopped[mine] = max(stopped.get(mine, 0), used)
-                following.update(moves)
-            frontier = following
-        for mine in frontier:
-            stopped[mine] = len(order)
-        return stopped
-
-    high, low = max(dice), min(dice)
-    if high == low:
-        found = finish([high] * 4)
-        most = max(found.values())
-        boards = {m for m, n in found.items() if n == most}
-    else:
-        first, second = finish([high, low]), finish([low, high])
-        most = max(max(first.values()), max(second.values()))
-        if most == 1:
-            boards = ({m for m, n in first.items() if n == 1}
-                      or {m for m, n in second.items() if n == 1})
-        else:
-            boards = {m for m in {**first, **second}
-                      if first.get(m) == most or second.get(m) == most}
-    rows = [theirs, theirs]
-    out = set()
-    for mine in boards:
-        rows[mover] = mine
-        out.add(bytes(rows[0] + rows[1]))
-    return out
-
+    """Every legal resulting board, from the rules page and nothing else: the oracle of
+    the same-way-round games (FV-CLOSED, FV-FIRST-CHECKER, FV-START-QUARTER, FV-SIX-BLOCK,
+    FV-FRONT-PRIME) with this table's options."""
+    return oracle.same_way_results(pos, dice, start_quarter=rules.start_quarter,
+                                   six_block=rules.six_block, front_prime=rules.front_prime)
 
 
 HAND_MADE = [

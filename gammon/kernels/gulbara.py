@@ -21,6 +21,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gammon.kernels import tracks
+from gammon.kernels.cache import refresh_when_changed
 from gammon.kernels.tracks import MAX_DICE, generate_plays, turn_end, winner_points
 
 # Columns of a trace row (one per decision and one per opening lot).
@@ -112,3 +114,7 @@ def random_playouts(games, start, rules, cascade_from, to_opponent, max_plays, p
         out[g, 1] = winner_points(board, winner, rules) if winner >= 0 else 0
         out[g, 2] = made
     return out, n
+
+
+# The kernel above inlines the move generator: recompile it when that changes.
+refresh_when_changed("gulbara", (random_playouts,), (tracks,))
