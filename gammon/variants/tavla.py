@@ -10,9 +10,7 @@ docs/rules/tavla.md states the rules, the sources and the readings chosen.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
 
 from gammon.core.variant import register
 from gammon.variants.portes import Portes
@@ -34,11 +32,6 @@ class Tavla(Portes):
         "hits in its home board stays there that turn; no cube, 1 or 2 points."
     )
     aliases = ("turkish-backgammon",)
-    #: Its own network (self-play on these rules), the default once it beats
-    #: expectimax:2 (docs/strength.md).
-    bots: ClassVar[tuple[str, ...]] = ("expectimax", "pubeval", "mcts", "heuristic",
-                                       "random", "neural")
-    bot_options: ClassVar[Mapping[str, str]] = {}
     no_hit_and_run = True
     result_names = ("single game", "mars", "triple game")
 
