@@ -39,6 +39,9 @@ NETWORKS: dict[str, tuple[int, list[str]]] = {
     "multi-gam": (60_000, ["--hidden", "64"]),
     "acey-deucey": (15_000, []),
     "acey-deucey-restrictive": (15_000, []),
+    "portes": (100_000, []),
+    "tavla": (100_000, []),
+    "fevga": (100_000, []),
     # A correction to the heuristic (docs/networks.md): 200 games at a small rate, the
     # best of its checks (at 300 it lost more).
     "acedrex": (200, ["--hidden", "64", "--rate", "0.00002", "--check-every", "100",
