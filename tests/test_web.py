@@ -379,5 +379,6 @@ def test_a_tavli_table_plays_its_games_in_turn_as_a_match(database):
                                   "index": table["actions"][0]["index"]})
                 table = my_turn(socket)
             assert not table["mat"]
-        assert len(games) >= 2 and games == ["portes", "plakoto", "fevga", "portes"][:len(games)]
+        cycle = ["portes", "plakoto", "fevga"]
+        assert len(games) >= 2 and games == [cycle[g % 3] for g in range(len(games))]
         assert http.get(f"/api/tables/{made['id']}/match.mat").status_code == 409
