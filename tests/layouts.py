@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from gammon import Position
 
 
@@ -16,3 +19,29 @@ def position(mover: dict[int, int], other: dict[int, int], turn: int = 0) -> Pos
         row[0] = 15 - sum(row)
         rows.append(row)
     return Position.from_checkers(rows, turn)
+
+
+
+def rule_helpers(default: Any) -> tuple[Callable[..., set[str]], Callable[..., set[str]],
+                                         Callable[..., Any]]:
+    """A rules test's helpers, its variant the default: ``plays(pos, dice, rules)`` (the
+    legal plays as move text), ``holding(pos, dice, points, rules)`` (those after which
+    the mover holds every one of ``points``) and ``end_state(winner_row, loser_row,
+    rules)`` (player 0 bears off its last checker, from ``winner_row``, against
+    ``loser_row``)."""
+    from gammon.notation.movetext import format_play
+
+    def plays(pos: Position, dice: tuple[int, int], rules: Any = default) -> set[str]:
+        return {format_play(play) for play in rules.state(pos, dice).legal_actions()}
+
+    def holding(pos: Position, dice: tuple[int, int], points: set[int],
+                rules: Any = default) -> set[str]:
+        return {format_play(play) for play in rules.state(pos, dice).legal_actions()
+                if all(play.result.row(pos.turn)[p] for p in points)}
+
+    def end_state(winner_row: dict[int, int], loser_row: dict[int, int],
+                  rules: Any = default) -> Any:
+        state = rules.state(position(winner_row, loser_row), (6, 5))
+        return state.apply(state.legal_actions()[0])
+
+    return plays, holding, end_state

@@ -9,25 +9,22 @@ in each player's own numbering (25 is the bar); checkers not placed are borne of
 
 from __future__ import annotations
 
+import layouts
 import pytest
 from layouts import position
 
 import gammon
 from gammon import Position
 from gammon.core.dice import two_dice
-from gammon.notation.movetext import format_play
 from gammon.stakes import StakeRules
 from gammon.variants.short import Short
 
 CAU = gammon.variant("caucasian")
+plays, _, _ = layouts.rule_helpers(CAU)
 SHORT = gammon.variant("short")
 BG = gammon.variant("backgammon")
 HOME_ONLY = gammon.variant("caucasian", no_hide_home_only=True)
 ROLLS = [roll.dice for roll, _ in two_dice()]
-
-
-def plays(pos: Position, dice: tuple[int, int], rules=CAU) -> set[str]:
-    return {format_play(play) for play in rules.state(pos, dice).legal_actions()}
 
 
 def test_cau_base_is_short_backgammon():

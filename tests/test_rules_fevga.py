@@ -14,6 +14,7 @@ import json
 import time
 from fractions import Fraction
 
+import layouts
 import numpy as np
 import oracle
 import pytest
@@ -25,38 +26,17 @@ import gammon
 from gammon import Phase, Position, Roll
 from gammon.cli.main import app
 from gammon.core.dice import two_dice
-from gammon.notation.movetext import format_play
 from gammon.stakes import MatchScore, StakeRules, cube_game
 from gammon.stakes.rules import cube_default
 
 FV = gammon.variant("fevga")
+plays, holding, end_state = layouts.rule_helpers(FV)
 LN = gammon.variant("long-nardy")
 OPEN = gammon.variant("fevga", start_quarter=False, six_block=False)
 FRONT = gammon.variant("fevga", front_prime=True)
 ROLLS = [roll.dice for roll, _ in two_dice()]
 #: Six points in a row once 13/8 is played: our 11, 10, 9, 7, 6 and a checker on 13.
 BLOCK_BASE = {24: 9, 13: 1, 11: 1, 10: 1, 9: 1, 7: 1, 6: 1}
-
-
-def plays(pos: Position, dice: tuple[int, int], rules=FV) -> set[str]:
-    """The legal plays as move text."""
-    return {format_play(play) for play in rules.state(pos, dice).legal_actions()}
-
-
-def holding(pos: Position, dice: tuple[int, int], points: set[int], rules=FV) -> set[str]:
-    """The legal plays after which the mover holds every one of ``points``."""
-    found = set()
-    for play in rules.state(pos, dice).legal_actions():
-        row = play.result.row(pos.turn)
-        if all(row[p] for p in points):
-            found.add(format_play(play))
-    return found
-
-
-def end_state(winner_row: dict[int, int], loser_row: dict[int, int], rules=FV):
-    """Player 0 bears off its last checker (from ``winner_row``) against ``loser_row``."""
-    state = rules.state(position(winner_row, loser_row), (6, 5))
-    return state.apply(state.legal_actions()[0])
 
 
 # --- board and start -------------------------------------------------------------------

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from fractions import Fraction
 
+import layouts
 import numpy as np
 import oracle
 import pytest
@@ -29,12 +30,12 @@ from gammon.cli.main import app
 from gammon.core.dice import two_dice
 from gammon.core.state import GameState
 from gammon.kernels import gulbara as kernel
-from gammon.notation.movetext import format_play
 from gammon.stakes import MatchScore, StakeRules, cube_game
 from gammon.stakes.rules import cube_default
 from gammon.variants.gulbara import GulMemo
 
 GB = gammon.variant("gul-bara")
+plays, _, end_state = layouts.rule_helpers(GB)
 GIVE = gammon.variant("gul-bara", unplayed="opponent")
 EVERY = gammon.variant("gul-bara", cascade_from=1)
 FV = gammon.variant("fevga")
@@ -44,11 +45,6 @@ ROOMY = ({11: 5, 10: 5, 9: 5}, {24: 15})
 #: 3-3 takes the checker on 20 to 11 and no further (their checkers on our 12 and 8); the
 #: fourteen at home may not bear off while it is out.
 SHORT = ({20: 1, 1: 14}, {24: 14, 20: 1})
-
-
-def plays(pos: Position, dice: tuple[int, int], rules=GB) -> set[str]:
-    """The legal plays as move text."""
-    return {format_play(play) for play in rules.state(pos, dice).legal_actions()}
 
 
 def first(state: GameState):
@@ -82,12 +78,6 @@ def cascade(state: GameState) -> list[tuple[int, int, tuple[int, ...]]]:
         steps.append((state.position.turn, len(play.moves), state.dice))
         state = state.apply(play)
     return steps, state
-
-
-def end_state(winner_row: dict[int, int], loser_row: dict[int, int], rules=GB):
-    """Player 0 bears off its last checker (from ``winner_row``) against ``loser_row``."""
-    state = rules.state(position(winner_row, loser_row), (6, 5))
-    return state.apply(state.legal_actions()[0])
 
 
 # --- board and start ------------------------------------------------------------------

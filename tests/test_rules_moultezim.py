@@ -14,6 +14,7 @@ import json
 import time
 from fractions import Fraction
 
+import layouts
 import numpy as np
 import oracle
 import pytest
@@ -30,6 +31,7 @@ from gammon.stakes import MatchScore, StakeRules, cube_game
 from gammon.stakes.rules import cube_default
 
 MZ = gammon.variant("moultezim")
+plays, holding, end_state = layouts.rule_helpers(MZ)
 FV = gammon.variant("fevga")
 ROLLS = [roll.dice for roll, _ in two_dice()]
 #: Four points of their starting quarter (our 11..8) and a checker on 13 that a 6 would
@@ -40,27 +42,6 @@ PRIME = {24: 9, 7: 1, 5: 1, 4: 1, 3: 1, 2: 1, 1: 1}
 #: Our 11, 10, 9, 7, 6 and a checker on 13: 13/8 holds the six points just past their start.
 FRONT = {24: 9, 13: 1, 11: 1, 10: 1, 9: 1, 7: 1, 6: 1}
 QUARTER = {19, 20, 21, 22, 23, 24}
-
-
-def plays(pos: Position, dice: tuple[int, int], rules=MZ) -> set[str]:
-    """The legal plays as move text."""
-    return {format_play(play) for play in rules.state(pos, dice).legal_actions()}
-
-
-def holding(pos: Position, dice: tuple[int, int], points: set[int], rules=MZ) -> set[str]:
-    """The legal plays after which the mover holds every one of ``points``."""
-    found = set()
-    for play in rules.state(pos, dice).legal_actions():
-        row = play.result.row(pos.turn)
-        if all(row[p] for p in points):
-            found.add(format_play(play))
-    return found
-
-
-def end_state(winner_row: dict[int, int], loser_row: dict[int, int], rules=MZ):
-    """Player 0 bears off its last checker (from ``winner_row``) against ``loser_row``."""
-    state = rules.state(position(winner_row, loser_row), (6, 5))
-    return state.apply(state.legal_actions()[0])
 
 
 # --- board and start ------------------------------------------------------------------

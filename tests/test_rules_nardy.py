@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+import layouts
 import oracle
 import pytest
 from layouts import position
@@ -24,22 +25,8 @@ from gammon.stakes import CubeAction, StakeRules
 from gammon.stakes.cube import CubeState
 
 LN = gammon.variant("long-nardy")
+plays, holding, end_state = layouts.rule_helpers(LN)
 ROLLS = [roll.dice for roll, _ in two_dice()]
-
-
-def plays(pos: Position, dice: tuple[int, int], rules=LN) -> set[str]:
-    """The legal plays as move text."""
-    return {format_play(play) for play in rules.state(pos, dice).legal_actions()}
-
-
-def holding(pos: Position, dice: tuple[int, int], points: set[int], rules=LN) -> set[str]:
-    """The legal plays after which the mover holds every one of ``points``."""
-    found = set()
-    for play in rules.state(pos, dice).legal_actions():
-        row = play.result.row(pos.turn)
-        if all(row[p] for p in points):
-            found.add(format_play(play))
-    return found
 
 
 def first_roll(turn: int = 0, dice: tuple[int, int] = (6, 6), rules=LN) -> GameState:
@@ -51,12 +38,6 @@ def first_roll(turn: int = 0, dice: tuple[int, int] = (6, 6), rules=LN) -> GameS
 
 def texts(state: GameState) -> set[str]:
     return {format_play(play) for play in state.legal_actions()}
-
-
-def end_state(winner_row: dict[int, int], loser_row: dict[int, int], rules=LN):
-    """Player 0 bears off its last checker (from ``winner_row``) against ``loser_row``."""
-    state = rules.state(position(winner_row, loser_row), (6, 5))
-    return state.apply(state.legal_actions()[0])
 
 
 # --- board and start -----------------------------------------------------------------

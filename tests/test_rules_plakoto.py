@@ -15,6 +15,7 @@ import json
 import time
 from fractions import Fraction
 
+import layouts
 import numpy as np
 import oracle
 import pytest
@@ -36,6 +37,7 @@ from gammon.stakes import MatchScore, StakeRules, cube_game
 from gammon.stakes.rules import cube_default
 
 PK = gammon.variant("plakoto")
+plays, _, _ = layouts.rule_helpers(PK)
 FREE_AT_HOME = gammon.variant("plakoto", pinned_holds_bear_off=False)
 ROLLS = [roll.dice for roll, _ in two_dice()]
 
@@ -49,11 +51,6 @@ def pins(mover: dict[int, int], other: dict[int, int], me: tuple[int, ...] = (),
     for point, who in [(p, turn) for p in me] + [(p, 1 - turn) for p in them]:
         row[(point if turn == 0 else 25 - point) - 1] = who + 1
     return Position(counts.board, 2, turn, bytes(row))
-
-
-def plays(pos: Position, dice: tuple[int, int], rules=PK) -> set[str]:
-    """The legal plays as move text."""
-    return {format_play(play) for play in rules.state(pos, dice).legal_actions()}
 
 
 def after(pos: Position, dice: tuple[int, int], text: str, rules=PK):

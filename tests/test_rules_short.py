@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+import layouts
 import oracle
 import pytest
 from layouts import position
@@ -21,21 +22,18 @@ from gammon import Position, Roll
 from gammon.cli.main import app
 from gammon.core.dice import two_dice
 from gammon.notation import format_position, parse_position
-from gammon.notation.movetext import find_play, format_play
+from gammon.notation.movetext import find_play
 from gammon.stakes import CubeAction, StakeRules, cube_game
 from gammon.stakes.cube import CubeState
 
 SHORT = gammon.variant("short")
+plays, _, _ = layouts.rule_helpers(SHORT)
 CAU = gammon.variant("caucasian")
 BG = gammon.variant("backgammon")
 ROLLS = [roll.dice for roll, _ in two_dice()]
 #: The variants the no-hide rule holds in, by name (for the test ids).
 HIDERS = {"short": SHORT, "caucasian": CAU}
 hiders = pytest.mark.parametrize("rules", list(HIDERS.values()), ids=list(HIDERS))
-
-
-def plays(pos: Position, dice: tuple[int, int], rules=SHORT) -> set[str]:
-    return {format_play(play) for play in rules.state(pos, dice).legal_actions()}
 
 
 def results(pos: Position, dice: tuple[int, int], rules=SHORT) -> set[tuple]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+import layouts
 import oracle
 import pytest
 from layouts import position
@@ -18,22 +19,18 @@ from test_invariants_nardy import check_variant, replay_kernel_games
 from typer.testing import CliRunner
 
 import gammon
-from gammon import Phase, Position, Roll
+from gammon import Phase, Roll
 from gammon.cli.main import app
 from gammon.core.dice import two_dice
-from gammon.notation.movetext import format_play
 from gammon.stakes.rules import cube_default
 
 TAVLA = gammon.variant("tavla")
+plays, _, _ = layouts.rule_helpers(TAVLA)
 EVERY_HIT = gammon.variant("tavla", home_only=False)
 PORTES = gammon.variant("portes")
 ROLLS = [roll.dice for roll, _ in two_dice()]
 #: An opposing blot on our 4 (their 21) and our checker on 8, the rest far away.
 BLOT_4 = position({8: 1, 13: 5, 6: 5, 24: 4}, {21: 1, 1: 14})
-
-
-def plays(pos: Position, dice: tuple[int, int], rules=TAVLA) -> set[str]:
-    return {format_play(play) for play in rules.state(pos, dice).legal_actions()}
 
 
 def test_tavla_portes_rules():
