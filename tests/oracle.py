@@ -347,6 +347,19 @@ def pin_results(position, dice: tuple[int, int],
     return out
 
 
+def agree(rules, positions: list, expected: Callable[[Any, tuple[int, int]], set]) -> int:
+    """Check that the engine's plays of every roll in ``positions`` are distinct and
+    lead to exactly the boards ``expected(position, dice)`` allows; the position-rolls
+    checked."""
+    rolls = [(high, low) for high in range(1, 7) for low in range(1, high + 1)]
+    for pos in positions:
+        for dice in rolls:
+            got = [p.result.board for p in rules.state(pos, dice).legal_actions()]
+            assert len(got) == len(set(got)), (pos, dice)
+            assert set(got) == expected(pos, dice), (pos, dice)
+    return len(positions) * len(rolls)
+
+
 # --- Positions to test on ----------------------------------------------------------------
 # These play games with the engine (uniformly random plays) only to find positions that
 # occur in play; what is checked on them never comes from the engine.

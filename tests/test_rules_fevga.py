@@ -25,7 +25,6 @@ from typer.testing import CliRunner
 import gammon
 from gammon import Phase, Position, Roll
 from gammon.cli.main import app
-from gammon.core.dice import two_dice
 from gammon.stakes import MatchScore, StakeRules, cube_game
 from gammon.stakes.rules import cube_default
 
@@ -34,7 +33,6 @@ plays, holding, end_state = layouts.rule_helpers(FV)
 LN = gammon.variant("long-nardy")
 OPEN = gammon.variant("fevga", start_quarter=False, six_block=False)
 FRONT = gammon.variant("fevga", front_prime=True)
-ROLLS = [roll.dice for roll, _ in two_dice()]
 #: Six points in a row once 13/8 is played: our 11, 10, 9, 7, 6 and a checker on 13.
 BLOCK_BASE = {24: 9, 13: 1, 11: 1, 10: 1, 9: 1, 7: 1, 6: 1}
 
@@ -243,12 +241,7 @@ HAND_MADE = [
 
 def agree(rules, positions: list[Position]) -> int:
     """Check every roll of ``positions``; return the position-rolls checked."""
-    for pos in positions:
-        for dice in ROLLS:
-            got = [p.result.board for p in rules.state(pos, dice).legal_actions()]
-            assert len(got) == len(set(got)), (pos, dice)
-            assert set(got) == oracle_results(rules, pos, dice), (pos, dice)
-    return len(positions) * len(ROLLS)
+    return oracle.agree(rules, positions, lambda pos, dice: oracle_results(rules, pos, dice))
 
 
 @pytest.mark.parametrize("options", [
