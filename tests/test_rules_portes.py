@@ -49,6 +49,12 @@ def test_portes_rules_are_backgammons_moves():
             assert ours == theirs == oracle.legal_results(pos, dice), (pos, dice)
 
 
+@pytest.mark.slow
+def test_portes_kernel_agrees_with_the_oracle_20000_position_rolls():
+    positions = oracle.random_game_positions(PORTES, 960, seed=2035)
+    assert oracle.agree(PORTES, positions, oracle.legal_results) >= 20_000
+
+
 def test_portes_opening_starter_throws_again():
     state = PORTES.initial_state().apply(Roll((2, 5), opening=True))
     # The lot only picks the starter (player 1), who throws two dice: a double may come.

@@ -12,9 +12,10 @@ import json
 
 import numpy as np
 import oracle
+import pytest
 from layouts import position
 from test_invariants_nardy import run_checked
-from test_rules_plakoto import HAND_MADE, ROLLS, after, pins
+from test_rules_plakoto import HAND_MADE, ROLLS, after, agree, pins
 from typer.testing import CliRunner
 
 import gammon
@@ -40,6 +41,13 @@ def test_tapa_rules_are_plakotos_moves():
                       for p in PK.state(pos, dice).legal_actions()}
             expected = oracle.pin_results(pos, dice, TAPA.pinned_holds_bear_off)
             assert ours == theirs == expected, (pos, dice)
+
+
+@pytest.mark.slow
+def test_tapa_kernel_agrees_with_the_oracle_20000_position_rolls():
+    positions = oracle.random_game_positions(TAPA, 960, seed=2034)
+    assert sum(1 for p in positions if any(p.pins)) > 300
+    assert agree(TAPA, positions) >= 20_000
 
 
 def test_tapa_no_mother():

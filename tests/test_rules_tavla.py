@@ -89,6 +89,16 @@ def test_tavla_no_hit_and_run_kernel_agrees_with_the_oracle(rules):
     assert checked >= 1700
 
 
+@pytest.mark.slow
+def test_tavla_kernel_agrees_with_the_oracle_20000_position_rolls():
+    def expected(pos, dice):
+        return oracle.hitter_results(pos, dice, no_run=True, no_hide=False,
+                                     home_only=TAVLA.no_hide_home_only)
+
+    positions = oracle.random_game_positions(TAVLA, 960, seed=2036)
+    assert oracle.agree(TAVLA, positions, expected) >= 20_000
+
+
 def test_tavla_no_hit_and_run_compiled_games():
     # The invariants of every track game (conservation, hits, replay, score) over the
     # kernel's random games, and those games replayed through the Python rules.
