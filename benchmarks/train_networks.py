@@ -42,6 +42,8 @@ NETWORKS: dict[str, tuple[int, list[str]]] = {
     "portes": (100_000, []),
     "tavla": (100_000, []),
     "fevga": (100_000, []),
+    "moultezim": (200_000, []),
+    "gul-bara": (100_000, []),
     # A correction to the heuristic (docs/networks.md): 200 games at a small rate, the
     # best of its checks (at 300 it lost more).
     "acedrex": (200, ["--hidden", "64", "--rate", "0.00002", "--check-every", "100",
