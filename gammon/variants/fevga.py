@@ -54,9 +54,9 @@ class Fevga(SameWayRound):
     backgammons = False
     cube = False
     result_names = ("single game", "double game", "triple game")
-    #: No network is trained for this game yet.
-    bots: ClassVar[tuple[str, ...]] = ("expectimax", "mcts", "heuristic", "random", "neural")
-    bot_options = {"expectimax": "width=4"}
+    #: The network at one roll beat expectimax:2 over 2,000 games (docs/strength.md).
+    bots: ClassVar[tuple[str, ...]] = ("neural", "expectimax", "mcts", "heuristic", "random")
+    bot_options = {"neural": "1", "expectimax": "width=4"}
 
     #: No player holds all six points of their starting quarter (FV-START-QUARTER).
     start_quarter: bool = True
