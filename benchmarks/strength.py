@@ -124,7 +124,8 @@ def _cells() -> list[Cell]:
     cells += [Cell(f"{short}_nn_x2", variant, "neural:1,expectimax:2", 2000,
                    "the network beats expectimax:2")
               for variant, short in (("portes", "portes"), ("fevga", "fevga"),
-                                     ("tavla", "tavla"), ("plakoto", "plak"))]
+                                     ("tavla", "tavla"), ("plakoto", "plak"),
+                                     ("moultezim", "mz"), ("gul-bara", "gul"))]
     # With the cube (issue 28): money play, and 7-point matches (a match won counts one,
     # so A - B is the difference of the shares of matches won).
     cells += [

@@ -78,8 +78,7 @@ class GulBara(SameWayRound):
     backgammons = False
     cube = False
     result_names = ("single game", "double game", "triple game")
-    #: No network is trained for this game yet.
-    bots = ("expectimax", "mcts", "heuristic", "random")
+    bots = ("expectimax", "mcts", "heuristic", "random", "neural")
     bot_options = {"expectimax": "width=4"}
     #: What a web table sets (GB-CASCADE-FROM).
     table_options: ClassVar[Mapping[str, tuple[int, int]]] = {"cascade_from": (1, 20)}
