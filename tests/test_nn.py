@@ -461,11 +461,12 @@ def test_a_network_for_another_variant_is_refused(tmp_path):
 
 @pytest.mark.parametrize(("name", "contact"), [
     ("backgammon", False), ("long-nardy", False), ("hypergammon-3", False),
-    ("backgammon", True), ("nackgammon", True)])
+    ("backgammon", True), ("nackgammon", True), ("plakoto", False), ("tapa", False)])
 def test_compiled_self_play_chooses_and_learns_as_the_python_trainer(name, contact):
     """One compiled game, traced, replayed through the rules objects: every play is the
     best by the Python evaluator (before the game's step), and the weights after it equal
-    the numpy step's on the same positions; with the contact features too."""
+    the numpy step's on the same positions; with the contact features too, and in the
+    games that pin with the pin units (a game ended at the mother ends here too)."""
     from gammon.agents.search import make_search
     from gammon.core.dice import Roll
     from gammon.core.variant import play_leading_to
@@ -477,7 +478,8 @@ def test_compiled_self_play_chooses_and_learns_as_the_python_trainer(name, conta
     assert trainer.compiled
     trainer.play_compiled(20)  # a network that is not all noise
     before = trainer.network.copy()
-    size = len(rules.start_position().board)
+    counts = len(rules.start_position().board)
+    size = counts + len(rules.start_position().pins)
     trace = np.full((3000, 3 + size), -1, np.int64)
     rows = trainer.play_compiled(1, trace)
     plays = int(rows[0, 2])
@@ -494,7 +496,8 @@ def test_compiled_self_play_chooses_and_learns_as_the_python_trainer(name, conta
             state = state.apply(Roll((max(a, b), min(a, b))))
         assert state.current_player == player
         legal = state.legal_actions()
-        chosen = play_leading_to(legal, Position(row[3:].astype(np.int8).tobytes(), 2, player))
+        board = row[3:].astype(np.int8).tobytes()
+        chosen = play_leading_to(legal, Position(board[:counts], 2, player, board[counts:]))
         assert chosen is not None
         if len(legal) > 1:
             scores = search.scores(state, 0, 1)

@@ -58,10 +58,10 @@ class Plakoto(TrackVariant):
     notation = "pins"
     move_text = "pins"
     result_names = ("single game", "double game", "triple game")
-    #: No network is trained for this game, and the compiled search reads boards without
-    #: the pin row: the bots that choose among the legal plays themselves.
-    bots = ("heuristic", "random")
-    bot_options = {}
+    #: The search reads the pin row and the mother (:mod:`gammon.agents.search`); the
+    #: network reads the pins too (``track+pins``, :mod:`gammon.nn.encoders`).
+    bots: ClassVar[tuple[str, ...]] = ("heuristic", "expectimax", "random", "neural")
+    bot_options: ClassVar[dict[str, str]] = {}
 
     #: The winner of the opening lot throws both dice afresh (PLAKOTO-OPENING).
     reroll_opening: bool = True
