@@ -342,3 +342,17 @@ def test_the_search_takes_plakotos_mother_and_sees_tapas_go_on():
                 assert after.returns() == (0.0, 0.0)
                 assert search.scores(drawn, 1, len(legal))[i] == 0.0
         assert any(drawn.apply(play).is_terminal for play in legal)
+
+
+@pytest.mark.parametrize("variant_name", ["plakoto", "tapa"])
+def test_the_network_and_the_search_play_whole_games_that_pin(variant_name):
+    """The shipped network (``neural:1``, the default) and ``expectimax:1`` play a game
+    each way to its end, every choice legal (a state takes only legal plays)."""
+    from gammon.agents.duel import play_game
+
+    rules = gammon.variant(variant_name)
+    for seed, specs in enumerate((["neural:1", "expectimax:1"], ["expectimax:1", "neural"])):
+        agents = [make_agent(spec, rules, seed) for spec in specs]
+        assert all(isinstance(agent.search, BoardSearch) for agent in agents)
+        played = play_game(rules, agents, random.Random(seed))
+        assert played.finished and sum(played.returns) == 0
