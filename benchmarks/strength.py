@@ -125,7 +125,13 @@ def _cells() -> list[Cell]:
                    "the network beats expectimax:2")
               for variant, short in (("portes", "portes"), ("fevga", "fevga"),
                                      ("tavla", "tavla"), ("plakoto", "plak"),
-                                     ("moultezim", "mz"), ("gul-bara", "gul"))]
+                                     ("tapa", "tapa"), ("moultezim", "mz"),
+                                     ("gul-bara", "gul"))]
+    # The games that pin, whose default bot was the heuristic (blind to the pins, as the
+    # search on it): their networks, which read the pins, against it.
+    cells += [Cell(f"{short}_nn_h", variant, "neural:1,heuristic", 2000,
+                   "the network beats the heuristic, the default before")
+              for variant, short in (("plakoto", "plak"), ("tapa", "tapa"))]
     # With the cube (issue 28): money play, and 7-point matches (a match won counts one,
     # so A - B is the difference of the shares of matches won).
     cells += [

@@ -24,7 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 WEIGHTS = ROOT / "gammon" / "nn" / "weights"
 CURVES = ROOT / "docs" / "networks"
-GAMMON = Path(sys.executable).parent / "gammon"
+#: The ``gammon`` command of this checkout (run as a module from its root, so that a
+#: second worktree trains with its own code, not the one the environment installed).
+GAMMON = [sys.executable, "-m", "gammon"]
 
 #: Each network: its name (a variant or preset), the self-play games it trains to, and
 #: the settings of ``gammon train`` that differ from the defaults.
@@ -44,6 +46,8 @@ NETWORKS: dict[str, tuple[int, list[str]]] = {
     "fevga": (100_000, []),
     "moultezim": (200_000, []),
     "gul-bara": (100_000, []),
+    "plakoto": (100_000, []),
+    "tapa": (100_000, []),
     # A correction to the heuristic (docs/networks.md): 200 games at a small rate, the
     # best of its checks (at 300 it lost more).
     "acedrex": (200, ["--hidden", "64", "--rate", "0.00002", "--check-every", "100",
@@ -82,7 +86,7 @@ def fitted_epochs(path: Path) -> int:
 def run(name: str, command: list[str]) -> int:
     log = CURVES / f"{name}.log"
     with log.open("a") as file:
-        return subprocess.run(command, stdout=file, stderr=subprocess.STDOUT,
+        return subprocess.run(command, stdout=file, stderr=subprocess.STDOUT, cwd=ROOT,
                               env={"OPENBLAS_NUM_THREADS": "1", "PATH": "/usr/bin:/bin",
                                    "COLUMNS": "100"}).returncode
 
@@ -104,7 +108,7 @@ def train(name: str) -> str:
         epochs, extra = TEACHER[name]
         if fitted_epochs(out) < epochs:
             resume = ["--resume", str(out)] if out.with_suffix(".data.npz").exists() else []
-            code = run(name, [str(GAMMON), "train", name, "--epochs", str(epochs), *plot,
+            code = run(name, [*GAMMON, "train", name, "--epochs", str(epochs), *plot,
                               *extra, *resume])
             if code:
                 return f"{name}: exit {code} (log {log})"
@@ -113,7 +117,7 @@ def train(name: str) -> str:
         done = trained_games(out)
         if done >= games:
             continue
-        command = [str(GAMMON), "train", name, "--games", str(games), *plot, *extra]
+        command = [*GAMMON, "train", name, "--games", str(games), *plot, *extra]
         if done:
             command += ["--resume", str(out)]
         code = run(name, command)

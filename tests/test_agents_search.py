@@ -15,6 +15,7 @@ from gammon.agents.search import BoardSearch, StateSearch, board_search_applies,
 from gammon.core.dice import two_dice
 from gammon.core.position import Position
 from gammon.core.state import GameState, Phase
+from gammon.core.variant import play_leading_to
 
 
 def midgame(variant_name: str, plays: int = 12, seed: int = 4) -> GameState:
@@ -230,3 +231,128 @@ def test_cube_chances_look_as_far_ahead_as_the_search():
     c, _ = view_of(mirror, search.evaluator, 1, search, 1)
     assert 0.0 <= c.win < 0.5 and 0.0 <= c.gammons <= 1.0
 
+
+
+# --- the games that pin ---------------------------------------------------------------------
+
+
+def pinned(mover: dict[int, int], other: dict[int, int], me: tuple[int, ...] = (),
+           them: tuple[int, ...] = ()) -> Position:
+    """Player 0 to play ``mover`` against ``other`` (each side's points in its own
+    numbering, the rest borne off), its checker pinned on its points ``me`` and the
+    other's on its points ``them``."""
+    from layouts import position
+
+    row = bytearray(24)
+    for point, who in [(p, 0) for p in me] + [(p, 1) for p in them]:
+        row[point - 1] = who + 1
+    return Position(position(mover, other).board, 2, 0, bytes(row))
+
+
+#: Positions of Plakoto's mother (tests/test_rules_plakoto.py): their mother alone on our
+#: 1-point with a checker of ours six away; pinned there while two of ours wait on our
+#: start; both mothers about to be pinned.
+MOTHERS = [pinned({7: 1, 2: 14}, {24: 1, 10: 14}),
+           pinned({24: 2, 1: 2, 2: 11}, {24: 1, 10: 14}, them=(1,)),
+           pinned({24: 1, 7: 1, 2: 13}, {1: 1, 24: 1, 10: 13}, me=(24,))]
+
+
+def pin_network(rules):
+    """A network of random weights on the pin inputs (values that depend on the pins)."""
+    from gammon.nn.encoders import TrackEncoder
+    from gammon.nn.evaluator import NeuralEvaluator, outputs_for
+    from gammon.nn.network import Network
+
+    return NeuralEvaluator(rules, Network.create(TrackEncoder(rules).inputs, 16,
+                                                 outputs_for(rules), seed=7))
+
+
+@pytest.mark.parametrize("variant_name", ["plakoto", "tapa"])
+@pytest.mark.parametrize("network", [False, True])
+def test_the_board_search_of_a_game_that_pins_agrees_with_the_engine(variant_name, network):
+    """The board search on rows of counts and pins, ending games at the mother as the
+    compiled turn's end says, values positions (midgames with pins, and the mother's) as
+    the search over states does, which plays every child out through the rules objects
+    and scores a finished game by its returns. (One roll ahead: two rolls ahead the
+    search over states takes an inner forced play at its depth-0 value, the board search
+    searches it on, so they differ where a reply is forced, as in every game.)"""
+    rules = gammon.variant(variant_name)
+    evaluator = pin_network(rules) if network else evaluator_for(rules)
+    fast = BoardSearch(rules, evaluator)
+    slow = StateSearch(evaluator)
+    states = [midgame(variant_name, plays=p, seed=s) for p, s in ((10, 1), (30, 2), (60, 3))]
+    states += [rules.state(p) for p in MOTHERS]
+    assert any(any(s.position.pins) for s in states)
+    for state in states:
+        row = np.frombuffer(state.position.board + state.position.pins, np.int8)[None, :]
+        got = fast.value(row, state.position.turn, 1)[0]
+        # The network's float32 sums may round apart in batches of other sizes.
+        assert got == pytest.approx(slow.value(state, 1)[0], abs=1e-6)
+
+
+@pytest.mark.parametrize("variant_name", ["plakoto", "tapa"])
+def test_two_rolls_ahead_a_game_that_pins_ends_where_the_rules_end_it(variant_name):
+    """Two rolls ahead from the mothers' positions: each roll's reply (the best by the
+    network), worth its returns where the rules objects end the game there (a mother
+    pinned: Plakoto's double game, both pinned: a draw), else searched one roll on."""
+    rules = gammon.variant(variant_name)
+    evaluator = pin_network(rules)
+    search = BoardSearch(rules, evaluator)
+    for position in MOTHERS:
+        state = rules.state(position)
+        row = np.frombuffer(position.board + position.pins, np.int8)[None, :]
+        replies = search.best_replies(row, 0)[0]
+        expected = 0.0
+        ended = 0
+        for (child, probability), reply in zip(chance_children(state), replies, strict=True):
+            play = play_leading_to(child.legal_actions(),
+                                   Position(reply[:52].tobytes(), 2, 0, reply[52:].tobytes()))
+            after = child.apply(play)
+            if after.is_terminal:
+                value = after.returns()[0]
+                ended += 1
+            else:
+                value = search.value(reply[None, :], 1, 1)[0]
+            expected += probability * value
+        assert search.value(row, 0, 2)[0] == pytest.approx(expected, abs=1e-6)
+        assert ended or variant_name == "tapa"
+
+
+def test_the_search_takes_plakotos_mother_and_sees_tapas_go_on():
+    """Pinning the other side's mother with none of one's own left on the start wins a
+    double game at once in Plakoto, which the search scores exactly; in Tapa the game goes
+    on. Both mothers pinned is a draw, worth nothing, in both."""
+    for name, exact in (("plakoto", True), ("tapa", False)):
+        rules = gammon.variant(name)
+        search = BoardSearch(rules, pin_network(rules))
+        state = rules.state(MOTHERS[0], (6, 1))
+        legal = state.legal_actions()
+        pins_mother = next(i for i, play in enumerate(legal)
+                           if state.apply(play).position.pinned(1) == 1)
+        for depth in (0, 1):
+            scores = search.scores(state, depth, len(legal))
+            assert bool(scores[pins_mother] == 2.0) is exact
+            if exact:
+                assert int(np.argmax(scores)) == pins_mother
+        drawn = rules.state(MOTHERS[2], (6, 1))
+        legal = drawn.legal_actions()
+        for i, play in enumerate(legal):
+            after = drawn.apply(play)
+            if after.is_terminal:
+                assert after.returns() == (0.0, 0.0)
+                assert search.scores(drawn, 1, len(legal))[i] == 0.0
+        assert any(drawn.apply(play).is_terminal for play in legal)
+
+
+@pytest.mark.parametrize("variant_name", ["plakoto", "tapa"])
+def test_the_network_and_the_search_play_whole_games_that_pin(variant_name):
+    """The shipped network (``neural:1``, the default) and ``expectimax:1`` play a game
+    each way to its end, every choice legal (a state takes only legal plays)."""
+    from gammon.agents.duel import play_game
+
+    rules = gammon.variant(variant_name)
+    for seed, specs in enumerate((["neural:1", "expectimax:1"], ["expectimax:1", "neural"])):
+        agents = [make_agent(spec, rules, seed) for spec in specs]
+        assert all(isinstance(agent.search, BoardSearch) for agent in agents)
+        played = play_game(rules, agents, random.Random(seed))
+        assert played.finished and sum(played.returns) == 0

@@ -20,7 +20,7 @@ from gammon.core.position import Position
 from gammon.evaluators.acedrex import AcedrexHeuristic
 from gammon.evaluators.exact import is_solved
 from gammon.nn import load_network, network_name
-from gammon.nn.encoders import QuarterEncoder, RingEncoder, TrackEncoder
+from gammon.nn.encoders import QuarterEncoder, RingEncoder, TrackEncoder, encoder_for
 from gammon.nn.evaluator import (
     NeuralEvaluator,
     RingEvaluator,
@@ -151,6 +151,117 @@ def test_contact_features_are_only_for_games_that_hit_running_opposite_ways():
     with pytest.raises(InvalidOptionError, match="opposite directions"):
         TrackEncoder(gammon.variant("long-nardy"), contact=True)
     assert TrackEncoder(gammon.variant("nackgammon"), contact=True).inputs == 199 + 18
+
+
+PK = gammon.variant("plakoto")
+
+
+def pinned(rows, pins: dict[int, int], turn: int = 0) -> Position:
+    """Counts ``rows`` (each player's slots in its own numbering) with ``pins``: player
+    0's point -> the player whose checker lies pinned there."""
+    counts = Position.from_checkers(rows, turn)
+    row = bytearray(24)
+    for point, player in pins.items():
+        row[point - 1] = player + 1
+    return Position(counts.board, 2, turn, bytes(row))
+
+
+def row_of(position: Position) -> np.ndarray:
+    return np.frombuffer(position.board + position.pins, np.int8)[None, :]
+
+
+def mirrored(position: Position) -> Position:
+    """The same game with the players' seats swapped: player 1's checkers become player
+    0's, and a pin on player 0's point n lies on the other's point 25 - n."""
+    slots = len(position.board) // 2
+    board = position.board[slots:] + position.board[:slots]
+    pins = bytes(3 - p if p else 0 for p in reversed(position.pins))
+    return Position(board, 2, 1 - position.turn, pins)
+
+
+def one_each_on(point: int) -> list[list[int]]:
+    """Fourteen a side on its start and one of each side on player 0's ``point``."""
+    mine = [0] * 26
+    theirs = [0] * 26
+    mine[24], theirs[24] = 14, 14
+    mine[point] = 1
+    theirs[25 - point] = 1
+    return [mine, theirs]
+
+
+def test_the_pin_units_tell_who_pinned_whom():
+    """One checker of each side on one point: the counts are the same whichever lies
+    under the other; the pin units say which, from either side."""
+    encoder = TrackEncoder(PK)
+    assert encoder.name == "track+pins" and encoder.inputs == 199 + 48
+    assert encoder.size == 2 * 26 + 24
+    rows = one_each_on(10)
+    under_me = encoder.encode(row_of(pinned(rows, {10: 0})), np.array([0]))
+    under_them = encoder.encode(row_of(pinned(rows, {10: 1})), np.array([0]))
+    raw = encoder.raw
+    assert (under_me[0, :raw] == under_them[0, :raw]).all()
+    units = raw + 2 * (10 - 1)
+    assert under_me[0, units:units + 2].tolist() == [1.0, 0.0]  # mine pinned there
+    assert under_them[0, units:units + 2].tolist() == [0.0, 1.0]  # theirs, pinned by me
+    for x in (under_me, under_them):
+        assert x[0, raw:].sum() == 1.0
+    # From player 1's side the point is its 15, and the units are the other way round.
+    seen = encoder.encode(np.repeat(row_of(pinned(rows, {10: 0})), 2, axis=0),
+                          np.array([0, 1]))
+    units = raw + 2 * (15 - 1)
+    assert seen[1, units:units + 2].tolist() == [0.0, 1.0]
+    assert seen[1, raw:].sum() == 1.0
+
+
+def test_the_pin_units_mirror_with_the_perspective():
+    """A game with pins (and a pinned mother) seen by player 0 gives the inputs of the
+    same game with the seats swapped, seen by player 1."""
+    encoder = TrackEncoder(PK)
+    rng = random.Random(2)
+    state = PK.initial_state()
+    seen = 0
+    while seen < 40:
+        if state.is_terminal:
+            state = PK.initial_state()
+        elif state.is_chance:
+            state = state.apply(state.sample_chance(rng))
+        else:
+            legal = state.legal_actions()
+            state = state.apply(legal[rng.randrange(len(legal))])
+            position = state.position
+            if sum(map(bool, position.pins)) < 2:
+                continue
+            seen += 1
+            for p in (0, 1):
+                mine = encoder.encode(row_of(position), np.array([p]))
+                theirs = encoder.encode(row_of(mirrored(position)), np.array([1 - p]))
+                assert (mine == theirs).all()
+                assert mine[0, encoder.raw:].sum() == sum(map(bool, position.pins))
+
+
+def test_the_pin_inputs_are_for_the_games_that_pin_only():
+    for name in ("plakoto", "tapa"):
+        assert encoder_for(gammon.variant(name)).name == "track+pins"
+        assert encoder_for(gammon.variant(name), "track+pins").inputs == 247
+    with pytest.raises(InvalidOptionError, match="games that pin"):
+        encoder_for(BG, "track+pins")
+    with pytest.raises(InvalidOptionError, match="its networks read 'track\\+pins'"):
+        encoder_for(PK, "track")
+    with pytest.raises(InvalidOptionError, match="opposite directions"):
+        encoder_for(PK, "track+contact")
+
+
+def test_the_evaluator_of_a_game_that_pins_reads_the_pin_row():
+    """Two states of the same counts, the lone checkers' pin the other way round: the
+    network values them apart, from the states as from their rows."""
+    net = Network.create(TrackEncoder(PK).inputs, 16, outputs_for(PK), seed=3)
+    evaluator = NeuralEvaluator(PK, net)
+    rows = one_each_on(10)
+    states = [PK.state(pinned(rows, {10: who})) for who in (0, 1)]
+    values = evaluator.evaluate(states)
+    assert values[0, 0] != pytest.approx(values[1, 0], abs=1e-6)
+    boards = np.concatenate([row_of(s.position) for s in states])
+    assert np.allclose(evaluator.values(boards, 0), values)
 
 
 def test_the_escape_table_counts_rolls_past_the_blocks():
@@ -350,11 +461,12 @@ def test_a_network_for_another_variant_is_refused(tmp_path):
 
 @pytest.mark.parametrize(("name", "contact"), [
     ("backgammon", False), ("long-nardy", False), ("hypergammon-3", False),
-    ("backgammon", True), ("nackgammon", True)])
+    ("backgammon", True), ("nackgammon", True), ("plakoto", False), ("tapa", False)])
 def test_compiled_self_play_chooses_and_learns_as_the_python_trainer(name, contact):
     """One compiled game, traced, replayed through the rules objects: every play is the
     best by the Python evaluator (before the game's step), and the weights after it equal
-    the numpy step's on the same positions; with the contact features too."""
+    the numpy step's on the same positions; with the contact features too, and in the
+    games that pin with the pin units (a game ended at the mother ends here too)."""
     from gammon.agents.search import make_search
     from gammon.core.dice import Roll
     from gammon.core.variant import play_leading_to
@@ -366,7 +478,8 @@ def test_compiled_self_play_chooses_and_learns_as_the_python_trainer(name, conta
     assert trainer.compiled
     trainer.play_compiled(20)  # a network that is not all noise
     before = trainer.network.copy()
-    size = len(rules.start_position().board)
+    counts = len(rules.start_position().board)
+    size = counts + len(rules.start_position().pins)
     trace = np.full((3000, 3 + size), -1, np.int64)
     rows = trainer.play_compiled(1, trace)
     plays = int(rows[0, 2])
@@ -383,7 +496,8 @@ def test_compiled_self_play_chooses_and_learns_as_the_python_trainer(name, conta
             state = state.apply(Roll((max(a, b), min(a, b))))
         assert state.current_player == player
         legal = state.legal_actions()
-        chosen = play_leading_to(legal, Position(row[3:].astype(np.int8).tobytes(), 2, player))
+        board = row[3:].astype(np.int8).tobytes()
+        chosen = play_leading_to(legal, Position(board[:counts], 2, player, board[counts:]))
         assert chosen is not None
         if len(legal) > 1:
             scores = search.scores(state, 0, 1)
@@ -527,7 +641,8 @@ DEFAULT_BOTS = {
     "short": "neural:1",
     "caucasian": "neural:1", "long-nardy": "neural:1", "acey-deucey": "neural:1",
     "acey-deucey-restrictive": "neural:1", "multi-gam": "rollout", "acedrex": "money",
-    "portes": "neural:1", "tavla": "neural:1", "fevga": "neural:1",
+    "portes": "neural:1", "tavla": "neural:1", "fevga": "neural:1", "plakoto": "neural:1",
+    "tapa": "neural:1",
 }
 
 

@@ -398,24 +398,25 @@ def test_plakoto_command_line():
 
 
 def test_plakoto_engines_of_counts_alone_refuse_it():
-    """The compiled board search, its training and the vector environment read boards
-    of counts alone: they refuse a game whose boards carry pins, so nothing plays it
-    blind to them (the protocol's self-play and the heuristic bot play it instead)."""
+    """The vector environment reads boards of counts alone: it refuses a game whose
+    boards carry pins, so nothing plays it blind to them. The board search and the
+    compiled self-play read the pin row and the mother (tests/test_agents_search.py,
+    tests/test_nn.py)."""
     from gammon.agents import make_agent
-    from gammon.agents.search import board_search_applies
+    from gammon.agents.search import BoardSearch, board_search_applies
     from gammon.envs.vector import VectorEnv, supported_variants
 
-    assert not board_search_applies(PK) and board_search_applies(gammon.variant("portes"))
+    assert board_search_applies(PK) and board_search_applies(gammon.variant("portes"))
     assert "plakoto" not in supported_variants()
     with pytest.raises(gammon.InvalidOptionError, match="pins checkers"):
         VectorEnv("plakoto", 2)
-    with pytest.raises(gammon.InvalidOptionError, match="does not play"):
-        make_agent("expectimax", PK)
-    # The heuristic bot sees a win by the mother: it takes it when it can.
+    assert isinstance(make_agent("expectimax", PK).search, BoardSearch)
+    # The bots see a win by the mother: they take it when they can.
     pos = position({7: 1, 2: 14}, {24: 1, 10: 14})
     state = PK.state(pos, (6, 1))
-    chosen = make_agent("heuristic", PK, seed=1).choose(state)
-    assert state.apply(chosen).winner == 0
+    for spec in ("heuristic", "expectimax:1", "expectimax:2"):
+        chosen = make_agent(spec, PK, seed=1).choose(state)
+        assert state.apply(chosen).winner == 0, spec
 
 
 def test_plakoto_table_plays_and_restores_a_game():

@@ -10,11 +10,14 @@ the opponent minimising ours).
 Two engines compute the same thing:
 
 - :class:`BoardSearch`, for two-player track games whose turns simply alternate
-  (backgammon, nackgammon, hypergammon, Caucasian, Long Nardy). It works on raw board
-  rows: for every position to expand it asks the move generator for the plays of all
-  21 rolls, stacks every resulting board into one array and scores them with a single
-  evaluator call; best replies per roll are found with numpy reductions. Values of
-  expanded positions are cached, keyed by board and player to roll.
+  (backgammon, nackgammon, hypergammon, Caucasian, Long Nardy, the tables of Greece and
+  Turkey, the pinning games among them). It works on raw board rows (in the games that
+  pin, the counts and the pin row; a play that pins the other mother ends the game, as
+  :func:`gammon.kernels.search.game_ends` says): for every position to expand it asks
+  the move generator for the plays of all 21 rolls, stacks every resulting board into
+  one array and scores them with a single evaluator call; best replies per roll are
+  found with numpy reductions. Values of expanded positions are cached, keyed by board
+  and player to roll.
 - :class:`StateSearch`, for everything else (acey-deucey's extra rolls and doubles
   choice, Multi-Gam's four players, Acedrex): the same recursion over the game protocol
   (``chance_outcomes``, ``legal_actions``, ``apply``), scoring the children of each
@@ -42,7 +45,7 @@ from gammon.core.dice import two_dice
 from gammon.core.state import GameState, Phase
 from gammon.core.variant import LegalPlays, TrackVariant
 from gammon.evaluators.base import BoardEvaluator
-from gammon.kernels.search import expand
+from gammon.kernels.search import expand, game_ends
 
 
 @functools.cache
@@ -56,11 +59,12 @@ def roll_table(sides: int) -> tuple[tuple[tuple[int, int], ...], np.ndarray]:
 
 def board_search_applies(variant: Any) -> bool:
     """Whether ``variant`` is a two-player track game whose turns simply alternate,
-    with two dice each turn and boards of counts alone: what :class:`BoardSearch`
-    assumes (the games that pin carry a pin row and end at the mother too)."""
+    with two dice each turn: what :class:`BoardSearch` assumes (the games that pin
+    included: their rows carry the pin row, and the search asks the turn's end whether
+    a play pinned the other mother)."""
     kind = variant.game_type
     return (kind.checkers and kind.players == 2 and kind.turns == "alternate"
-            and not variant.last_roll and not getattr(variant, "pinning", False))
+            and not variant.last_roll)
 
 
 class BoardSearch:
@@ -74,7 +78,13 @@ class BoardSearch:
         self.evaluator = evaluator
         self.kernel = variant.kernel
         self.slots = variant.slots
-        self.size = 2 * variant.slots
+        #: Bytes of a board row: the counts, and the pin row in the games that pin.
+        self.size = variant.kernel.size
+        self.counts = 2 * variant.slots
+        #: Bytes of a row the evaluator reads (the heuristic reads the counts alone).
+        self.reads = int(getattr(evaluator, "size", self.size))
+        #: Whether a play may end the game at the mother (the games that pin).
+        self.mother = bool(variant.mother or variant.mothers_draw)
         self.checkers = variant.checkers
         self.rolls, self.probs = roll_table(variant.sides)
         self.roll_array = np.array(self.rolls, np.int64)
@@ -85,23 +95,50 @@ class BoardSearch:
     # --- leaves ------------------------------------------------------------------------
 
     def finished(self, boards: np.ndarray, player: int | np.ndarray) -> np.ndarray:
-        """Which boards ``player`` has borne off completely."""
+        """Which boards, just played by ``player``, end the game: ``player`` has borne
+        off completely, or (the games that pin) a mother lies pinned (:meth:`ends`)."""
+        if self.mother:
+            return self.ends(boards, int(player)) != -1
         if isinstance(player, int | np.integer):
             return boards[:, int(player) * self.slots] == self.checkers
         off = boards[np.arange(boards.shape[0]), np.asarray(player) * self.slots]
         return off == self.checkers
 
+    def ends(self, boards: np.ndarray, mover: int) -> np.ndarray:
+        """How each board just played by ``mover`` stands: -1 while the game goes on,
+        -2 drawn (both mothers pinned), else the winner (the mover)."""
+        if not self.mother:
+            return np.where(boards[:, mover * self.slots] == self.checkers, mover, -1)
+        out = np.empty(boards.shape[0], np.int64)
+        game_ends(np.ascontiguousarray(boards, dtype=np.int8), mover, self.kernel.rules, out)
+        return out
+
+    def returns(self, board: np.ndarray, winner: int) -> tuple[float, float]:
+        """Each player's result of a board that ended the game with ``winner`` (as
+        :meth:`ends` says; -2, a draw, is nothing to either)."""
+        if winner < 0:
+            return 0.0, 0.0
+        value = self.evaluator.terminal_value(board[: self.counts].tobytes(), winner)
+        return float(value[0]), float(value[1])
+
+    def readable(self, boards: np.ndarray) -> np.ndarray:
+        """The part of board rows the evaluator reads."""
+        if self.reads == boards.shape[1]:
+            return boards
+        return np.ascontiguousarray(boards[:, : self.reads])
+
     def leaf(self, boards: np.ndarray, mover: int) -> np.ndarray:
         """Player 0's value of boards just played by ``mover`` (the other rolls next)."""
-        done = self.finished(boards, mover)
+        ends = self.ends(boards, mover)
+        done = ends != -1
         if not done.any():
-            return self.evaluator.values(boards, 1 - mover)[:, 0]
+            return self.evaluator.values(self.readable(boards), 1 - mover)[:, 0]
         values = np.empty(boards.shape[0])
         live = ~done
         if live.any():
-            values[live] = self.evaluator.values(boards[live], 1 - mover)[:, 0]
+            values[live] = self.evaluator.values(self.readable(boards[live]), 1 - mover)[:, 0]
         for i in np.flatnonzero(done):
-            values[i] = self.evaluator.terminal_value(boards[i].tobytes(), mover)[0]
+            values[i] = self.returns(boards[i], int(ends[i]))[0]
         return values
 
     # --- expansion ---------------------------------------------------------------------
@@ -185,14 +222,19 @@ class BoardSearch:
         checkers counting as that side's win (a gammon when the terminal value is two
         or more)."""
         mover = 1 - to_roll
-        done = self.finished(boards, mover)
+        ends = self.ends(boards, mover)
+        done = ends != -1
         out = np.zeros((len(boards), 3))
         if (~done).any():
-            out[~done] = np.stack(self.evaluator.chances(boards[~done], to_roll), axis=1)
+            out[~done] = np.stack(self.evaluator.chances(self.readable(boards[~done]),
+                                                         to_roll), axis=1)
         for i in np.flatnonzero(done):
-            points = float(self.evaluator.terminal_value(boards[i].tobytes(), mover)[mover])
-            out[i, 0] = 1.0 if mover == 0 else 0.0
-            out[i, 1 + mover] = 1.0 if points >= 2 else 0.0
+            winner = int(ends[i])
+            if winner < 0:
+                out[i, 0] = 0.5
+                continue
+            out[i, 0] = 1.0 if winner == 0 else 0.0
+            out[i, 1 + winner] = 1.0 if self.returns(boards[i], winner)[winner] >= 2 else 0.0
         return out
 
     def scores(self, state: GameState, depth: int, width: int,
@@ -203,8 +245,8 @@ class BoardSearch:
         rows = play_rows(legal)
         if rows is None:
             high, low = state.dice
-            rows = self.kernel.plays(state.position.board, mover, high, low,
-                                     self.variant.head_limit(state))
+            rows = self.kernel.plays(state.position.board + state.position.pins, mover,
+                                     high, low, self.variant.head_limit(state))
         boards = np.ascontiguousarray(rows[:, : self.size])
         sign = 1.0 if mover == 0 else -1.0
         base = sign * self.leaf(boards, mover)

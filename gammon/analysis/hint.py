@@ -27,7 +27,8 @@ from gammon.agents.cube import CENTRE, CubeView
 from gammon.agents.search import BoardSearch, StateSearch, make_search
 from gammon.agents.stakes import view_of
 from gammon.core.play import Play
-from gammon.nn.evaluator import NeuralEvaluator, flip
+from gammon.kernels.search import game_ends
+from gammon.nn.evaluator import NeuralEvaluator, flip, outcome_targets
 from gammon.notation.movetext import move_text_for
 from gammon.stakes.cube import CubeState
 
@@ -91,14 +92,13 @@ def outputs_ahead(search: BoardSearch, evaluator: NeuralEvaluator, boards: np.nd
     lose backgammon) of boards with ``to_roll`` to roll, from that side, ``depth`` rolls
     ahead: averaged over every roll after the roller's best reply, the replies chosen as
     the search chooses them, so that they are the chances behind its equity."""
-    slots, checkers = search.slots, search.checkers
     out = np.zeros((len(boards), 5))
     other = 1 - to_roll
-    done = boards[:, other * slots] == checkers  # the side that just played is off
-    for i in np.flatnonzero(done):
-        points = evaluator.terminal_value(boards[i].tobytes(), other)[other]
-        out[i] = (0.0, 0.0, 0.0, float(points >= 2), float(points >= 3))
-    live = np.flatnonzero(~done)
+    ends = search.ends(boards, other)  # the side that just played is off, or pinned a mother
+    for i in np.flatnonzero(ends != -1):
+        out[i] = outcome_targets(search.returns(boards[i], int(ends[i])), to_roll,
+                                 search.variant)
+    live = np.flatnonzero(ends == -1)
     if not len(live):
         return out
     if depth == 0:
@@ -121,13 +121,18 @@ def _probabilities(state: Any, evaluator: NeuralEvaluator,
         return [() for _ in legal]
     mover = state.position.turn
     boards = np.ascontiguousarray(rows[:, : evaluator.size])
-    finished = boards[:, mover * state.variant.slots] == state.variant.checkers
+    ends = np.empty(len(boards), np.int64)
+    game_ends(boards, mover, state.variant.kernel.rules, ends)
     out = flip(evaluator.outputs(boards, 1 - mover))
+    counts = 2 * state.variant.slots
     result: list[tuple[float, ...]] = []
     for i in range(len(legal)):
-        if finished[i]:
-            points = evaluator.terminal_value(boards[i].tobytes(), mover)[mover]
-            result.append((1.0, float(points >= 2), float(points >= 3), 0.0, 0.0))
+        if ends[i] != -1:
+            winner = int(ends[i])
+            value = (evaluator.terminal_value(boards[i, :counts].tobytes(), winner).tolist()
+                     if winner >= 0 else [0.0, 0.0])
+            result.append(tuple(float(x) for x in outcome_targets(value, mover,
+                                                                  state.variant)))
         else:
             result.append(tuple(float(x) for x in out[i]))
     return result

@@ -40,7 +40,7 @@ from gammon.agents import parallel
 from gammon.agents.base import seeded_rng
 from gammon.agents.search import BoardSearch, best_action, make_search
 from gammon.core.protocol import Rules
-from gammon.nn.evaluator import NeuralEvaluator, equity, flip
+from gammon.nn.evaluator import NeuralEvaluator, equity, flip, outcome_targets
 
 Z95 = 1.959963984540054
 
@@ -102,13 +102,13 @@ def roll_luck(search: BoardSearch, evaluator: NeuralEvaluator, state: Any,
     backgammon, lose gammon, lose backgammon), from the roller's side. Rollouts take it
     off each game's result; the review sums it per player."""
     player = state.position.turn
-    board = np.frombuffer(state.position.board, np.int8)[None, :]
+    board = np.frombuffer(state.position.board + state.position.pins, np.int8)[None, :]
     replies = search.best_replies(board, player)[0]  # the best play of each roll
     out = flip(evaluator.outputs(replies, 1 - player))  # the roller's side
-    done = search.finished(replies, player)
-    for i in np.flatnonzero(done):
-        points = evaluator.terminal_value(replies[i].tobytes(), player)[player]
-        out[i] = (1.0, float(points >= 2), float(points >= 3), 0.0, 0.0)
+    ends = search.ends(replies, player)
+    for i in np.flatnonzero(ends != -1):
+        out[i] = outcome_targets(search.returns(replies[i], int(ends[i])), player,
+                                 search.variant)
     rows = np.column_stack([equity(out), out])
     thrown = search.rolls.index((max(dice), min(dice)))
     return rows[thrown] - search.probs @ rows

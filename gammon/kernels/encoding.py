@@ -88,6 +88,29 @@ def encode_quarter(boards, perspective, slots, points, checkers, players, out):
             out[i, at + points * UNITS + 2] = 1.0 if off == checkers else 0.0
 
 
+#: Pin units per point (:func:`encode_pins`): a checker of mine pinned there, one of theirs.
+PIN_UNITS = 2
+
+
+@njit(cache=True)
+def encode_pins(boards, perspective, slots, points, cross, out, at):
+    """The pins of two-player boards of the games that pin (see
+    :class:`~gammon.nn.encoders.TrackEncoder`), from the side of ``perspective[i]``: for
+    each of its points ``s`` in its own numbering, at ``out[i, at + 2 * (s - 1)]`` whether
+    its own checker lies pinned there and at the next unit whether the opponent's does
+    (pinned by the perspective player). The pin row follows the counts and numbers the
+    points as player 0 does (:mod:`gammon.kernels.tracks`): ``cross[1, s]`` is player
+    0's point of player 1's ``s``."""
+    row = 2 * slots
+    for i in range(boards.shape[0]):
+        p = perspective[i]
+        for s in range(1, points + 1):
+            point = s if p == 0 else cross[1, s]
+            pinned = boards[i, row + point - 1]
+            out[i, at + 2 * (s - 1)] = 1.0 if pinned == p + 1 else 0.0
+            out[i, at + 2 * (s - 1) + 1] = 1.0 if pinned == 2 - p else 0.0
+
+
 #: Contact features per side (:func:`encode_contact`).
 CONTACT = 9
 #: How many points in front of a checker the escape count looks at.

@@ -5,7 +5,8 @@ exactly as :mod:`gammon.training.train` does through the game protocol, but in o
 loop: for each roll every legal play comes from :func:`gammon.kernels.tracks.
 generate_plays`, each resulting board is encoded from the side of the player to roll
 next (:func:`gammon.kernels.encoding.encode_track`) and valued by the network, and the mover
-takes the best (a finished game is worth its exact points). When the game ends, the
+takes the best (a finished game is worth its exact points, a game ended at the mother in
+the games that pin too). When the game ends, the
 lambda-returns of the kept positions are computed backwards from the result and one
 gradient step (cross-entropy on the sigmoid outputs, summed over the game's positions)
 updates the weights in place.
@@ -28,7 +29,7 @@ from numba import njit
 
 from gammon.kernels import encoding, network, tracks
 from gammon.kernels.cache import refresh_when_changed
-from gammon.kernels.encoding import encode_contact, encode_track
+from gammon.kernels.encoding import encode_contact, encode_pins, encode_track
 from gammon.kernels.network import forward_row
 
 #: Two-player outputs (as :mod:`gammon.nn.evaluator`).
@@ -113,11 +114,24 @@ def _learn(xs, hiddens, outs, sides, kept, winner, points, lam, rate, w1, b1, w2
 
 
 @njit(cache=True)
-def train_games(games, start, rules, cross, checkers, contact, escapes, w1, b1, w2, b2,
-                lam, rate, max_turns, plays, words, trace):
+def _encode(boards, perspective, slots, points, home, checkers, cross, contact, escapes, pins,
+            x):
+    """The network's inputs of one board row (:class:`gammon.nn.encoders.TrackEncoder`)."""
+    encode_track(boards, perspective, slots, points, checkers, cross, x)
+    if contact:
+        encode_contact(boards, perspective, slots, points, home, cross, escapes, x, contact)
+    if pins:
+        encode_pins(boards, perspective, slots, points, cross, x, pins)
+
+
+@njit(cache=True)
+def train_games(games, start, rules, cross, checkers, contact, escapes, pins, w1, b1, w2,
+                b2, lam, rate, max_turns, plays, words, trace):
     """Play and learn from ``games`` games (see the module text); the weights change in
     place. ``contact`` (the column they start at, or 0: none) adds the contact features
-    (:func:`gammon.kernels.encoding.encode_contact`, with the ``escapes`` table).
+    (:func:`gammon.kernels.encoding.encode_contact`, with the ``escapes`` table);
+    ``pins`` (likewise) the pin units of the games that pin
+    (:func:`gammon.kernels.encoding.encode_pins`; ``start`` then carries the pin row).
     Returns ``(games, 3)``: winner (-1: ``max_turns`` ran out; such a game is not learnt
     from), points, plays. ``trace`` (rows of dice, mover and the chosen board,
     one per play of the first game) is filled when it has rows."""
@@ -165,8 +179,11 @@ def train_games(games, start, rules, cross, checkers, contact, escapes, w1, b1, 
             best = -1e9
             for c in range(count):
                 row = plays[c, :size]
-                if row[player * slots] == checkers:
-                    score = 10.0 + tracks.winner_points(row, player, rules)
+                # A play that ends the game (borne off, or at the mother in the games that
+                # pin) is worth its exact points; a draw, none.
+                ended, _ = tracks.turn_end(row, player, starter, False, rules)
+                if ended != -1:
+                    score = 10.0 + tracks.winner_points(row, player, rules) if ended >= 0 else 0.0
                     if score > best:
                         best = score
                         choice = c
@@ -174,11 +191,8 @@ def train_games(games, start, rules, cross, checkers, contact, escapes, w1, b1, 
                 if count == 1:
                     break
                 persp[0] = other
-                encode_track(plays[c:c + 1, :size], persp, slots, points_n, checkers,
-                             cross, x)
-                if contact:
-                    encode_contact(plays[c:c + 1, :size], persp, slots, points_n, home,
-                                   cross, escapes, x, contact)
+                _encode(plays[c:c + 1, :size], persp, slots, points_n, home, checkers, cross,
+                        contact, escapes, pins, x)
                 forward_row(x[0], w1, b1, w2t, b2, hidden, value, picked)
                 score = -_equity(value)
                 if score > best:
@@ -200,10 +214,8 @@ def train_games(games, start, rules, cross, checkers, contact, escapes, w1, b1, 
                 break
             if count == 1:  # not valued above: value the forced play for the record
                 persp[0] = other
-                encode_track(plays[0:1, :size], persp, slots, points_n, checkers, cross, x)
-                if contact:
-                    encode_contact(plays[0:1, :size], persp, slots, points_n, home, cross,
-                                   escapes, x, contact)
+                _encode(plays[0:1, :size], persp, slots, points_n, home, checkers, cross,
+                        contact, escapes, pins, x)
                 forward_row(x[0], w1, b1, w2t, b2, best_hidden, best_value, picked)
                 best_x[:] = x[0]
             xs[kept, :] = best_x

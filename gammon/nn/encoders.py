@@ -17,7 +17,13 @@ to act or to roll), so one network serves both sides and learns half as much:
   checker, how well the other side contains it, the other side's longest prime and
   closed home points, its pips still behind the other side's rearmost checker, and
   its blots: what the raw counts only imply, spelt out (docs/networks.md measures what
-  that is worth).
+  that is worth). In the games that pin (Plakoto, Tapa) the inputs are ``track+pins``:
+  after the raw ones, two units for each of the perspective player's points, in its
+  numbering: its own checker lies pinned there, the opponent's does (pinned by the
+  perspective player) (:func:`gammon.kernels.encoding.encode_pins`). The counts alone
+  cannot say which of a lone checker of each side on a point holds the other, and a
+  pinned mother (a side's last checker pinned on its starting point) ends or freezes the
+  game: 247 inputs.
 - :class:`QuarterEncoder`, Multi-Gam's four players on one quarter board: for each
   seat in turn order from the perspective player, their checkers on each point (the
   same four units), on the bar and off, and whether they have finished.
@@ -46,8 +52,10 @@ from gammon.core.variant import TrackVariant
 from gammon.kernels.acedrex import PIECES, PLAYERS, RING, SIDES
 from gammon.kernels.encoding import (
     CONTACT,
+    PIN_UNITS,
     UNITS,
     encode_contact,
+    encode_pins,
     encode_quarter,
     encode_track,
     escape_table,
@@ -76,24 +84,28 @@ class TrackEncoder:
                 f"the contact features are for games of two sides that hit each other "
                 f"running in opposite directions (the backgammon family), not {variant.name}")
         self.contact = contact
+        #: The pin units (module text): every network of a game that pins reads them.
+        self.pins = bool(getattr(variant, "pinning", False))
         self.slots = variant.slots
         self.points = variant.points
         self.checkers = variant.checkers
-        self.size = 2 * variant.slots
+        #: The bytes of a board row it reads: the counts, and the pin row where there is one.
+        self.size = 2 * variant.slots + (variant.points if self.pins else 0)
         self.cross = np.zeros((2, variant.slots), np.int64)
         for p in (0, 1):
             for s in range(1, variant.points + 1):
                 self.cross[p, s] = variant.shared_slot(p, s, 1 - p)
-        #: Where the contact features start (the raw inputs' count).
+        #: Where the contact features, or the pin units, start (the raw inputs' count).
         self.raw = self.points * 2 * UNITS + 7
-        self.inputs = self.raw + (2 * CONTACT if contact else 0)
+        self.inputs = (self.raw + (2 * CONTACT if contact else 0)
+                       + (PIN_UNITS * self.points if self.pins else 0))
         self.home = variant.home
         self.escapes = escape_table() if contact else np.zeros(0, np.int64)
 
     @property
     def name(self) -> str:
         """What a network's file calls these inputs (its ``encoder``)."""
-        return "track+contact" if self.contact else "track"
+        return "track+contact" if self.contact else "track+pins" if self.pins else "track"
 
     def encode(self, boards: np.ndarray, perspective: np.ndarray) -> np.ndarray:
         boards = np.ascontiguousarray(boards, dtype=np.int8)
@@ -104,6 +116,8 @@ class TrackEncoder:
         if self.contact:
             encode_contact(boards, sides, self.slots, self.points, self.home, self.cross,
                            self.escapes, out, self.raw)
+        if self.pins:
+            encode_pins(boards, sides, self.slots, self.points, self.cross, out, self.raw)
         return out
 
 
@@ -197,12 +211,16 @@ ENCODERS: dict[str, Any] = {"track": TrackEncoder, "quarter": QuarterEncoder,
 def encoder_for(variant: Any, name: str | None = None
                 ) -> TrackEncoder | QuarterEncoder | RingEncoder:
     """The encoder of the board ``variant`` names; ``name`` (a network file's
-    ``encoder``) may ask for the track board's contact features: ``track+contact``."""
+    ``encoder``) may ask for the track board's contact features: ``track+contact``. The
+    games that pin read ``track+pins``, and only they."""
     encoder = ENCODERS.get(variant.board)
     if encoder is None:
         raise ValueError(f"no encoder for {variant.name}'s board {variant.board!r}")
     if name == "track+contact" and encoder is TrackEncoder:
         return TrackEncoder(variant, contact=True)
+    if name == "track+pins" and not getattr(variant, "pinning", False):
+        raise InvalidOptionError(f"the pin inputs 'track+pins' are for the games that pin "
+                                 f"(Plakoto, Tapa), not {variant.name}")
     result: TrackEncoder | QuarterEncoder | RingEncoder = encoder(variant)
     if name is not None and name != result.name:
         raise InvalidOptionError(f"{variant.name} has no inputs called {name!r} (its "

@@ -99,6 +99,13 @@ def perspective_of(state: Any) -> int:
     return player if player is not None else state.position.turn
 
 
+def board_rows(states: Sequence[Any], size: int) -> np.ndarray:
+    """The board rows of ``states`` as the move generator writes them (``size`` bytes
+    each): the counts, then the pin row in the games that pin."""
+    return np.frombuffer(b"".join(s.position.board + s.position.pins for s in states),
+                         np.int8).reshape(len(states), size)
+
+
 class NeuralEvaluator:
     """Each player's expected return by a network (module text)."""
 
@@ -166,8 +173,7 @@ class NeuralEvaluator:
         out, live = finished_returns(states, self.players)
         if not live:
             return out
-        boards = np.frombuffer(b"".join(states[i].position.board for i in live),
-                               np.int8).reshape(len(live), self.size)
+        boards = board_rows([states[i] for i in live], self.size)
         sides = np.array([perspective_of(states[i]) for i in live], np.int64)
         out[live] = self.values(boards, sides)
         if self.players > 2:
@@ -183,8 +189,7 @@ class NeuralEvaluator:
 
     def encode_states(self, states: Sequence[GameState]) -> tuple[np.ndarray, np.ndarray]:
         """Inputs of not-finished states and the perspective of each (for training)."""
-        boards = np.frombuffer(b"".join(s.position.board for s in states),
-                               np.int8).reshape(len(states), self.size)
+        boards = board_rows(states, self.size)
         sides = np.array([perspective_of(s) for s in states], np.int64)
         return self.encoder.encode(boards, sides), sides
 

@@ -182,6 +182,13 @@ def lambda_targets(values: np.ndarray, sides: np.ndarray, returns: tuple[float, 
     return targets
 
 
+def start_row(rules: Any) -> bytes:
+    """The start as a board row of the compiled self-play: the counts, and the pin row in
+    the games that pin."""
+    start = rules.start_position()
+    return bytes(start.board + start.pins)
+
+
 def compiled(rules: Rules) -> bool:
     """Whether ``rules`` trains in the compiled self-play (:mod:`gammon.kernels.
     selfplay`): two players whose turns simply alternate, as the board search assumes."""
@@ -239,12 +246,13 @@ class Trainer:
         net = self.network
         plays, words = self.rules.kernel.workspace()
         tracks.seed_kernels(self.settings.seed * 1_000_003 + self.games)
-        start = np.frombuffer(self.rules.start_position().board, np.int8).copy()
+        start = np.frombuffer(start_row(self.rules), np.int8).copy()
         encoder = self.evaluator.encoder
         assert isinstance(encoder, TrackEncoder)
         rows: np.ndarray = selfplay.train_games(
             games, start, self.rules.kernel.rules, encoder.cross, float(self.rules.checkers),
-            encoder.raw if encoder.contact else 0, encoder.escapes, net.w1, net.b1, net.w2,
+            encoder.raw if encoder.contact else 0, encoder.escapes,
+            encoder.raw if encoder.pins else 0, net.w1, net.b1, net.w2,
             net.b2, self.settings.lam, self.settings.rate, MAX_TURNS, plays, words,
             trace if trace is not None else np.zeros((0, 3), np.int64))
         net.meta["games"] = self.games + games
@@ -361,10 +369,11 @@ def _train_shard(shared: tuple[str, dict[str, Any], str, tuple[np.ndarray, ...],
     w1, b1, w2, b2 = (np.array(w, copy=True) for w in weights)
     plays, words = rules.kernel.workspace()
     tracks.seed_kernels(seed)
-    start = np.frombuffer(rules.start_position().board, np.int8).copy()
+    start = np.frombuffer(start_row(rules), np.int8).copy()
     rows: np.ndarray = selfplay.train_games(
         games, start, rules.kernel.rules, encoder.cross, float(rules.checkers),
-        encoder.raw if encoder.contact else 0, encoder.escapes, w1, b1, w2, b2, lam, rate,
+        encoder.raw if encoder.contact else 0, encoder.escapes,
+        encoder.raw if encoder.pins else 0, w1, b1, w2, b2, lam, rate,
         MAX_TURNS, plays, words, np.zeros((0, 3), np.int64))
     changes = tuple(after - before for after, before in
                     zip((w1, b1, w2, b2), weights, strict=True))
