@@ -20,7 +20,8 @@ from gammon.envs import GammonGymEnv
 from gammon.envs.steps import STAKES_ACTIONS, StepEncoding, TurnInSteps
 from gammon.stakes.cube import CubeAction
 
-TRACKS = ["backgammon", "nackgammon", "hypergammon-3", "short", "caucasian", "long-nardy"]
+TRACKS = ["backgammon", "nackgammon", "hypergammon-3", "short", "caucasian", "long-nardy",
+          "fevga", "plakoto", "tapa"]
 
 
 def play_decisions(name, count, seed):
@@ -106,12 +107,12 @@ def test_a_number_means_the_same_step_in_every_state():
         while not terminated:
             masks = single.action_masks()
             action = int(rng.choice(np.flatnonzero(masks)))
-            before = Position(single.steps.board(single.game), 2, 0).row(0)
+            before = single.steps.position(single.game).row(0)
             game = single.game
             _, _, terminated, _, _ = single.step(action)
             if action < encoding.steps and single.game is game:  # a step, the turn goes on
                 source, die = encoding.step_of(action)
-                after = Position(single.steps.board(game), 2, 0).row(0)
+                after = single.steps.position(game).row(0)
                 change = [b - a for a, b in zip(before, after, strict=True)]
                 assert change[source] == -1 and change[max(source - die, 0)] == 1
                 assert sum(abs(c) for c in change) == 2
@@ -142,15 +143,17 @@ def test_cube_decisions_have_numbers_of_their_own():
 
 
 @pytest.mark.parametrize(("name", "kwargs"), [("backgammon", {"stakes": {}}),
-                                              ("long-nardy", {}), ("hypergammon", {})])
+                                              ("long-nardy", {}), ("hypergammon", {}),
+                                              ("plakoto", {})])
 def test_gymnasium_check_env_passes_with_steps(name, kwargs):
     check_env(GammonGymEnv(name, action_encoding="step", **kwargs), skip_render_check=True)
 
 
-def test_whole_games_in_steps_end_with_the_engines_result():
+@pytest.mark.parametrize("name", ["long-nardy", "plakoto"])
+def test_whole_games_in_steps_end_with_the_engines_result(name):
     """Masked random steps play whole games: the steps inside a turn pay 0 and show the
     board so far and one die fewer left; each game ends with the engine's returns."""
-    single = GammonGymEnv("long-nardy", action_encoding="step", opponents="random")
+    single = GammonGymEnv(name, action_encoding="step", opponents="random")
     rng = np.random.default_rng(4)
     for seed in range(3):
         obs, _ = single.reset(seed=seed)
@@ -200,3 +203,30 @@ def test_render_draws_the_turn_as_the_steps_leave_it():
     single.step(single.steps.index(6, 2))
     after = single.render()
     assert "X to play [3] (played 2)" in after and after != before
+
+
+def test_a_step_that_pins_shows_the_pin():
+    """Plakoto: a step onto a lone opposing checker pins it; the position so far, the
+    observation and the play the steps complete all carry the pin."""
+    from test_rules_plakoto import pins
+
+    rules = gammon.variant("plakoto")
+    # The mover's checkers on 24 and 13; the other side's lone checker on the mover's 20.
+    state = rules.state(pins({24: 14, 13: 1}, {5: 1, 24: 14}), (4, 1))
+    encoding = StepEncoding(rules)
+    observer = GammonGymEnv("plakoto", action_encoding="step").observer
+    before = encoding.observe(observer, state, 0)
+    encoding.take(state, encoding.index(24, 4))
+    turn = encoding.turn(state)
+    assert turn.position.pins[20 - 1] == 2  # player 1's checker, pinned on point 20
+    after = encoding.observe(observer, state, 0)
+    assert not np.array_equal(before, after)
+    # The same counts with the pin the other way round are another observation: the
+    # counts alone cannot say which of two lone checkers on a point holds the other.
+    mine = pins({24: 14, 13: 1}, {12: 1, 24: 14}, me=(13,))
+    theirs = pins({24: 14, 13: 1}, {12: 1, 24: 14}, them=(13,))
+    assert mine.board == theirs.board
+    assert not np.array_equal(observer.encode(mine, 0), observer.encode(theirs, 0))
+    assert not np.array_equal(observer.encode(mine, 1), observer.encode(theirs, 1))
+    play = encoding.take(state, encoding.index(20, 1))
+    assert play is not None and play.result.pins[20 - 1] == 0  # the pinner moved on

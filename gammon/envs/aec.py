@@ -208,9 +208,7 @@ class GammonEnv(AECEnv):
         legal = self.game.legal_actions()
         if not all(isinstance(a, Play) for a in legal):
             raise InvalidOptionError("this decision is not a play: no afterstates")
-        boards = np.array([np.frombuffer(a.result.board, np.int8) for a in legal])
-        encoded: np.ndarray = observer.encoder.encode(boards, np.full(len(legal), player))
-        return encoded
+        return np.array([observer.encode(a.result, player) for a in legal], np.float32)
 
     def render(self) -> str | None:
         if self.render_mode is None:

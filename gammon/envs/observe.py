@@ -19,7 +19,8 @@ gives the encoded result of every legal play (``afterstates``) for them.
 **Observations** (``float32``, from the observing player's side):
 
 - two-player track games: :class:`~gammon.nn.encoders.TrackEncoder`'s inputs (checkers of
-  both sides on every point, bars, borne off, pip counts, contact); Multi-Gam:
+  both sides on every point, bars, borne off, pip counts, contact; in the games that pin,
+  who is pinned on every point); Multi-Gam:
   :class:`~gammon.nn.encoders.QuarterEncoder`'s (every seat from the observer's on);
 - then :data:`DICE_UNITS` dice units: ``1`` at ``high - 1`` and at ``6 + low - 1`` while
   a roll is to be played (zeros otherwise);
@@ -44,6 +45,7 @@ import numpy as np
 
 from gammon.core.errors import InvalidOptionError
 from gammon.core.play import Play
+from gammon.core.position import Position
 from gammon.core.protocol import Rules
 from gammon.core.state import Phase
 from gammon.core.variant import TrackVariant
@@ -98,10 +100,16 @@ class TrackObserver:
         # 2 stay below the number of checkers too.
         self.low, self.high = 0.0, float(max(2, rules.checkers))
 
+    def encode(self, position: Position, player: int) -> np.ndarray:
+        """The board units of ``position`` from ``player``'s side (its pins too, in a
+        game that pins)."""
+        row = np.frombuffer(position.board + position.pins, np.int8)[None, :]
+        encoded: np.ndarray = self.encoder.encode(row, np.array([player]))[0]
+        return encoded
+
     def observe(self, state: Any, player: int) -> np.ndarray:
         out = np.zeros(self.size, np.float32)
-        board = np.frombuffer(state.position.board, np.int8)[None, :]
-        out[: self.board_units] = self.encoder.encode(board, np.array([player]))[0]
+        out[: self.board_units] = self.encode(state.position, player)
         at = self.board_units
         if state.phase is Phase.DECIDE and len(state.dice) >= 1:
             dice = sorted(state.dice[:2], reverse=True)

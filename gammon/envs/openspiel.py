@@ -70,7 +70,7 @@ from gammon.core.variant import variant_names
 from gammon.envs.games import most_points
 from gammon.envs.observe import max_actions, observer_for
 from gammon.envs.steps import StepEncoding, TurnInSteps, new_turn
-from gammon.envs.vector import why_unsupported
+from gammon.envs.vector import why_not_alternating
 from gammon.nn.evaluator import result_range
 from gammon.notation.movetext import move_text_for
 
@@ -92,7 +92,7 @@ class Numbering:
     def __init__(self, rules: Any) -> None:
         self.rules = rules
         #: The step numbering (:mod:`gammon.envs.steps`), or None: the place in the list.
-        self.steps = StepEncoding(rules) if why_unsupported(rules) is None else None
+        self.steps = StepEncoding(rules) if why_not_alternating(rules) is None else None
         self.num_actions = self.steps.size if self.steps is not None else max_actions(rules)
         self.sides = int(rules.sides)
         # A game of checkers opens with one die per player; every throw after holds two.
@@ -176,11 +176,13 @@ class Numbering:
         parts = [f"{self.rules.name}", actor]
         if state.dice:
             parts.append("dice " + "-".join(map(str, state.dice)))
-        board = state.position.board
+        position = state.position
         if node.turn is not None:
             parts.append("left " + "-".join(map(str, node.turn.dice)))
-            board = node.turn.board
-        parts.append("board " + ",".join(map(str, board)))
+            position = node.turn.position
+        parts.append("board " + ",".join(map(str, position.board)))
+        if position.pins:
+            parts.append("pins " + ",".join(map(str, position.pins)))
         if state.is_terminal:
             parts.append("returns " + ",".join(f"{r:g}" for r in state.returns()))
         return "; ".join(parts)

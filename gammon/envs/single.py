@@ -33,7 +33,6 @@ from gymnasium import spaces
 
 from gammon.agents import make_agent
 from gammon.core.errors import InvalidOptionError
-from gammon.core.position import Position
 from gammon.core.protocol import State, play_on
 from gammon.core.variant import variant_names
 from gammon.envs.games import (
@@ -263,8 +262,7 @@ class GammonGymEnv(gymnasium.Env):
             self.game)
         if turn is not None and turn.board != self.game.position.board:
             # A turn half played in steps: the board so far, the dice still to play.
-            part = {"position": Position(turn.board, self.rules.players, self.seat),
-                    "dice_left": list(turn.dice)}
+            part = {"position": turn.position, "dice_left": list(turn.dice)}
         return board_text(self.rules, self.game, self.seat,
                           [f"player_{p}" for p in range(self.rules.players)], **part)
 

@@ -21,8 +21,11 @@ turn ends; the steps before it are rewarded 0, and the observation shows the boa
 them and the dice left.
 
 Only the two-player track games whose turns simply alternate are encoded so
-(:func:`gammon.envs.vector.why_unsupported`): acey-deucey's choices after a 1-2,
-Multi-Gam's four players and Acedrex's ring have decisions of their own.
+(:func:`gammon.envs.vector.why_not_alternating`): acey-deucey's choices after a 1-2,
+Multi-Gam's four players and Acedrex's ring have decisions of their own. In the games
+that pin (Plakoto, Tapa) the board so far carries its pins too, worked out from the
+counts (:meth:`~gammon.core.variant.TrackVariant.pins_after`): a step onto a lone
+opposing checker pins it.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from gammon.core.errors import InvalidOptionError
 from gammon.core.play import Play
 from gammon.core.position import Position
 from gammon.core.variant import play_leading_to
-from gammon.envs.vector import supported_variants, why_unsupported
+from gammon.envs.vector import supported_variants, why_not_alternating
 from gammon.notation.movetext import Completions, roll_dice
 from gammon.stakes.cube import CubeAction, Resign, ResignAnswer
 
@@ -59,12 +62,18 @@ class TurnInSteps:
         self.board: bytes = state.position.board
         self.dice: tuple[int, ...] = roll_dice(state.dice)
 
+    @property
+    def position(self) -> Position:
+        """The position the steps so far leave: the board, and its pins in a game that
+        pins."""
+        before = self.state.position
+        return Position(self.board, before.players, before.turn,
+                        self.state.variant.pins_after(before, self.board))
+
     def done(self) -> Play | None:
         """The legal play the steps so far make (the empty play before any step, when it
         is the only one), else None."""
-        position = self.state.position
-        return play_leading_to(self.completions.legal,
-                               Position(self.board, position.players, position.turn))
+        return play_leading_to(self.completions.legal, self.position)
 
     def legal_steps(self) -> list[tuple[int, int]]:
         """The ``(source, die)`` steps after which a legal play can still be reached."""
@@ -85,11 +94,12 @@ class StepEncoding:
     """The numbers of :mod:`gammon.envs.steps` for ``rules``' games (module text)."""
 
     def __init__(self, rules: Any) -> None:
-        why = why_unsupported(rules)
+        why = why_not_alternating(rules)
         if why is not None:
             raise InvalidOptionError(
                 f"action_encoding='step' encodes the two-player track games whose turns "
-                f"simply alternate; {why}. Supported: {', '.join(supported_variants())} "
+                f"simply alternate; {why}. Supported: "
+                f"{', '.join(supported_variants(why_not_alternating))} "
                 "(or action_encoding='play', every variant)")
         self.rules = rules
         self.sides = int(rules.sides)
@@ -185,11 +195,11 @@ class StepEncoding:
                 units[die - 1] += 0.25
         return units
 
-    def board(self, state: Any, turn: TurnInSteps | None | str = KEPT) -> bytes:
-        """The board as the steps taken so far leave it."""
+    def position(self, state: Any, turn: TurnInSteps | None | str = KEPT) -> Position:
+        """The position as the steps taken so far leave it (its pins too)."""
         if isinstance(turn, str):
             turn = self.turn(state) if not state.is_terminal else None
-        return state.position.board if turn is None else turn.board
+        return state.position if turn is None else turn.position
 
     def observe(self, observer: Any, state: Any, player: int,
                 turn: TurnInSteps | None | str = KEPT) -> np.ndarray:
@@ -197,9 +207,7 @@ class StepEncoding:
         steps so far leave it, followed by the dice still to play (:meth:`dice_left`):
         what the Gymnasium environment and the OpenSpiel games show a turn in steps."""
         observed: np.ndarray = observer.observe(state, player)
-        board = np.frombuffer(self.board(state, turn), np.int8)[None, :]
-        observed[:observer.board_units] = observer.encoder.encode(board,
-                                                                  np.array([player]))[0]
+        observed[:observer.board_units] = observer.encode(self.position(state, turn), player)
         return np.concatenate([observed, self.dice_left(state, turn)])
 
 

@@ -66,6 +66,7 @@ same cube decisions, cube values and owners, scores, rewards and observations.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -114,33 +115,44 @@ _TURN_METHODS = ("after_play", "apply_roll", "apply_opening", "returns", "legal_
                  "chance_outcomes", "head_limit", "winner_points")
 
 
-def why_unsupported(rules: Any) -> str | None:
+def why_not_alternating(rules: Any) -> str | None:
     """Why ``rules``' games are not two-player track games whose turns simply alternate
-    (what the compiled environment and the step encoding play), or None."""
+    (what the step encoding plays), or None."""
     if not rules.game_type.checkers:
         return f"{rules.name} is not a game of checkers on a track"
     if rules.players != 2:
         return f"{rules.name} has {rules.players} players"
     if rules.sides != 6:
         return f"{rules.name} throws {rules.sides}-sided dice"
-    if rules.pinning:
-        return (f"{rules.name} pins checkers: its boards carry a pin row, which the compiled "
-                "environment and the step encoding do not keep")
     for name in _TURN_METHODS:
         if getattr(type(rules), name) is not getattr(TrackVariant, name):
             return f"{rules.name}'s turns differ from the shared two-player turn ({name})"
     return None
 
 
-def supported_variants() -> list[str]:
-    """The variant names :class:`VectorEnv` plays (with their default options)."""
+def why_unsupported(rules: Any) -> str | None:
+    """Why the compiled environment does not play ``rules``' games, or None: those of
+    :func:`why_not_alternating`, and the games that pin, whose pin row (and the end at a
+    pinned mother) its kernel does not keep."""
+    why = why_not_alternating(rules)
+    if why is None and rules.pinning:
+        return (f"{rules.name} pins checkers: its boards carry a pin row, which the compiled "
+                "environment does not keep (action_encoding='step' and the other "
+                "environments play it)")
+    return why
+
+
+def supported_variants(why: Callable[[Any], str | None] = why_unsupported) -> list[str]:
+    """The variant names :class:`VectorEnv` plays (with their default options); with
+    ``why`` another test of what is refused (:func:`why_not_alternating`: the step
+    encoding's)."""
     names = []
     for name in variant_names():
         try:
             rules = variant_from(name)
         except InvalidOptionError:  # pragma: no cover - every name builds
             continue
-        if why_unsupported(rules) is None:
+        if why(rules) is None:
             names.append(name)
     return names
 
