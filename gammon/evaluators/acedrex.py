@@ -85,9 +85,10 @@ def fights(rules: Any, state: Any, out: Sequence[bool] = (False,) * PLAYERS,
     now: set[int] | frozenset[int]
     if state.phase is Phase.DECIDE:
         key = (rules.combat_scope, state.turn, tuple(out))
-        now = _STOPS_NOW.get(key)  # made once: the evaluator asks it of every state
-        if now is None:
-            now = _STOPS_NOW[key] = frozenset(combat_stops(rules, state.turn, out))
+        known = _STOPS_NOW.get(key)  # made once: the evaluator asks it of every state
+        if known is None:
+            known = _STOPS_NOW[key] = frozenset(combat_stops(rules, state.turn, out))
+        now = known
     else:
         now = set(state.queue)
         if state.stage in ("attack", "defend") and state.fight >= 0:
