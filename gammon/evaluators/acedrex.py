@@ -97,21 +97,42 @@ def fights(rules: Any, state: Any, out: Sequence[bool] = (False,) * PLAYERS,
         if len(stack) < 2:
             continue
         current = stop in now
-        i = fighting_pair(stack, tapped if current else 0)
-        if i < 0:
+        if current:
+            fight = _fight(stack, tapped)
+        else:  # tapping does not count: the same for every state with this stack
+            if stack in _LATER_FIGHTS:
+                fight = _LATER_FIGHTS[stack]
+            else:
+                if len(_LATER_FIGHTS) >= MEMO_SIZE:
+                    _LATER_FIGHTS.clear()
+                fight = _LATER_FIGHTS[stack] = _fight(stack, 0)
+        if fight is None:
             continue
-        a_side, d_side = stack[i] // PIECES, stack[i - 1] // PIECES
-        a_bonus = d_bonus = -1
-        for x in stack:
-            if current and tapped >> x & 1:
-                continue
-            side = x // PIECES
-            if side == a_side:
-                a_bonus += 1
-            elif side == d_side:
-                d_bonus += 1
         thrown = state.attack if (stop == state.fight and state.stage == "defend") else 0
-        yield stop, current, a_side, d_side, a_bonus, d_bonus, thrown
+        yield (stop, current, *fight, thrown)
+
+
+def _fight(stack: tuple[int, ...], tapped: int) -> tuple[int, int, int, int] | None:
+    """The fight in ``stack`` (:func:`fights`, tapped pieces as ``tapped`` says): the
+    attacking and defending sides and their bonuses; None when there is none."""
+    i = fighting_pair(stack, tapped)
+    if i < 0:
+        return None
+    a_side, d_side = stack[i] // PIECES, stack[i - 1] // PIECES
+    a_bonus = d_bonus = -1
+    for x in stack:
+        if tapped >> x & 1:
+            continue
+        side = x // PIECES
+        if side == a_side:
+            a_bonus += 1
+        elif side == d_side:
+            d_bonus += 1
+    return a_side, d_side, a_bonus, d_bonus
+
+
+#: :func:`_fight` of the stacks whose fight waits for their territory's turn.
+_LATER_FIGHTS: dict[tuple[int, ...], tuple[int, int, int, int] | None] = {}
 
 #: :func:`combat_stops` as sets, by the scope, the player and who is out.
 _STOPS_NOW: dict[tuple[str, int, tuple[bool, ...]], frozenset[int]] = {}
@@ -171,8 +192,8 @@ class AcedrexHeuristic:
 
     def memo_key(self, state: Any) -> tuple[Any, ...]:
         """Everything of ``state`` that :meth:`value` reads (kept in step with it): the
-        position and the combat under way, not the die."""
-        return (state.phase, state.stage, state.turn, state.ring, state.tapped, state.hands,
+        position and the combat under way, not the die. (The stage says the phase.)"""
+        return (state.stage, state.turn, state.ring, state.tapped, state.hands,
                 state.jackpot, state.captured, state.out, state.money, state.queue,
                 state.fight, state.attack)
 
