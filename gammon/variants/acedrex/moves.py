@@ -151,7 +151,9 @@ def _jumps(state: AcedrexState) -> list[Jump]:
 def _act(state: AcedrexState, action: Any) -> AcedrexState:
     legal = state.legal_actions()
     try:
-        index = legal.index(action)
+        # A search applies the listed actions themselves: found by identity, without
+        # comparing the Steps before it one by one.
+        index = _position(legal, action)
     except ValueError:
         shown = ", ".join(str(a) for a in legal[:12])
         more = f" … ({len(legal)} in all)" if len(legal) > 12 else ""
@@ -172,6 +174,14 @@ def _act(state: AcedrexState, action: Any) -> AcedrexState:
     if isinstance(action, NoJump):
         return _combats(state)
     raise AssertionError(action)
+
+
+def _position(legal: list[Action], action: Any) -> int:
+    """Where ``action`` is in ``legal``: by identity first, else by equality."""
+    for i, listed in enumerate(legal):
+        if listed is action:
+            return i
+    return legal.index(action)
 
 
 def _step(state: AcedrexState, step: Step) -> AcedrexState:
