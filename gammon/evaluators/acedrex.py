@@ -399,6 +399,8 @@ class AcedrexEndgame(AcedrexHeuristic):
         self.horizon = horizon
         self.initiative = initiative
         self.offer = offer
+        self._expected: dict[tuple[Any, ...], tuple[list[float],
+                                                    dict[tuple[int, int], list[float]]]] = {}
 
     def turns_left(self, state: Any) -> int:
         """The turns still to play before the cap (the horizon when there is no cap)."""
@@ -451,9 +453,18 @@ class AcedrexEndgame(AcedrexHeuristic):
         def not_ahead(p: int) -> bool:
             return counts[p] < top or top == bottom
         pace = self.pace * left
-        base = self.expected_money(counts, out, state.money, pace)
+        # The money expected and what captures add to it depend on the captures, who is
+        # out, the money and the pace alone: worked out once for all the states that
+        # share them (most of a search's).
+        key = (tuple(counts), out, state.money, pace)
+        known = self._expected.get(key)
+        if known is None:
+            if len(self._expected) >= MEMO_SIZE:
+                self._expected.clear()
+            known = self._expected[key] = (
+                self.expected_money(counts, out, state.money, pace), {})
+        base, gains = known
         value = list(base)
-        gains: dict[tuple[int, int], list[float]] = {}
 
         def gain_of(taker: int, pieces: int = 1) -> list[float]:
             gain = gains.get((taker, pieces))
