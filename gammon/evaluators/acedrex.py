@@ -192,8 +192,8 @@ class AcedrexHeuristic:
 
     def memo_key(self, state: Any) -> tuple[Any, ...]:
         """Everything of ``state`` that :meth:`value` reads (kept in step with it): the
-        position and the combat under way, not the die. (The stage says the phase.)"""
-        return (state.stage, state.turn, state.ring, state.tapped, state.hands,
+        position and the combat under way, not the die."""
+        return (state.phase, state.stage, state.turn, state.ring, state.tapped, state.hands,
                 state.jackpot, state.captured, state.out, state.money, state.queue,
                 state.fight, state.attack)
 
