@@ -202,7 +202,7 @@ class AcedrexHeuristic:
             return [float(r) for r in state.returns()]
         rules = self.rules
         out = state.out
-        counts = tuple(len(c) for c in state.captured)
+        counts = tuple(map(len, state.captured))
         # The standing and the capture gains depend on the captures, who is out and the
         # money alone, the same in most of a search's states: worked out once.
         known = self._standings.get((counts, out, state.money))
