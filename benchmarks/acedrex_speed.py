@@ -7,8 +7,10 @@ only a ratio taken this way means anything).
 
 Games: ``money`` against three ``expectimax:1`` (seed 12), four ``expectimax:1`` (7) and
 four ``money`` (3), each to ``--decisions`` decisions; a round plays each game with both
-checkouts, the order swapped every round. It prints each bot's milliseconds a decision
-(decisions with more than one action) and the factor old / new.
+checkouts, the order swapped every round. ``--lockstep N`` plays the first game instead,
+N decisions, both checkouts side by side, each decision timed with both. It prints each
+bot's milliseconds a decision (decisions with more than one action) and the factor
+old / new.
 """
 
 from __future__ import annotations
@@ -78,17 +80,60 @@ def play(tag: str, specs: tuple[str, ...], seed: int, decisions: int
     return actions, times, counts
 
 
+def lockstep(seed: int, decisions: int) -> dict[tuple[str, str], list[float]]:
+    """``money`` with three ``expectimax:1`` played by both checkouts side by side: each
+    decision timed with the old code and the new, in turn first, the actions checked
+    equal as they come (the fairest timing of a long game on a loaded machine)."""
+    specs = GAMES[0][0]
+    sides: dict[str, dict[str, Any]] = {}
+    for tag in ("old", "new"):
+        registry, duel = _use(tag)
+        rules = duel._rules("acedrex", {})
+        sides[tag] = {"agents": [registry.make_agent(s, rules, f"1:{i}")
+                                 for i, s in enumerate(specs)],
+                      "rng": random.Random(seed), "state": rules.initial_state()}
+    total = {(tag, spec): [0.0, 0] for tag in sides for spec in specs}
+    played = 0
+    for n in range(decisions):
+        for side in sides.values():
+            while side["state"].is_chance:
+                side["state"] = side["state"].apply(side["state"].sample_chance(side["rng"]))
+        if sides["new"]["state"].is_terminal:
+            break
+        chosen = {}
+        for tag in ("old", "new") if n % 2 else ("new", "old"):
+            _use(tag)
+            state = sides[tag]["state"]
+            player = state.current_player
+            start = time.perf_counter()
+            chosen[tag] = sides[tag]["agents"][player].choose(state)
+            if len(state.legal_actions()) > 1:
+                total[tag, specs[player]][0] += time.perf_counter() - start
+                total[tag, specs[player]][1] += 1
+        if str(chosen["old"]) != str(chosen["new"]):
+            raise SystemExit(f"lock step, seed {seed}: decision {n} differs")
+        for tag, side in sides.items():
+            side["state"] = side["state"].apply(chosen[tag])
+        played += 1
+    print(f"lock step, seed {seed}: {played} decisions the same", flush=True)
+    return total
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("old", help="folder holding the old gammon package")
     parser.add_argument("new", help="folder holding the new gammon package")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--decisions", type=int, default=400)
+    parser.add_argument("--lockstep", type=int, default=0, metavar="N",
+                        help="instead: the first game's first N decisions in lock step")
     args = parser.parse_args()
     _load("old", args.old)
     _load("new", args.new)
     total: dict[tuple[str, str], list[float]] = {}
-    for r in range(args.rounds):
+    if args.lockstep:
+        total = lockstep(GAMES[0][1], args.lockstep)
+    for r in range(0 if args.lockstep else args.rounds):
         for specs, seed in GAMES:
             played = {}
             for tag in ("old", "new") if r % 2 == 0 else ("new", "old"):
