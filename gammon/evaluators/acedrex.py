@@ -55,7 +55,7 @@ LATER = 0.5
 #: Weight of the jackpot's expected captures.
 JACKPOT_WEIGHT = 0.6
 #: States whose value an evaluator remembers (forgotten all at once when full).
-MEMO_SIZE = 50_000
+MEMO_SIZE = 20_000
 #: Value of a piece in play, and how much less a piece in hand counts (money units).
 PIECE = 1.0
 IN_HAND = 0.3
