@@ -299,6 +299,12 @@ class StateSearch:
         """Each player's value of ``state`` searched ``depth`` chance layers."""
         if state.phase is Phase.TERMINAL:
             return np.asarray(state.returns(), np.float64)
+        if (depth <= 0 and self.wide is not None and state.phase is Phase.DECIDE
+                and _wider_than(state, self.wide)):
+            # Scored as it stands, and not remembered: such a leaf seldom comes again
+            # (none did in a game of Acedrex), and its key costs about what the
+            # evaluation does.
+            return self.evaluator.evaluate([state])[0]
         key = (_key(state), depth)
         cached = self.cache.get(key)
         if cached is not None:
@@ -310,8 +316,6 @@ class StateSearch:
                 value = np.zeros(self.evaluator.players)
                 for child, p in chance_children(state):
                     value = value + p * self.value(child, depth - 1)
-        elif depth <= 0 and self.wide is not None and _wider_than(state, self.wide):
-            value = self.evaluator.evaluate([state])[0]
         else:
             value = self.decide(state, depth)[2]
         if len(self.cache) > self.cache_size:

@@ -54,6 +54,8 @@ THROWS = tuple(range(2, SIDES + 1))
 LATER = 0.5
 #: Weight of the jackpot's expected captures.
 JACKPOT_WEIGHT = 0.6
+#: States whose value an evaluator remembers (forgotten all at once when full).
+MEMO_SIZE = 20_000
 #: Value of a piece in play, and how much less a piece in hand counts (money units).
 PIECE = 1.0
 IN_HAND = 0.3
@@ -80,30 +82,61 @@ def fights(rules: Any, state: Any, out: Sequence[bool] = (False,) * PLAYERS,
     (its other pieces there, tapped ones not counted in a fight of this turn) and the
     attacker's throw when the defender is to answer it."""
     tapped = state.tapped
-    now = set(state.queue)
+    now: set[int] | frozenset[int]
     if state.phase is Phase.DECIDE:
-        now = set(combat_stops(rules, state.turn, out))
-    elif state.stage in ("attack", "defend") and state.fight >= 0:
-        now.add(state.fight)
+        key = (rules.combat_scope, state.turn, tuple(out))
+        known = _STOPS_NOW.get(key)  # made once: the evaluator asks it of every state
+        if known is None:
+            known = _STOPS_NOW[key] = frozenset(combat_stops(rules, state.turn, out))
+        now = known
+    else:
+        now = set(state.queue)
+        if state.stage in ("attack", "defend") and state.fight >= 0:
+            now.add(state.fight)
     for stop, stack in enumerate(state.ring):
         if len(stack) < 2:
             continue
         current = stop in now
-        i = fighting_pair(stack, tapped if current else 0)
-        if i < 0:
+        if current:
+            fight = _fight(stack, tapped)
+        else:  # tapping does not count: the same for every state with this stack
+            if stack in _LATER_FIGHTS:
+                fight = _LATER_FIGHTS[stack]
+            else:
+                if len(_LATER_FIGHTS) >= MEMO_SIZE:
+                    _LATER_FIGHTS.clear()
+                fight = _LATER_FIGHTS[stack] = _fight(stack, 0)
+        if fight is None:
             continue
-        a_side, d_side = stack[i] // PIECES, stack[i - 1] // PIECES
-        a_bonus = d_bonus = -1
-        for x in stack:
-            if current and tapped >> x & 1:
-                continue
-            side = x // PIECES
-            if side == a_side:
-                a_bonus += 1
-            elif side == d_side:
-                d_bonus += 1
         thrown = state.attack if (stop == state.fight and state.stage == "defend") else 0
-        yield stop, current, a_side, d_side, a_bonus, d_bonus, thrown
+        yield (stop, current, *fight, thrown)
+
+
+def _fight(stack: tuple[int, ...], tapped: int) -> tuple[int, int, int, int] | None:
+    """The fight in ``stack`` (:func:`fights`, tapped pieces as ``tapped`` says): the
+    attacking and defending sides and their bonuses; None when there is none."""
+    i = fighting_pair(stack, tapped)
+    if i < 0:
+        return None
+    a_side, d_side = stack[i] // PIECES, stack[i - 1] // PIECES
+    a_bonus = d_bonus = -1
+    for x in stack:
+        if tapped >> x & 1:
+            continue
+        side = x // PIECES
+        if side == a_side:
+            a_bonus += 1
+        elif side == d_side:
+            d_bonus += 1
+    return a_side, d_side, a_bonus, d_bonus
+
+
+#: :func:`_fight` of the stacks whose fight waits for their territory's turn.
+_LATER_FIGHTS: dict[tuple[int, ...], tuple[int, int, int, int] | None] = {}
+
+#: :func:`combat_stops` as sets, by the scope, the player and who is out.
+_STOPS_NOW: dict[tuple[str, int, tuple[bool, ...]], frozenset[int]] = {}
+
 
 class AcedrexHeuristic:
     """Scores Acedrex states in money for each player (see the module text)."""
@@ -113,6 +146,8 @@ class AcedrexHeuristic:
     def __init__(self, rules: Any) -> None:
         self.rules = rules
         self.stake = rules.stake
+        self._memo: dict[tuple[Any, ...], list[float]] = {}
+        self._standings: dict[tuple[Any, ...], tuple[list[float], list[list[float]]]] = {}
 
     # --- money -------------------------------------------------------------------------
 
@@ -141,21 +176,47 @@ class AcedrexHeuristic:
     # --- the evaluation ----------------------------------------------------------------
 
     def evaluate(self, states: Sequence[Any]) -> np.ndarray:
-        return np.array([self.value(state) for state in states], np.float64)
+        """:meth:`value` of each state, remembered by :meth:`memo_key`: a search scores
+        the twenty throws of the same position, which differ only in the die."""
+        memo = self._memo
+        rows = []
+        for state in states:
+            key = self.memo_key(state)
+            row = memo.get(key)
+            if row is None:
+                if len(memo) >= MEMO_SIZE:
+                    memo.clear()
+                row = memo[key] = self.value(state)
+            rows.append(row)
+        return np.array(rows, np.float64)
+
+    def memo_key(self, state: Any) -> tuple[Any, ...]:
+        """Everything of ``state`` that :meth:`value` reads (kept in step with it): the
+        position and the combat under way, not the die."""
+        return (state.phase, state.stage, state.turn, state.ring, state.tapped, state.hands,
+                state.jackpot, state.captured, state.out, state.money, state.queue,
+                state.fight, state.attack)
 
     def value(self, state: Any) -> list[float]:
         if state.phase is Phase.TERMINAL:
             return [float(r) for r in state.returns()]
         rules = self.rules
         out = state.out
-        counts = [len(c) for c in state.captured]
-        value = self.standing(counts, out, state.money)
-        gains: dict[int, list[float]] = {}
+        counts = tuple(map(len, state.captured))
+        # The standing and the capture gains depend on the captures, who is out and the
+        # money alone, the same in most of a search's states: worked out once.
+        known = self._standings.get((counts, out, state.money))
+        if known is None:
+            if len(self._standings) >= MEMO_SIZE:
+                self._standings.clear()
+            known = self._standings[counts, out, state.money] = (
+                self.standing(counts, out, state.money),
+                [self.capture_gain(counts, out, taker) for taker in range(PLAYERS)])
+        value = list(known[0])
+        gains = known[1]
 
         def add(taker: int, weight: float) -> None:
-            gain = gains.get(taker)
-            if gain is None:
-                gain = gains[taker] = self.capture_gain(counts, out, taker)
+            gain = gains[taker]
             for p in range(PLAYERS):
                 value[p] += weight * gain[p]
 
@@ -338,6 +399,8 @@ class AcedrexEndgame(AcedrexHeuristic):
         self.horizon = horizon
         self.initiative = initiative
         self.offer = offer
+        self._expected: dict[tuple[Any, ...], tuple[list[float],
+                                                    dict[tuple[int, int], list[float]]]] = {}
 
     def turns_left(self, state: Any) -> int:
         """The turns still to play before the cap (the horizon when there is no cap)."""
@@ -365,6 +428,12 @@ class AcedrexEndgame(AcedrexHeuristic):
     def value(self, state: Any) -> list[float]:
         return self.worth(state, True)
 
+    def memo_key(self, state: Any) -> tuple[Any, ...]:
+        """The heuristic's, and what :meth:`worth` reads besides: the turns played (the
+        turns left), what is left of the die (:func:`can_fill`) and the settings."""
+        return (*super().memo_key(state), state.turns, state.left, self.pace, self.horizon,
+                self.initiative, self.offer)
+
     def money(self, state: Any) -> list[float]:
         """The money part of :meth:`value`: without the forces, which are no money and
         which a player who resigns leaves behind (what :class:`~gammon.agents.players.
@@ -384,9 +453,18 @@ class AcedrexEndgame(AcedrexHeuristic):
         def not_ahead(p: int) -> bool:
             return counts[p] < top or top == bottom
         pace = self.pace * left
-        base = self.expected_money(counts, out, state.money, pace)
+        # The money expected and what captures add to it depend on the captures, who is
+        # out, the money and the pace alone: worked out once for all the states that
+        # share them (most of a search's).
+        key = (tuple(counts), out, state.money, pace)
+        known = self._expected.get(key)
+        if known is None:
+            if len(self._expected) >= MEMO_SIZE:
+                self._expected.clear()
+            known = self._expected[key] = (
+                self.expected_money(counts, out, state.money, pace), {})
+        base, gains = known
         value = list(base)
-        gains: dict[tuple[int, int], list[float]] = {}
 
         def gain_of(taker: int, pieces: int = 1) -> list[float]:
             gain = gains.get((taker, pieces))

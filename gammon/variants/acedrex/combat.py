@@ -134,7 +134,13 @@ _COMBAT_THROWS = range(2, SIDES + 1)
 
 def _attack_outcomes(state: AcedrexState) -> Outcomes:
     """The attacker's throw, weighted by the defender's answers that do not tie."""
-    offset = _tying_defence(state)
+    return _attack_throws(_tying_defence(state))
+
+
+# The throws depend on a number or two alone: each Outcomes (exact fractions, slow to
+# build) is made once and shared, as D20 is.
+@functools.cache
+def _attack_throws(offset: int | None) -> Outcomes:
     answers = len(_COMBAT_THROWS)
     counts = {a: answers - (offset is not None and a + offset in _COMBAT_THROWS)
               for a in _COMBAT_THROWS}
@@ -145,7 +151,11 @@ def _attack_outcomes(state: AcedrexState) -> Outcomes:
 def _defend_outcomes(state: AcedrexState) -> Outcomes:
     """The defender's throw: those that do not tie the attacker's, equally likely."""
     offset = _tying_defence(state)
-    tie = None if offset is None else state.attack + offset
+    return _defend_throws(None if offset is None else state.attack + offset)
+
+
+@functools.cache
+def _defend_throws(tie: int | None) -> Outcomes:
     throws = [d for d in _COMBAT_THROWS if d != tie]
     return Outcomes((Roll((d,)), Fraction(1, len(throws))) for d in throws)
 

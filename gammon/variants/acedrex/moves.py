@@ -53,7 +53,7 @@ def _more_actions_than(state: AcedrexState, count: int) -> bool:
     """Whether :func:`_legal` would list more than ``count`` actions at a decision of
     the MOVE stage, listing at most ``count + 1`` steps."""
     # The steps, then resign (or pass and resign when there is no step).
-    steps = sum(1 for _ in itertools.islice(_each_step(state), count + 1))
+    steps = sum(1 for _ in itertools.islice(_each_move(state), count + 1))
     return (steps + 1 if steps else 2) > count
 
 
@@ -72,16 +72,19 @@ def _source(stack: tuple[int, ...], player: int, tapped: int) -> int:
 
 def _steps(state: AcedrexState) -> list[Step]:
     """ACE-MOVE, ACE-SPLIT, ACE-HAND, ACE-CHARGE: every legal next part of the die."""
-    return list(_each_step(state))
+    return [Step(*move) for move in _each_move(state)]
 
 
 def _can_step(state: AcedrexState) -> bool:
     """Whether any part of the die can be moved: found without listing the steps (after
     each part of a split die; most such states are only looked at by a search)."""
-    return next(_each_step(state), None) is not None
+    return next(_each_move(state), None) is not None
 
 
-def _each_step(state: AcedrexState) -> Iterator[Step]:
+def _each_move(state: AcedrexState) -> Iterator[tuple[int, int, int, bool]]:
+    """The steps of :func:`_steps` in order, as (source, steps, target, charge): a search
+    asks of most states only whether there is one, or more than a dozen, and a tuple
+    is made faster than a Step."""
     rules = state.variant
     p, ring, tapped, left, die = state.turn, state.ring, state.tapped, state.left, state.die
     first = state.parts == 0
@@ -95,9 +98,10 @@ def _each_step(state: AcedrexState) -> Iterator[Step]:
         low = left
     gates_open = len(state.jackpot) < JACKPOT
     # A piece moves from its hand, or from a slot that only its owner holds.
+    # (A stack whose innermost piece is another's is passed over at once: most are.)
     sources: Iterator[tuple[int, int]] = (
         (stop, stop) for stop in _SLOTS_FROM[p]
-        if ring[stop] and _source(ring[stop], p, tapped) >= 0)
+        if (stack := ring[stop]) and stack[0] // PIECES == p and _source(stack, p, tapped) >= 0)
     if state.hands[p]:
         sources = itertools.chain(((HAND, first_stop(p) - 1),), sources)
     # Whether a stop is open to the mover (empty or theirs alone), judged once a stop:
@@ -108,15 +112,17 @@ def _each_step(state: AcedrexState) -> Iterator[Step]:
             target = (start + k) % RING
             if target % STOPS == SLOTS:
                 if gates_open:
-                    yield Step(source, k, target)
+                    yield source, k, target, False
                 continue
             open_to_mover = friendly.get(target)
             if open_to_mover is None:
-                open_to_mover = friendly[target] = all(x // PIECES == p for x in ring[target])
+                there = ring[target]
+                open_to_mover = friendly[target] = (
+                    not there or all(x // PIECES == p for x in there))
             if open_to_mover:
-                yield Step(source, k, target)
+                yield source, k, target, False
             elif first and k == die:
-                yield Step(source, k, target, True)
+                yield source, k, target, True
 
 
 #: Each player's slots in the order they move through them, from their first stop.
@@ -145,7 +151,9 @@ def _jumps(state: AcedrexState) -> list[Jump]:
 def _act(state: AcedrexState, action: Any) -> AcedrexState:
     legal = state.legal_actions()
     try:
-        index = legal.index(action)
+        # A search applies the listed actions themselves: found by identity, without
+        # comparing the Steps before it one by one.
+        index = _position(legal, action)
     except ValueError:
         shown = ", ".join(str(a) for a in legal[:12])
         more = f" … ({len(legal)} in all)" if len(legal) > 12 else ""
@@ -166,6 +174,14 @@ def _act(state: AcedrexState, action: Any) -> AcedrexState:
     if isinstance(action, NoJump):
         return _combats(state)
     raise AssertionError(action)
+
+
+def _position(legal: list[Action], action: Any) -> int:
+    """Where ``action`` is in ``legal``: by identity first, else by equality."""
+    for i, listed in enumerate(legal):
+        if listed is action:
+            return i
+    return legal.index(action)
 
 
 def _step(state: AcedrexState, step: Step) -> AcedrexState:

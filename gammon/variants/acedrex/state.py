@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -248,12 +249,17 @@ class AcedrexState:
 
 
 def _replace(state: AcedrexState, **changes: Any) -> AcedrexState:
-    values = {name: getattr(state, name) for name in _FIELDS}
-    values.update(changes)
-    return _make(**values)
+    # The fields in order by one attrgetter call, then the changes by position: the
+    # rules build hundreds of thousands of states a game (a search's children).
+    values = list(_GET_FIELDS(state))
+    for name, value in changes.items():
+        values[_INDEX[name]] = value
+    return _make(*values)
 
 
 _FIELDS = [f.name for f in dataclasses.fields(AcedrexState) if f.name != "_legal"]
+_GET_FIELDS = operator.attrgetter(*_FIELDS)
+_INDEX = {name: i for i, name in enumerate(_FIELDS)}
 
 
 # The rules the state's methods call: they build states in turn, so they are

@@ -49,11 +49,10 @@ def stalled(state: AcedrexState) -> bool:
     jackpot) belongs to one player, or none is on the ring or in a hand (so nothing can
     move, and the jackpot can never fill)."""
     players = 0
-    movable = False
-    for stack in state.ring:
+    for stack in state.ring:  # at every turn of a search: the owner inline (x // PIECES)
         for x in stack:
-            players |= 1 << owner(x)
-            movable = True
+            players |= 1 << x // PIECES
+    movable = players != 0
     for p, hand in enumerate(state.hands):
         if hand:
             players |= 1 << p
