@@ -272,3 +272,34 @@ def test_hint_chances_are_those_behind_each_equity(plies):
         win, win_g, win_bg, lose_g, lose_bg = r.probs
         assert 2 * win - 1 + win_g + win_bg - lose_g - lose_bg == pytest.approx(r.equity,
                                                                              abs=1e-6)
+
+
+def test_hint_and_luck_read_the_pins_and_the_mother():
+    """In the games that pin the analysis reads the pin row and ends games where the
+    rules do: Plakoto's mother pinned with none of the pinner's own checkers on its start
+    is a double game won at once, rated at its exact value and chances at one roll as at
+    none; pinning it in Tapa is not. With two of the mover's checkers on its start over a
+    pinned mother, every roll lifts both and wins, so no roll is luckier than another."""
+    from layouts import position
+
+    from gammon.agents.search import BoardSearch
+    from gammon.analysis.rollout import roll_luck
+    from gammon.core.position import Position
+
+    mother = position({7: 1, 2: 14}, {24: 1, 10: 14})
+    pinned = Position(position({24: 2, 1: 2, 2: 11}, {24: 1, 10: 14}).board, 2, 0,
+                      bytes([2] + [0] * 23))
+    for name in ("plakoto", "tapa"):
+        rules = gammon.variant(name)
+        evaluator = network_evaluator(rules, None)
+        state = rules.state(mother, (6, 1))
+        for plies in (0, 1):
+            rated = rate_plays(state, evaluator, plies=plies)
+            pins_it = next(r for r in rated if r.text == "7/1* 2/1")
+            won = pins_it.equity == 2.0 and pins_it.probs == (1.0, 1.0, 0.0, 0.0, 0.0)
+            assert won is (name == "plakoto")
+            assert rated[0] is pins_it or name == "tapa"
+        search = BoardSearch(rules, evaluator)
+        lucks = [roll_luck(search, evaluator, rules.state(pinned), roll)
+                 for roll in search.rolls]
+        assert np.allclose(lucks, 0.0) is (name == "plakoto")
