@@ -142,3 +142,24 @@ def test_a_default_seat_plays_each_game_with_that_games_own_bot():
     table = Table("tavli", ["default", "default"], kind="match", length=3, seed=4)
     table.run()
     assert table.over and len(table.series.games) >= 2
+
+
+def test_a_web_level_keeps_its_bot_or_plays_each_games_own():
+    """The web's tavli levels: a level whose bot is the same in the three games keeps
+    that bot (each game's network is loaded for its own game); where the games' bots
+    differ (here an operator's Fevga), the level plays each game with its own
+    (``default``)."""
+    import dataclasses
+
+    from gammon.web.config import ServerConfig
+
+    games = [gammon.variant(name) for name in ("portes", "plakoto", "fevga")]
+    config = ServerConfig()
+    bests = {config.menu(rules)["best"].spec for rules in games}
+    shared = config.shared_menu(games)["best"].spec
+    assert shared == (bests.pop() if len(bests) == 1 else "default")
+    fevga = config.menu(games[2])["best"]
+    mixed = ServerConfig(bots={"fevga": {"best": dataclasses.replace(fevga,
+                                                                     spec="expectimax:2")}})
+    assert mixed.shared_menu(games)["best"].spec == "default"
+    assert mixed.shared_menu(games)["best"].budget >= fevga.budget

@@ -352,7 +352,9 @@ def test_a_tavli_table_plays_its_games_in_turn_as_a_match(database):
         assert tavli["kinds"] == ["match"] and tavli["games"] == ["portes", "plakoto", "fevga"]
         assert tavli["players"] == 2 and tavli["options"] == []
         levels = {level["name"]: level["bot"] for level in tavli["bots"]}
-        assert levels["best"] == "default" and levels["beginner"] == "heuristic"
+        games = [gammon.variant(name) for name in tavli["games"]]
+        assert levels["best"] == ServerConfig().shared_menu(games)["best"].spec
+        assert levels["beginner"] == "heuristic"
         assert names["portes"]["kinds"] == ["game", "match", "money"]
         assert names["multi-gam"]["kinds"] == ["game", "money"]
         for body, why in [
