@@ -245,7 +245,7 @@ class BoardSearch:
         rows = play_rows(legal)
         if rows is None:
             high, low = state.dice
-            rows = self.kernel.plays(state.position.board + state.position.pins, mover,
+            rows = self.kernel.plays(state.position.kernel_row, mover,
                                      high, low, self.variant.head_limit(state))
         boards = np.ascontiguousarray(rows[:, : self.size])
         sign = 1.0 if mover == 0 else -1.0

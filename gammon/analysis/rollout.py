@@ -102,7 +102,7 @@ def roll_luck(search: BoardSearch, evaluator: NeuralEvaluator, state: Any,
     backgammon, lose gammon, lose backgammon), from the roller's side. Rollouts take it
     off each game's result; the review sums it per player."""
     player = state.position.turn
-    board = np.frombuffer(state.position.board + state.position.pins, np.int8)[None, :]
+    board = np.frombuffer(state.position.kernel_row, np.int8)[None, :]
     replies = search.best_replies(board, player)[0]  # the best play of each roll
     out = flip(evaluator.outputs(replies, 1 - player))  # the roller's side
     ends = search.ends(replies, player)

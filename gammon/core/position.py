@@ -126,6 +126,12 @@ class Position:
         n = self.slots
         return tuple(tuple(self.board[p * n : (p + 1) * n]) for p in range(self.players))
 
+    @property
+    def kernel_row(self) -> bytes:
+        """The position as the compiled kernels read a board row: the counts, then the
+        pin row in the games that pin (:mod:`gammon.kernels.tracks`)."""
+        return self.board + self.pins
+
     def row(self, player: int) -> tuple[int, ...]:
         n = self.slots
         return tuple(self.board[player * n : (player + 1) * n])

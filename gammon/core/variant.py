@@ -290,8 +290,7 @@ class TrackVariant:
         plays, words = self.kernel.workspace()
         if seed is not None:
             tracks.seed_kernels(seed)
-        begin = self.start_position()
-        start = np.frombuffer(begin.board + begin.pins, np.int8).copy()
+        start = np.frombuffer(self.start_position().kernel_row, np.int8).copy()
         rows: np.ndarray = tracks.random_playouts(games, start, self.kernel.rules, max_turns,
                                                   plays, words)
         return rows
@@ -457,7 +456,7 @@ class TrackVariant:
         also offer decisions of its own)."""
         position = state.position
         high, low = state.dice
-        rows = self.kernel.plays(position.board + position.pins, position.turn, high, low,
+        rows = self.kernel.plays(position.kernel_row, position.turn, high, low,
                                  self.head_limit(state))
         return LegalPlays(rows, position)
 

@@ -103,7 +103,7 @@ class TrackObserver:
     def encode(self, position: Position, player: int) -> np.ndarray:
         """The board units of ``position`` from ``player``'s side (its pins too, in a
         game that pins)."""
-        row = np.frombuffer(position.board + position.pins, np.int8)[None, :]
+        row = np.frombuffer(position.kernel_row, np.int8)[None, :]
         encoded: np.ndarray = self.encoder.encode(row, np.array([player]))[0]
         return encoded
 

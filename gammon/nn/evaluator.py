@@ -102,7 +102,7 @@ def perspective_of(state: Any) -> int:
 def board_rows(states: Sequence[Any], size: int) -> np.ndarray:
     """The board rows of ``states`` as the move generator writes them (``size`` bytes
     each): the counts, then the pin row in the games that pin."""
-    return np.frombuffer(b"".join(s.position.board + s.position.pins for s in states),
+    return np.frombuffer(b"".join(s.position.kernel_row for s in states),
                          np.int8).reshape(len(states), size)
 
 

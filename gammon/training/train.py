@@ -185,8 +185,7 @@ def lambda_targets(values: np.ndarray, sides: np.ndarray, returns: tuple[float, 
 def start_row(rules: Any) -> bytes:
     """The start as a board row of the compiled self-play: the counts, and the pin row in
     the games that pin."""
-    start = rules.start_position()
-    return bytes(start.board + start.pins)
+    return rules.start_position().kernel_row
 
 
 def compiled(rules: Rules) -> bool:
