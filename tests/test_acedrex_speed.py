@@ -31,9 +31,10 @@ def _actions(specs: list[str], seed: int, decisions: int) -> list[str]:
 
 
 @pytest.mark.parametrize(("specs", "seed", "pinned"), [
-    (["money", "expectimax:1", "expectimax:1", "expectimax:1"], 12, "afec6916ef472fb1"),
+    (["money:initiative=0.1", "expectimax:1", "expectimax:1", "expectimax:1"], 12,
+     "afec6916ef472fb1"),
     (["expectimax:1"] * 4, 7, "4b6a449c243b0b13"),
-    (["money"] * 4, 3, "bbe9179b8c04056a"),
+    (["money:initiative=0.1"] * 4, 3, "bbe9179b8c04056a"),
 ])
 def test_the_bots_choose_as_before(specs, seed, pinned):
     actions = _actions(specs, seed, 120)

@@ -178,7 +178,7 @@ def test_contests_are_checked():
 
 
 def test_an_acedrex_game_stops_once_every_agents_result_is_known():
-    """A seat that resigned at a loss has its money (ACE-RESIGN); when the players
+    """A seat that resigned has its money (ACE-RESIGN); when the players
     left are all one agent's, the duel stops there: each agent's total, and who can
     win, are those of the game played to its end."""
     from gammon.agents.base import seeded_rng
@@ -198,13 +198,13 @@ def test_an_acedrex_game_stops_once_every_agents_result_is_known():
         whole = play_game(rules, agents(), seeded_rng(1, "dice", game))
         assert early.finished and whole.finished and not whole.settled
         money = owners.index(0)
-        assert early.returns[money] == whole.returns[money] < 0
+        assert early.returns[money] == whole.returns[money]
         assert sum(early.returns) == pytest.approx(0)
         stopped += early.settled and sum(early.decisions) < sum(whole.decisions)
     assert stopped == 2
 
 
-def test_settled_returns_need_one_agent_left_and_losses_only():
+def test_settled_returns_need_one_agent_left():
     class Resigned:
         def __init__(self, *money):
             self.money = money
@@ -215,6 +215,8 @@ def test_settled_returns_need_one_agent_left_and_losses_only():
     owners = [0, 1, 1, 1]
     assert settled_returns(Resigned(-3.0, None, None, None), owners) == (-3.0, 1.0, 1.0, 1.0)
     assert settled_returns(Resigned(None, -3.0, None, None), owners) is None  # A plays on
-    assert settled_returns(Resigned(0.0, None, None, None), owners) is None  # could win
+    # Left level or ahead: A's total is known, the seats left share the rest.
+    assert settled_returns(Resigned(0.0, None, None, None), owners) == (0.0, 0.0, 0.0, 0.0)
+    assert settled_returns(Resigned(6.0, None, None, None), owners) == (6.0, -2.0, -2.0, -2.0)
     assert settled_returns(Resigned(None, None, None, None), owners) is None
     assert settled_returns(object(), owners) is None  # a game that cannot say

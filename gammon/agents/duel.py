@@ -249,18 +249,19 @@ def settled_returns(state: Any, owners: Sequence[int]) -> tuple[float, ...] | No
     """What a duel needs of a game not over yet whose result is known for every agent
     (``owners``: the agent of each seat), or None. That is so in a game whose money
     sums to zero (Acedrex's, whose ``settled_returns`` give the money of the players who
-    resigned, final once they leave) when every player still in it is the same agent's
-    and every seat that left did so at a loss: the agents' totals are then those of the
-    end (the seats left share the rest), and so are their wins (one who left at a loss
-    cannot have the best return, since someone must hold more than nothing). The seats
-    left get equal shares: the duel reads totals per agent, not seat by seat."""
+    resigned, final once they leave) when every player still in it is the same agent's:
+    the agents' totals are then those of the end. The seats left get equal shares: the
+    duel reads totals per agent, not seat by seat. So are the wins where every seat that
+    left did so at a loss (one who left at a loss cannot have the best return, since
+    someone must hold more than nothing); a seat that left with nothing lost or with a
+    gain is counted against the shares of the seats left (it wins when it holds more
+    than each of them would on average), which is all the game says before its end."""
     known = getattr(state, "settled_returns", None)
     if known is None:
         return None
     values = known()
     playing = [seat for seat, value in enumerate(values) if value is None]
-    if (not playing or len({owners[seat] for seat in playing}) != 1
-            or any(value is not None and value >= 0 for value in values)):
+    if not playing or len({owners[seat] for seat in playing}) != 1:
         return None
     share = -sum(value for value in values if value is not None) / len(playing)
     return tuple(share if value is None else float(value) for value in values)

@@ -70,13 +70,37 @@ class ExpectimaxAgent:
         return best_action(self.search, state, self.depth, self.width, self.cutoff)
 
 
+#: How much more (in money) settling now must be worth than playing on for a bot to
+#: resign: a resignation cannot be taken back, so a near tie plays on.
+RESIGN_MARGIN = 0.5
+#: The turn from which a money bot settles a dead game (``money:settle=N``; 0 never):
+#: a hundred turns give the dice time to hand out what they will (a forced step onto a
+#: gate, a charger's jump), and games among the bots end well before 200 turns.
+SETTLE_AFTER = 100
+#: How much less than playing on a dead game's settlement may be worth (rounding: in a
+#: dead game the two are the same money).
+SETTLE_TOLERANCE = 1e-9
+
+
 class MoneyAgent(ExpectimaxAgent):
     """Expectimax that also weighs resigning (the ``money`` bots): at each of its
     decisions it resigns when the money it would settle for now is worth more than what
     its evaluator's ``money`` (the money part of its value, such as
     :meth:`~gammon.evaluators.acedrex.AcedrexEndgame.money`: what the end of the game
     is expected to pay) gives the best action, and they are behind. So a trailer who
-    can only lose more stops. Other bots never resign."""
+    can only lose more stops.
+
+    It also settles a dead game: from turn ``settle`` on (0: never), when nothing is
+    pending (the evaluator's ``quiet``: no fight, no piece in the jackpot) and playing on
+    is worth no more than settling now, it leaves at the scores of the moment, which is
+    what the turn cap would give. Between players who each play for their own money
+    nobody charges (a charge costs its charger), so without it such a game runs to the
+    cap. Other bots never resign."""
+
+    def __init__(self, variant: Rules, *args: Any, settle: int = SETTLE_AFTER,
+                 **kwargs: Any) -> None:
+        super().__init__(variant, *args, **kwargs)
+        self.settle = settle
 
     def choose(self, state: Any) -> Any:
         legal = state.legal_actions()
@@ -89,13 +113,21 @@ class MoneyAgent(ExpectimaxAgent):
         actions, scores, _ = self.search.decide(state, self.depth, self.width, self.cutoff)
         best = int(np.argmax(scores))
         money = getattr(self.evaluator, "money", None)
-        if money is not None and behind(state, player):
-            after = state.apply(quit_)
-            settled = after.returns() if after.is_terminal else after.standing()
-            playing = money(state.apply(actions[best]))
-            if settled[player] > playing[player] + RESIGN_MARGIN:
-                return quit_
+        if money is not None:
+            dead = self._dead(state)
+            if dead or behind(state, player):
+                after = state.apply(quit_)
+                settled = after.returns() if after.is_terminal else after.standing()
+                playing = money(state.apply(actions[best]))
+                margin = -SETTLE_TOLERANCE if dead else RESIGN_MARGIN
+                if settled[player] > playing[player] + margin:
+                    return quit_
         return actions[best]
+
+    def _dead(self, state: Any) -> bool:
+        quiet = getattr(self.evaluator, "quiet", None)
+        return bool(self.settle and quiet is not None
+                    and getattr(state, "turns", 0) >= self.settle and quiet(state))
 
 
 def behind(state: Any, player: int) -> bool:
@@ -104,10 +136,6 @@ def behind(state: Any, player: int) -> bool:
     standing = state.standing()
     return standing[player] < max(standing)
 
-
-#: How much more (in money) settling now must be worth than playing on for a bot to
-#: resign: a resignation cannot be taken back, so a near tie plays on.
-RESIGN_MARGIN = 0.5
 
 
 class HeuristicAgent(ExpectimaxAgent):

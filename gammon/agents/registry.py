@@ -24,8 +24,10 @@ kind               what it is                                              varia
 ``money:D``        plays for the money with the end in view: expectimax   Acedrex
                    to D rolls (default 0) on the variant's evaluation of
                    the money a game pays when it ends; resigns when
-                   behind with more to lose; ``pace=``, ``initiative=``,
-                   ``offer=`` its evaluation's settings
+                   behind with more to lose, and settles a game with
+                   nothing pending from turn 100 (``settle=N``);
+                   ``pace=``, ``initiative=``, ``offer=`` its
+                   evaluation's settings
 ``neural:P``       the variant's trained network (:mod:`gammon.nn`), at P  all
                    plies of expectimax on it (default 0: the best play by
                    the network); ``width=``, ``cutoff=`` as expectimax;
@@ -213,7 +215,7 @@ def _filter(spec: str, rules: Any, named: dict[str, str]) -> tuple[int, float | 
 
 def _money(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, str],
            name: str) -> Agent:
-    from gammon.agents.players import MoneyAgent
+    from gammon.agents.players import SETTLE_AFTER, MoneyAgent
     from gammon.evaluators import EVALUATORS
 
     depth_text = pos[0] if pos else named.get("depth", "0")
@@ -240,8 +242,13 @@ def _money(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, s
         if not 0 <= offer <= 1:
             raise InvalidOptionError(f"agent {spec!r}: offer is 0 to 1 captures")
         evaluator.offer = offer
+    settle = SETTLE_AFTER
+    if "settle" in named:
+        settle = _number(spec, "settle", named["settle"])
+        if settle < 0:
+            raise InvalidOptionError(f"agent {spec!r}: settle is a turn, 0 or more (0: never)")
     return MoneyAgent(rules, depth=depth, width=width, name=name, cutoff=cutoff,
-                      wide=wide, evaluator=evaluator)
+                      wide=wide, evaluator=evaluator, settle=settle)
 
 
 def _neural(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, str],
@@ -357,11 +364,13 @@ KINDS: dict[str, AgentKind] = {
         AgentKind("money", "plays for the money with the end in view: expectimax on the "
                   "variant's evaluation of the money expected when the game ends (turn cap, "
                   "captures that end it, scores)", "depth", "0", build=_money,
-                  option_names=("depth", "width", "cutoff", "wide", "pace", "initiative", "offer"),
+                  option_names=("depth", "width", "cutoff", "wide", "pace", "initiative", "offer",
+                                "settle"),
                   options="width=, cutoff=, wide= as expectimax; pace=X captures a player "
                   "is expected to make a turn (0), initiative=X what a fight is worth "
-                  "to an attacker who is not ahead, in captures (0.1), offer=X what a "
-                  "lone piece in the jackpot is worth to them (0)"),
+                  "to an attacker who is not ahead, in captures (0), offer=X what a "
+                  "lone piece in the jackpot is worth to them (0), settle=N the turn from "
+                  "which it settles a game with nothing pending (100; 0 never)"),
         AgentKind("neural", "the variant's trained network; at 1-3 plies expectimax on it",
                   "plies", "0", build=_neural, option_names=("plies", "width", "cutoff", "net"),
                   options="width=W and cutoff=X as expectimax, net=FILE a network of "

@@ -270,13 +270,21 @@ class AcedrexHeuristic:
 PACE = 0.0
 #: Turns ahead the drift looks at most (and the turns left when there is no cap).
 HORIZON = 200
-#: What a fight pays its attacker's owner when they are not ahead, in captures.
-INITIATIVE = 0.1
+#: What a fight pays its attacker's owner when they are not ahead, in captures
+#: (``money:initiative=X``). 0 by default: every charge between sides without support
+#: costs its charger money (:func:`fight_chain`), and a bot that charged for the
+#: initiative gave its money to players who wait (issue 34's cells); games between
+#: the bots end without it, by the fights the evaluation finds worth their price.
+INITIATIVE = 0.0
 #: What a piece alone in the jackpot is worth to its owner when not ahead, in captures
 #: (``money:offer=X``; 0 by default: the heuristic's players take such a piece).
 OFFER = 0.0
 #: The chance that the next player fills a jackpot that two pieces hold.
 NEXT_FILLS = 0.9
+#: The chance that a piece alone in the jackpot is taken within a round (the
+#: heuristic's ``JACKPOT_WEIGHT`` spread over all four players took it 0.45 of the
+#: time, and the money bot gave such pieces away: issue 34's cells).
+LONE_TAKEN = 0.9
 #: Turns a fight takes to come round again (its territory is solved once a round).
 ROUND = 4
 
@@ -434,6 +442,14 @@ class AcedrexEndgame(AcedrexHeuristic):
         return (*super().memo_key(state), state.turns, state.left, self.pace, self.horizon,
                 self.initiative, self.offer)
 
+    def quiet(self, state: Any) -> bool:
+        """Whether nothing is pending that could change the money: no fight standing on
+        the ring and no piece in the jackpot (what is left is the players' own choice
+        to charge)."""
+        if state.phase is Phase.TERMINAL:
+            return True
+        return not state.jackpot and next(fights(self.rules, state, state.out), None) is None
+
     def money(self, state: Any) -> list[float]:
         """The money part of :meth:`value`: without the forces, which are no money and
         which a player who resigns leaves behind (what :class:`~gammon.agents.players.
@@ -502,6 +518,7 @@ class AcedrexEndgame(AcedrexHeuristic):
                 # of the moment: waiting cannot win back what they are behind).
                 value[a_side] += weight * self.initiative * gain_of(a_side)[a_side]
         jackpot = state.jackpot
+        home = [0.0] * PLAYERS  # pieces the jackpot is expected to send to their hands
         if jackpot:
             active = [p for p in range(PLAYERS) if not out[p]]
             if len(jackpot) >= 3:
@@ -509,6 +526,7 @@ class AcedrexEndgame(AcedrexHeuristic):
                 taken = sum(1 for x in jackpot if owner(x) != filler)
                 if taken:
                     add(filler, 1.0, taken)
+                home[filler] += len(jackpot) - taken
             elif len(jackpot) == 2 and left:
                 # Whoever is on turn next fills it, almost surely (a part of any die
                 # can end on a gate): they capture what is not theirs.
@@ -520,12 +538,17 @@ class AcedrexEndgame(AcedrexHeuristic):
                 taken = sum(1 for x in jackpot if owner(x) != filler)
                 if taken:
                     add(filler, NEXT_FILLS, taken)
+                # The filler's own pieces there, and the one that fills, go to their hand.
+                home[filler] += NEXT_FILLS * (len(jackpot) - taken + 1)
             else:
-                soon = JACKPOT_WEIGHT * min(1.0, left / ROUND)
+                # A piece alone there is a gift: any of the others who can end two parts
+                # of a die on gates takes it, and one of them nearly always can before
+                # the round is out (ACE-JACKPOT-FILL).
+                soon = LONE_TAKEN * min(1.0, left / ROUND)
                 for x in jackpot:
-                    for p in active:
-                        if p != owner(x):
-                            add(p, soon / len(active))
+                    takers = [p for p in active if p != owner(x)]
+                    for p in takers:
+                        add(p, soon / len(takers))
                     q = owner(x)
                     if not out[q] and not_ahead(q):
                         # An offer: whoever fills the jackpot takes it, and a table
@@ -539,6 +562,8 @@ class AcedrexEndgame(AcedrexHeuristic):
             force[p] += len(hand) * (PIECE - IN_HAND)
         for x in jackpot:
             force[x // PIECES] += PIECE
+        for p in range(PLAYERS):
+            force[p] -= home[p] * IN_HAND
         active = [p for p in range(PLAYERS) if not out[p]]
         if forces and len(active) > 1:
             mean = sum(force[p] for p in active) / len(active)
