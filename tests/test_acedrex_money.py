@@ -181,3 +181,56 @@ def test_counting_actions_part_way_agrees_with_listing_them():
         asked += 1
         state = state.apply(rng.choice([a for a in legal if a != RESIGN] or legal))
     assert asked == 400
+
+
+def test_a_lone_piece_in_the_jackpot_is_a_gift():
+    """ACE-JACKPOT-FILL: a piece alone in the jackpot goes to whoever ends two parts of
+    a die on gates, and one of the others nearly always can before the round is out.
+    The money bot no longer puts one there to save a step (a cell game of issue 34:
+    Blue did so at turn 65 and Red took it the next turn)."""
+    position = state("oooo,oo,4,rrrrrr,rrr,1/y,y,5,o,oo/b,6,yy,yyyyy/7,bb,BBBbbb B16-9 - - "
+                     "-/-/-/- - 0,0,0,0 65")
+    entry = next(a for a in position.legal_actions() if str(a) == "Y9+1>jackpot")
+    alone = AcedrexEndgame(ACE).money(position.apply(entry))
+    assert alone[0] == pytest.approx(-0.9)  # taken 0.9 of the time: a capture costs 1
+    assert alone[1:] == pytest.approx([0.3] * 3)  # each taker (3 - 1 - 1) / 3
+    assert str(make_agent("money", ACE, seed=1).choose(position)) != "Y9+1>jackpot"
+
+
+def test_a_fill_sends_the_fillers_own_pieces_home():
+    """ACE-JACKPOT-FILL: the filler takes their own pieces there back into their hand,
+    and the piece that fills goes with them: pieces off the ring, which the forces
+    count less (IN_HAND)."""
+    evaluator = AcedrexEndgame(ACE)
+    # Blue's two pieces in the jackpot, Blue to roll (any die fills it): Blue's three
+    # pieces go home, 0.9 of the time. Nothing else is in play.
+    value = evaluator.value(state("9/9/9/9 B - BB -/-/-/-"))
+    force = 2 - 0.9 * 3 * 0.3
+    assert value[0] == pytest.approx(force * 3 / 4)
+    assert value[1] == pytest.approx(-force / 4)
+
+
+def test_quiet_means_no_fight_and_an_empty_jackpot():
+    evaluator = AcedrexEndgame(ACE)
+    assert evaluator.quiet(state("B,8/R,8/O,8/Y,8 B5 - - -/-/-/- - 0,0,0,0 150"))
+    assert not evaluator.quiet(state("B,8/R,8/O,8/Y,8 B5 - Y -/-/-/- - 0,0,0,0 150"))
+    assert not evaluator.quiet(state("BR,8/9/O,8/Y,8 B5 - - -/-/-/- - 0,0,0,0 150"))
+
+
+def test_the_money_bot_settles_a_dead_game_from_turn_100():
+    """ACE-RESIGN, ACE-CAP: a game with nothing pending (no fight, an empty jackpot) is
+    settled from turn 100 on by a money bot for whom playing on is worth no more than
+    the scores of the moment, which is what the cap would pay: level, behind or ahead.
+    Before turn 100, with a fight standing, or with ``settle=0`` it plays on."""
+    bot = make_agent("money", ACE, seed=1)
+    assert bot.settle == 100
+    quiet = "B,8/R,8/O,8/Y,8 B5 - - {}/-/-/- - 0,0,0,0 {}"
+    assert bot.choose(state(quiet.format("-", 150))) is RESIGN  # level
+    assert bot.choose(state(quiet.format("R", 150))) is RESIGN  # ahead: banks +3
+    assert bot.choose(state(quiet.format("-", 99))) is not RESIGN
+    engaged = state("B,8/BR,8/O,8/Y,8 B5 - - -/-/-/- - 0,0,0,0 150")
+    assert bot.choose(engaged) is not RESIGN
+    never = make_agent("money:settle=0", ACE, seed=1)
+    assert never.settle == 0 and never.choose(state(quiet.format("-", 150))) is not RESIGN
+    with pytest.raises(InvalidOptionError, match="settle is a turn"):
+        make_agent("money:settle=-1", ACE)
