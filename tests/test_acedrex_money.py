@@ -234,3 +234,19 @@ def test_the_money_bot_settles_a_dead_game_from_turn_100():
     assert never.settle == 0 and never.choose(state(quiet.format("-", 150))) is not RESIGN
     with pytest.raises(InvalidOptionError, match="settle is a turn"):
         make_agent("money:settle=-1", ACE)
+
+
+def test_equal_parts_spend_the_most_of_the_die():
+    """ACE-SPLIT, ACE-JACKPOT-ENTER: most parts of a die score alike; the money bot takes
+    the one that spends the most, where the first (the shortest step) spent a 19 a stop
+    at a time until its last part could only end on a gate (the terminal game: Red's
+    first turn left a lone piece in the jackpot, and Orange took it)."""
+    home = ",".join(["R"] * 9)
+    position = state(f"B,B,B,B,B,B,B,B,B/{home}/O,O,O,O,O,O,O,O,O/Y,Y,Y,Y,Y,Y,Y,Y,Y R19 - - "
+                     "-/-/-/-")
+    bot = make_agent("money", ACE, seed=1)
+    # Every step inside Red's own territory scores alike (a 19 from R1 ends on a gate).
+    assert str(bot.choose(position)) == "R1+8>R9"
+    while position.current_player == 1 and position.stage == "move":
+        position = position.apply(bot.choose(position))
+    assert not position.jackpot

@@ -16,6 +16,7 @@ chances, plays searched in the wrapped game).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -111,7 +112,7 @@ class MoneyAgent(ExpectimaxAgent):
             return super().choose(state)
         player = state.current_player
         actions, scores, _ = self.search.decide(state, self.depth, self.width, self.cutoff)
-        best = int(np.argmax(scores))
+        best = _widest_of_the_best(actions, scores)
         money = getattr(self.evaluator, "money", None)
         if money is not None:
             dead = self._dead(state)
@@ -128,6 +129,21 @@ class MoneyAgent(ExpectimaxAgent):
         quiet = getattr(self.evaluator, "quiet", None)
         return bool(self.settle and quiet is not None
                     and getattr(state, "turns", 0) >= self.settle and quiet(state))
+
+
+def _widest_of_the_best(actions: Sequence[Any], scores: np.ndarray) -> int:
+    """The best-scored action; among equal scores the one that spends the most of the
+    die (an Acedrex step's ``steps``). A die is spent part by part and each part is
+    scored as it stands, where most parts score alike: the first of them, the shortest
+    step, spends a big die a stop at a time until the last part can only end on a gate
+    and leaves a lone piece in the jackpot for the next player to take."""
+    top = float(np.max(scores))
+    tied = [i for i, score in enumerate(scores) if score >= top - TIE]
+    return max(tied, key=lambda i: getattr(actions[i], "steps", 0))
+
+
+#: Scores this close are equal (rounding in sums of the same terms).
+TIE = 1e-9
 
 
 def behind(state: Any, player: int) -> bool:
