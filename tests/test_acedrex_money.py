@@ -250,3 +250,21 @@ def test_equal_parts_spend_the_most_of_the_die():
     while position.current_player == 1 and position.stage == "move":
         position = position.apply(bot.choose(position))
     assert not position.jackpot
+
+
+def test_a_charge_in_the_movers_own_territory_is_a_fight_to_come():
+    """ACE-TAPPED-BLOCK, ACE-SCOPE: a charger is tapped, so a charge into the mover's own
+    territory blocks that slot's combat this turn and fights when the territory comes
+    round again. The money evaluation counts it as a later fight (a cell game of issue
+    34: Red charged six Yellow pieces in its own territory, scored as a quiet step)."""
+    position = state("3,ooo,ooo,1,o,1,O/4,yy,yyyyyy,y,2/2,o,1,bbbb,RRR,bbbb,RR,b/4,R,2,RR,R "
+                     "R20 - - -/-/-/- - 0,0,0,0 91")
+    charge = next(a for a in position.legal_actions() if str(a) == "Y5+20>R5*")
+    after = position.apply(charge)
+    evaluator = AcedrexEndgame(ACE)
+    money = evaluator.money(after)
+    assert money[1] < 0 < money[3]  # Red's charger against five friends of Yellow's
+    assert not evaluator.quiet(after)
+    # The heuristic (expectimax:1's) still sees no fight there this turn.
+    assert AcedrexHeuristic(ACE).value(after) == pytest.approx([0.0] * 4)
+    assert not make_agent("money", ACE, seed=1).choose(position).charge

@@ -75,8 +75,9 @@ class ExpectimaxAgent:
 #: resign: a resignation cannot be taken back, so a near tie plays on.
 RESIGN_MARGIN = 0.5
 #: The turn from which a money bot settles a dead game (``money:settle=N``; 0 never):
-#: a hundred turns give the dice time to hand out what they will (a forced step onto a
-#: gate, a charger's jump), and games among the bots end well before 200 turns.
+#: a tenth of the source's cap, well past the opening, in which the pieces leave their
+#: home slots and a forced step or a player who charges can still give something away;
+#: games among the bots end soon after it, within the 200 turns issue 34 asks for.
 SETTLE_AFTER = 100
 #: How much less than playing on a dead game's settlement may be worth (rounding: in a
 #: dead game the two are the same money).
@@ -132,14 +133,17 @@ class MoneyAgent(ExpectimaxAgent):
 
 
 def _widest_of_the_best(actions: Sequence[Any], scores: np.ndarray) -> int:
-    """The best-scored action; among equal scores the one that spends the most of the
-    die (an Acedrex step's ``steps``). A die is spent part by part and each part is
-    scored as it stands, where most parts score alike: the first of them, the shortest
-    step, spends a big die a stop at a time until the last part can only end on a gate
-    and leaves a lone piece in the jackpot for the next player to take."""
+    """The best-scored action; among equal scores one that is not a charge, and of
+    those the one that spends the most of the die (an Acedrex step's ``steps``). A die
+    is spent part by part and each part is scored as it stands, where most parts score
+    alike: the first of them, the shortest step, spends a big die a stop at a time until
+    the last part can only end on a gate and leaves a lone piece in the jackpot for the
+    next player to take. A charge that scores as a quiet step is one whose fight the
+    evaluation cannot see; it is not chosen for spending the whole die."""
     top = float(np.max(scores))
     tied = [i for i, score in enumerate(scores) if score >= top - TIE]
-    return max(tied, key=lambda i: getattr(actions[i], "steps", 0))
+    return max(tied, key=lambda i: (not getattr(actions[i], "charge", False),
+                                    getattr(actions[i], "steps", 0)))
 
 
 #: Scores this close are equal (rounding in sums of the same terms).

@@ -75,12 +75,16 @@ def combat_odds(attack_bonus: int, defend_bonus: int, threshold: int = 13,
 
 
 def fights(rules: Any, state: Any, out: Sequence[bool] = (False,) * PLAYERS,
+           blocked_later: bool = False,
            ) -> Iterator[tuple[int, bool, int, int, int, int, int]]:
     """Every fight standing on the ring, as both evaluations weigh them: its stop, whether
     it is fought this turn (the one being thrown and the rest of this turn's: ``out``
     says who has left the game), the attacking and defending sides, each side's bonus
     (its other pieces there, tapped ones not counted in a fight of this turn) and the
-    attacker's throw when the defender is to answer it."""
+    attacker's throw when the defender is to answer it. ``blocked_later``: a stack of
+    this turn's territory whose fight a tapped piece blocks (ACE-TAPPED-BLOCK: a charger
+    there) is fought when its territory comes round again, and is listed as a later
+    fight (the heuristic, which ``expectimax`` reads, leaves it out)."""
     tapped = state.tapped
     now: set[int] | frozenset[int]
     if state.phase is Phase.DECIDE:
@@ -99,7 +103,9 @@ def fights(rules: Any, state: Any, out: Sequence[bool] = (False,) * PLAYERS,
         current = stop in now
         if current:
             fight = _fight(stack, tapped)
-        else:  # tapping does not count: the same for every state with this stack
+            if fight is None and blocked_later:
+                current = False
+        if not current:  # tapping does not count: the same for every state with this stack
             if stack in _LATER_FIGHTS:
                 fight = _LATER_FIGHTS[stack]
             else:
@@ -448,7 +454,8 @@ class AcedrexEndgame(AcedrexHeuristic):
         to charge)."""
         if state.phase is Phase.TERMINAL:
             return True
-        return not state.jackpot and next(fights(self.rules, state, state.out), None) is None
+        return not state.jackpot and next(
+            fights(self.rules, state, state.out, blocked_later=True), None) is None
 
     def money(self, state: Any) -> list[float]:
         """The money part of :meth:`value`: without the forces, which are no money and
@@ -500,7 +507,7 @@ class AcedrexEndgame(AcedrexHeuristic):
         # and nothing when the cap comes first.
         later = LATER * min(1.0, left / ROUND)
         for stop, current, a_side, d_side, a_bonus, d_bonus, thrown in fights(
-                rules, state, out):
+                rules, state, out, blocked_later=True):
             d_beaten, a_taken, a_beaten, d_taken = fight_chain(
                 a_bonus, d_bonus, rules.threshold, rules.ties, thrown)
             weight = 1.0 if current else later
