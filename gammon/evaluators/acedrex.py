@@ -525,7 +525,7 @@ class AcedrexEndgame(AcedrexHeuristic):
                 # of the moment: waiting cannot win back what they are behind).
                 value[a_side] += weight * self.initiative * gain_of(a_side)[a_side]
         jackpot = state.jackpot
-        home = [0.0] * PLAYERS  # pieces the jackpot is expected to send to their hands
+        sent_home = [0.0] * PLAYERS  # pieces the jackpot is expected to send to hands
         if jackpot:
             active = [p for p in range(PLAYERS) if not out[p]]
             if len(jackpot) >= 3:
@@ -533,7 +533,7 @@ class AcedrexEndgame(AcedrexHeuristic):
                 taken = sum(1 for x in jackpot if owner(x) != filler)
                 if taken:
                     add(filler, 1.0, taken)
-                home[filler] += len(jackpot) - taken
+                sent_home[filler] += len(jackpot) - taken
             elif len(jackpot) == 2 and left:
                 # Whoever is on turn next fills it, almost surely (a part of any die
                 # can end on a gate): they capture what is not theirs.
@@ -546,7 +546,7 @@ class AcedrexEndgame(AcedrexHeuristic):
                 if taken:
                     add(filler, NEXT_FILLS, taken)
                 # The filler's own pieces there, and the one that fills, go to their hand.
-                home[filler] += NEXT_FILLS * (len(jackpot) - taken + 1)
+                sent_home[filler] += NEXT_FILLS * (len(jackpot) - taken + 1)
             else:
                 # A piece alone there is a gift: any of the others who can end two parts
                 # of a die on gates takes it, and one of them nearly always can before
@@ -570,7 +570,7 @@ class AcedrexEndgame(AcedrexHeuristic):
         for x in jackpot:
             force[x // PIECES] += PIECE
         for p in range(PLAYERS):
-            force[p] -= home[p] * IN_HAND
+            force[p] -= sent_home[p] * IN_HAND
         active = [p for p in range(PLAYERS) if not out[p]]
         if forces and len(active) > 1:
             mean = sum(force[p] for p in active) / len(active)
