@@ -280,7 +280,7 @@ HORIZON = 200
 #: (``money:initiative=X``). 0 by default: every charge between sides without support
 #: costs its charger money (:func:`fight_chain`), and a bot that charged for the
 #: initiative gave its money to players who wait (issue 34's cells); games between
-#: the bots end without it, by the fights the evaluation finds worth their price.
+#: the bots end without it, settled once nothing is pending (MoneyAgent).
 INITIATIVE = 0.0
 #: What a piece alone in the jackpot is worth to its owner when not ahead, in captures
 #: (``money:offer=X``; 0 by default: the heuristic's players take such a piece).
@@ -391,16 +391,21 @@ class AcedrexEndgame(AcedrexHeuristic):
     - **The end.** ``turns_left``: the turns before the cap (ACE-CAP). A fight that waits
       for its territory's turn, the jackpot's pieces and the forces count less as the cap
       comes near, and nothing at it, where the game settles at the scores of the moment.
-    - **The initiative.** Waiting cannot win back what a player is behind, and between
-      equals nobody would ever charge (the game would run to the cap, as it did between
-      the heuristic's players): a fight is worth ``initiative`` captures to its attacker
-      when they are not ahead (fewer captures than the leader, or all level). A leader
-      may wait. It is no money: :meth:`money` leaves it out, as the forces.
+    - **The initiative** (0 by default): a fight worth ``initiative`` captures more to
+      its attacker when they are not ahead (fewer captures than the leader, or all
+      level), for a table that wants fights. Waiting cannot win back what a player is
+      behind, but charging costs more: a charge between sides without friends in the
+      slot loses its charger money, players who wait collect it. It is no money:
+      :meth:`money` leaves it out, as the forces.
     - **Resigning** (:class:`~gammon.agents.players.MoneyAgent`): a player behind who
-      expects to lose more than half a stake by playing on settles now (ACE-RESIGN).
+      expects to lose more than half a stake by playing on settles now (ACE-RESIGN), and
+      from turn 100 a game with nothing pending (:meth:`quiet`) is settled at the
+      scores of the moment, what the cap would pay.
     - **The jackpot.** Two pieces there: the next player fills it (any die can end a
       part on a gate), or the player moving when a part of what is left reaches a gate
-      (:func:`can_fill`); one piece: as the heuristic, taken by any of the others.
+      (:func:`can_fill`); the filler takes back their own pieces there, and the one that
+      fills, into their hand. One piece: a gift, taken by one of the others
+      (``LONE_TAKEN``).
     - **Drift** (``pace``, 0 by default): each player expected to capture ``pace``
       pieces a turn for the turns left (at most ``HORIZON``), so that a leader's standing
       is worth more than it reads and a trailer's less.
