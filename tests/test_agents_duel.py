@@ -178,9 +178,9 @@ def test_contests_are_checked():
 
 
 def test_an_acedrex_game_stops_once_every_agents_result_is_known():
-    """A seat that resigned has its money (ACE-RESIGN); when the players
-    left are all one agent's, the duel stops there: each agent's total, and who can
-    win, are those of the game played to its end."""
+    """A seat that resigned has its money for good (ACE-RESIGN); when the players left
+    are all one agent's, the duel stops there: each agent's total is that of the game
+    played to its end."""
     from gammon.agents.base import seeded_rng
     from gammon.agents.registry import make_agent
 
