@@ -144,6 +144,31 @@ _LATER_FIGHTS: dict[tuple[int, ...], tuple[int, int, int, int] | None] = {}
 _STOPS_NOW: dict[tuple[str, int, tuple[bool, ...]], frozenset[int]] = {}
 
 
+def forces_in_play(state: Any) -> list[float]:
+    """Each player's pieces in play: ``PIECE`` for each on the ring or in the jackpot,
+    ``IN_HAND`` less for each in hand."""
+    force = [0.0] * PLAYERS
+    for stack in state.ring:
+        for x in stack:
+            force[x // PIECES] += PIECE
+    for p, hand in enumerate(state.hands):
+        force[p] += len(hand) * (PIECE - IN_HAND)
+    for x in state.jackpot:
+        force[x // PIECES] += PIECE
+    return force
+
+
+def add_forces(value: list[float], force: Sequence[float], out: Sequence[bool],
+               scale: float) -> None:
+    """Add to each active player's ``value`` their force above the active players'
+    mean, times ``scale`` (it sums to zero, as money does)."""
+    active = [p for p in range(PLAYERS) if not out[p]]
+    if len(active) > 1:
+        mean = sum(force[p] for p in active) / len(active)
+        for p in active:
+            value[p] += (force[p] - mean) * scale
+
+
 class AcedrexHeuristic:
     """Scores Acedrex states in money for each player (see the module text)."""
 
@@ -251,20 +276,7 @@ class AcedrexHeuristic:
                     for p in active:
                         if p != owner(x):
                             add(p, JACKPOT_WEIGHT / len(active))
-        # Forces in play.
-        force = [0.0] * PLAYERS
-        for stack in state.ring:
-            for x in stack:
-                force[x // PIECES] += PIECE
-        for p, hand in enumerate(state.hands):
-            force[p] += len(hand) * (PIECE - IN_HAND)
-        for x in jackpot:
-            force[x // PIECES] += PIECE
-        active = [p for p in range(PLAYERS) if not out[p]]
-        if len(active) > 1:
-            mean = sum(force[p] for p in active) / len(active)
-            for p in active:
-                value[p] += (force[p] - mean) * self.stake
+        add_forces(value, forces_in_play(state), out, self.stake)
         return value
 
 
@@ -566,20 +578,9 @@ class AcedrexEndgame(AcedrexHeuristic):
                         # An offer: whoever fills the jackpot takes it, and a table
                         # that takes offers fights (the initiative, as a charge).
                         value[q] += soon * self.offer * gain_of(q)[q]
-        force = [0.0] * PLAYERS
-        for stack in state.ring:
-            for x in stack:
-                force[x // PIECES] += PIECE
-        for p, hand in enumerate(state.hands):
-            force[p] += len(hand) * (PIECE - IN_HAND)
-        for x in jackpot:
-            force[x // PIECES] += PIECE
-        for p in range(PLAYERS):
-            force[p] -= sent_home[p] * IN_HAND
-        active = [p for p in range(PLAYERS) if not out[p]]
-        if forces and len(active) > 1:
-            mean = sum(force[p] for p in active) / len(active)
-            scale = self.stake * min(1.0, left / ROUND)
-            for p in active:
-                value[p] += (force[p] - mean) * scale
+        if forces:
+            force = forces_in_play(state)
+            for p in range(PLAYERS):
+                force[p] -= sent_home[p] * IN_HAND
+            add_forces(value, force, out, self.stake * min(1.0, left / ROUND))
         return value
