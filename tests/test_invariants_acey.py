@@ -36,7 +36,6 @@ from numba import njit
 import gammon
 from gammon import Phase, Position, Roll
 from gammon.kernels import acey as K
-from gammon.kernels import tracks
 from gammon.kernels.cache import refresh_when_changed
 from gammon.variants.acey import DoublesChoice
 
@@ -381,5 +380,5 @@ def replay_kernel_games(rules, games: int, seed: int) -> None:
         assert state.returns()[state.winner] == results[g, K.O_POINTS]
 
 
-# The checkers above inline the move generator: recompile them when it changes.
-refresh_when_changed("test_invariants_acey", (check_games,), (tracks,))
+# Kernels above inline other modules' code: recompile them when it changes.
+refresh_when_changed(globals())

@@ -555,14 +555,6 @@ def test_the_six_block_check_catches_a_missing_rule():
     assert "six-block" in broken("long-nardy", NARDY, 5000, R_SIX_BLOCK=0)
 
 
-# The checkers above inline the move generator: recompile them when it changes.
-refresh_when_changed(
-    "test_invariants_nardy",
-    (_six_block_broken, _points_won, _page_head_limit, _hitter_masks, play_and_check),
-    (tracks,),
-)
-
-
 # --- Gul bara: its own turns, in their own kernel ------------------------------------------
 
 
@@ -639,3 +631,7 @@ def test_gul_bara_compiled_games_keep_the_invariants(options):
         else:
             expect = ("throw", player if given else 1 - player, None, False)
     assert cascades > 0
+
+
+# Kernels above inline other modules' code: recompile them when it changes.
+refresh_when_changed(globals())

@@ -39,6 +39,7 @@ from gammon.core.position import Position
 from gammon.core.variant import variant
 from gammon.evaluators.base import finished_returns, two_player_chances
 from gammon.kernels import tracks
+from gammon.kernels.cache import refresh_when_changed
 
 DATA = Path(__file__).resolve().parent / "data"
 SLOTS = 26
@@ -391,3 +392,7 @@ class ExactEvaluator:
             sides_ = np.array([states[i].position.turn for i in live], np.int64)
             out[live] = self.values(boards, sides_)
         return out
+
+
+# Kernels above inline other modules' code: recompile them when it changes.
+refresh_when_changed(globals())

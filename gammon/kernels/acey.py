@@ -370,7 +370,5 @@ def playouts(games, start, rules, acey, max_plays, seed, first, plays, words, tr
     return out, written
 
 
-# The kernels above inline the move generator: recompile them when it changes.
-refresh_when_changed(
-    "acey", (_full_length, _choose_number, _game, playouts), (tracks,)
-)
+# Kernels above inline other modules' code: recompile them when it changes.
+refresh_when_changed(globals())

@@ -21,7 +21,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gammon.kernels import tracks
 from gammon.kernels.cache import refresh_when_changed
 from gammon.kernels.tracks import MAX_DICE, generate_plays, turn_end, winner_points
 
@@ -116,5 +115,5 @@ def random_playouts(games, start, rules, cascade_from, to_opponent, max_plays, p
     return out, n
 
 
-# The kernel above inlines the move generator: recompile it when that changes.
-refresh_when_changed("gulbara", (random_playouts,), (tracks,))
+# Kernels above inline other modules' code: recompile them when it changes.
+refresh_when_changed(globals())

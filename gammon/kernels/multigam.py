@@ -233,12 +233,6 @@ def traced_playouts(games, start, rules, scores, max_turns, plays, words, trace)
     return _playouts(games, start, rules, scores, max_turns, plays, words, trace)
 
 
-# The kernels above inline the move generator: recompile them when it changes.
-refresh_when_changed(
-    "multigam",
-    (opening, _game, _greedy, _play_on, mean_scores, _playouts, random_playouts, traced_playouts),
-    (tracks,),
-)
 _local = threading.local()
 
 
@@ -293,3 +287,7 @@ def traced(
     if total > capacity:
         raise RuntimeError(f"{total} plays in {games} games overflow the trace; trace fewer")
     return rows, trace[:total]
+
+
+# Kernels above inline other modules' code: recompile them when it changes.
+refresh_when_changed(globals())

@@ -304,5 +304,5 @@ def two_player_chances(boards, to_move, ints, floats, cross01, cross10, shots, p
         gammon1[k] = g1
 
 
-# ``expand`` inlines the move generator: recompile it when the generator changes.
-refresh_when_changed("agents", (expand,), (tracks,))
+# Kernels above inline other modules' code: recompile them when it changes.
+refresh_when_changed(globals())

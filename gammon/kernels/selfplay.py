@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gammon.kernels import encoding, network, tracks
+from gammon.kernels import tracks
 from gammon.kernels.cache import refresh_when_changed
 from gammon.kernels.encoding import encode_contact, encode_pins, encode_track
 from gammon.kernels.network import forward_row
@@ -237,4 +237,5 @@ def train_games(games, start, rules, cross, checkers, contact, escapes, pins, w1
     return out
 
 
-refresh_when_changed("selfplay", (train_games,), (tracks, encoding, network))
+# Kernels above inline other modules' code: recompile them when it changes.
+refresh_when_changed(globals())

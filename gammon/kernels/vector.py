@@ -42,7 +42,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from gammon.kernels import encoding, tracks
+from gammon.kernels import tracks
 from gammon.kernels.cache import refresh_when_changed
 from gammon.kernels.encoding import encode_track
 
@@ -332,8 +332,5 @@ def afterstates_parallel(boards, state, rules, cand, keep, offsets, out, plays, 
                            keep, offsets, out, plays, words)
 
 
-refresh_when_changed("vector", (reset, reset_parallel, step, step_parallel, afterstates,
-                                afterstates_parallel, seed_envs, open_games, _step_chunk,
-                                _reset_chunk, _afterstates_chunk, _step_one, _generate,
-                                _observe, _open),
-                     (tracks, encoding))
+# Kernels above inline other modules' code: recompile them when it changes.
+refresh_when_changed(globals())
