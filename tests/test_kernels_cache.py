@@ -43,20 +43,21 @@ def test_cache_flushed_only_when_a_dependency_changes(tmp_path):
 
 
 def test_what_a_module_depends_on_is_read_from_its_imports(tmp_path):
-    for name in ("encoding", "network", "search"):  # as the module's own imports would
+    for name in ("encoding", "network", "search", "selfplay"):  # as the module's own imports would
         importlib.import_module(f"gammon.kernels.{name}")
     source = tmp_path / "demo.py"
     source.write_text(
         "from gammon.kernels.encoding import encode_track\n"  # a kernel, by name
-        "from gammon.kernels import (\n    network,  # a module, in parentheses\n)\n"
-        "import gammon.kernels.search\n"  # holds kernels: its own imports count too
+        "from gammon.kernels import (\n    network,  # a module, in parentheses\n"
+        "    search,\n)\n"
+        "import gammon.kernels.selfplay\n"  # holds kernels: its own imports count too
         "def later():\n    from gammon.core import variant\n"  # not at the top: left out
     )
     names = [module.__name__ for module in dependencies({"__name__": "demo",
                                                           "__file__": str(source)})]
     assert names == ["gammon.kernels", "gammon.kernels.cache", "gammon.kernels.encoding",
                      "gammon.kernels.network", "gammon.kernels.search",
-                     "gammon.kernels.tracks"]
+                     "gammon.kernels.selfplay", "gammon.kernels.tracks"]
 
 
 def test_every_module_whose_kernels_import_gammon_code_keeps_its_cache_honest():

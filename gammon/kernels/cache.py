@@ -45,7 +45,7 @@ def imported_modules(source: str) -> list[ModuleType]:
     found: dict[str, ModuleType] = {}
     for origin, names, plain in _IMPORTS.findall(source):
         for module_name in [plain] if plain else [origin] + [
-                f"{origin}.{word}" for word in re.findall(r"\w+", names.split("#")[0])]:
+                f"{origin}.{word}" for word in re.findall(r"\w+", re.sub("#.*", "", names))]:
             module = sys.modules.get(module_name)
             if module is not None and getattr(module, "__file__", None):
                 found.setdefault(module_name, module)
