@@ -79,9 +79,9 @@ RESIGN_MARGIN = 0.5
 #: home slots and a forced step or a player who charges can still give something away;
 #: games among the bots end soon after it, within the 200 turns issue 34 asks for.
 SETTLE_AFTER = 100
-#: How much less than playing on a dead game's settlement may be worth (rounding: in a
-#: dead game the two are the same money).
-SETTLE_TOLERANCE = 1e-9
+#: Scores or money this close are equal (rounding in sums of the same terms: in a dead
+#: game settling and playing on are the same money).
+TIE = 1e-9
 
 
 class MoneyAgent(ExpectimaxAgent):
@@ -121,7 +121,7 @@ class MoneyAgent(ExpectimaxAgent):
                 after = state.apply(quit_)
                 settled = after.returns() if after.is_terminal else after.standing()
                 playing = money(state.apply(actions[best]))
-                margin = -SETTLE_TOLERANCE if dead else RESIGN_MARGIN
+                margin = -TIE if dead else RESIGN_MARGIN
                 if settled[player] > playing[player] + margin:
                     return quit_
         return actions[best]
@@ -146,16 +146,11 @@ def _widest_of_the_best(actions: Sequence[Any], scores: np.ndarray) -> int:
                                     getattr(actions[i], "steps", 0)))
 
 
-#: Scores this close are equal (rounding in sums of the same terms).
-TIE = 1e-9
-
-
 def behind(state: Any, player: int) -> bool:
     """Whether ``player`` has less money than someone else if the game ended now: only
     a player behind resigns (at equal money there is nothing to save)."""
     standing = state.standing()
     return standing[player] < max(standing)
-
 
 
 class HeuristicAgent(ExpectimaxAgent):
