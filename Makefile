@@ -16,7 +16,7 @@ WORKERS ?= 1
 # The server's configuration file (bot levels, limits, rates; docs/security.md).
 CONFIG ?=
 
-.PHONY: play serve test bench lint gnubg chromium postgresql nginx networks strength fuzz soak \
+.PHONY: play serve test check long bench lint debian gnubg networks strength fuzz soak \
 	hypergammon bot-ratings learn clean
 
 # Installing compiles what the first game of `make play` needs (backgammon's kernels and
@@ -44,43 +44,55 @@ serve: $(STAMP)
 	$(BIN)/gammon serve --port $(PORT) --database $(DATABASE) --workers $(WORKERS) \
 		$(if $(CONFIG),--config $(CONFIG))
 
-# Debian's gnubg is the outside reference the tests compare against.
+# What the tests need from Debian, installed in one go where missing: gnubg (the outside
+# reference the tests compare against), Chromium (Playwright drives it; no browser
+# download), PostgreSQL (the web tests run a cluster of their own in a temporary folder)
+# and nginx (the deployment test runs docs/deploy.md's configuration); the packages' own
+# services are not used.
+DEBIAN_NEEDS := $(GNUBG):gnubg $(CHROMIUM):chromium /usr/sbin/nginx:nginx-light \
+	/usr/lib/postgresql/*/bin/initdb:postgresql
+debian:
+	@missing=$$(for need in $(DEBIAN_NEEDS); do ls $${need%%:*} >/dev/null 2>&1 || \
+		echo $${need##*:}; done); [ -z "$$missing" ] || { echo "apt-get install $$missing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+		$(SUDO) apt-get install -y -qq $$missing >/dev/null; }
+
 gnubg:
 	@test -x $(GNUBG) || { $(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq gnubg; }
 
-# Debian's Chromium for the browser tests (Playwright drives it; no browser download).
-chromium:
-	@test -x $(CHROMIUM) || { $(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
+# pytest: one worker a core (pytest-xdist); a file's tests stay on one worker, so its
+# fixtures (gnubg, the web server, a Ray cluster) start once; the slowest 30 are listed
+# so that a creeping suite shows in every run. CI=true: a missing gnubg fails its tests
+# instead of skipping them.
+PYTEST := CI=$${CI:-true} $(BIN)/pytest -q -n auto --dist loadfile --durations=30
 
-# Debian's PostgreSQL: the web tests run on it as well as on SQLite (a cluster of their
-# own in a temporary folder; the package's own server is not used).
-postgresql:
-	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq postgresql; }
-
-# Debian's nginx: the deployment test runs docs/deploy.md's configuration in front of the
-# server (nginx's own service is not used).
-nginx:
-	@test -x /usr/sbin/nginx || { $(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nginx-light 2>/dev/null || \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nginx; }
-
-# CI=true: a missing gnubg fails its tests instead of skipping them. One pytest worker a
-# core (pytest-xdist); a file's tests stay on one worker, so its fixtures (gnubg, the web
-# server, a Ray cluster) start once.
-test: $(PREPARED) gnubg chromium postgresql nginx
+# The whole suite but the long checks: what CI runs (README: the time it takes).
+test: $(PREPARED) debian
 	$(BIN)/ruff check gammon tests benchmarks examples
 	$(BIN)/mypy
-	CI=$${CI:-true} $(BIN)/pytest -q -n auto --dist loadfile
+	$(PYTEST) -m 'not slow'
 
-# Long checks that make test leaves out (hours on two cores): the fuzzers on 10,000
+# The edit-test loop: lint, types and the tests that need no server, browser, database or
+# gnubg and play no thousands of games (README: the time it takes).
+check: $(PREPARED)
+	$(BIN)/ruff check gammon tests benchmarks examples
+	$(BIN)/mypy
+	$(PYTEST) -m 'not slow and not web and not gnubg and not heavy'
+
+# The long checks that make test leaves out (the `slow` marker: thousands of games and
+# position-rolls against the oracles, every variant of each kind, whole matches clicked
+# through in the browser, the README's trained figures): run before a release and by
+# make soak.
+long: $(PREPARED) debian
+	$(PYTEST) -m slow
+
+# Longer still (hours on two cores): the fuzzers on 10,000
 # examples each, and the soak run of docs/soak.md (resumable: results in soak-results/).
 fuzz: $(STAMP)
 	GAMMON_FUZZ_EXAMPLES=10000 $(BIN)/pytest -q tests/test_fuzz.py --hypothesis-show-statistics
 
-soak: $(STAMP)
+soak: long
 	$(BIN)/python benchmarks/soak.py --jobs 2 --out soak-results --doc docs/soak.md
 
 # Hypergammon with three checkers solved here (minutes, 6 GB of memory; the table is too

@@ -17,12 +17,33 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 
+#: Fixtures that start a web server, a browser or a database: their tests are ``web``.
+WEB_FIXTURES = {"server", "browser", "database", "postgres_server", "web"}
+#: Modules that play thousands of games or position-rolls (the invariants, the oracles,
+#: the golden fingerprints, the fuzzers), train or duel networks, or start Ray: their
+#: tests are ``heavy`` (make check leaves them out; make test runs them).
+HEAVY_MODULES = {"test_movegen_oracle.py", "test_golden.py", "test_fuzz.py",
+                 "test_scaleout.py", "test_agents_exact.py", "test_agents_duel.py",
+                 "test_analysis.py", "test_nn.py", "test_nn_teacher.py",
+                 "test_acedrex_speed.py", "test_benchmark_positions.py",
+                 "test_maskable_ppo_example.py"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` reads the markers
 def pytest_collection_modifyitems(config, items):
-    """Tests marked ``solved`` read hypergammon-3's table, which ``gammon solve 3``
-    builds on the machine (minutes, 6 GB): ``make hypergammon`` builds it and runs them;
-    elsewhere they wait for it."""
+    """Tests that start a server, a browser or a database are marked ``web``, and those
+    of the heavy modules ``heavy`` (``make check`` leaves both out). Tests marked
+    ``solved`` read hypergammon-3's table, which ``gammon solve 3`` builds on the machine
+    (minutes, 6 GB): ``make hypergammon`` builds it and runs them; elsewhere they wait
+    for it."""
     from gammon.evaluators.exact import is_solved, solved_path
 
+    for item in items:
+        if item.path.name.startswith("test_web") or WEB_FIXTURES & set(
+                getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.web)
+        if item.path.name in HEAVY_MODULES or item.path.name.startswith("test_invariants_"):
+            item.add_marker(pytest.mark.heavy)
     if is_solved(3):
         return
     wait = pytest.mark.skip(reason=f"no table at {solved_path(3)}: make hypergammon")

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 from typer.testing import CliRunner
 
 import gammon
@@ -112,6 +113,7 @@ def test_selfplay_options_are_validated():
     assert json.loads(result.output)["options"] == {"checkers_per_side": 2}
 
 
+@pytest.mark.heavy
 def test_warm_command_does_not_recompile():
     env = {**os.environ, "NUMBA_DEBUG_CACHE": "1"}
     command = [sys.executable, "-m", "gammon", "selfplay", "backgammon", "--games", "5", "--json"]
@@ -181,12 +183,14 @@ def test_what_the_user_typed_is_shown_as_typed():
         assert result.exit_code == 2 and shown in result.output, result.output
 
 
+@pytest.mark.heavy
 def test_prepare_compiles_what_every_variant_uses():
     result = run("prepare")
     assert result.exit_code == 0, result.output
     assert "The engine is compiled and cached" in result.output
 
 
+@pytest.mark.slow  # 90 s: everything compiled anew (make test's own set-up does the same)
 def test_warming_a_variant_fills_an_empty_kernel_cache(tmp_path):
     # No table of three checkers solved here (GAMMON_DATA empty): the network leads.
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "GAMMON_DATA": str(tmp_path)}

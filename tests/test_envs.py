@@ -36,6 +36,7 @@ def test_pettingzoo_tests_pass_with_the_cube(kwargs):
     seed_test(lambda: env("backgammon", **kwargs), num_cycles=300)
 
 
+@pytest.mark.heavy
 def test_pettingzoo_performance_benchmark_runs(capsys):
     """The benchmark itself (five seconds a variant) is benchmarks/bench_envs.py; here it
     runs on one variant to prove it works with the environments."""

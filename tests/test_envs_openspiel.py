@@ -10,6 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pyspiel
 import pytest
+from kinds import by_kind
 from open_spiel.python.algorithms import mcts
 
 import gammon
@@ -19,7 +20,7 @@ from gammon.envs import GammonGymEnv
 from gammon.envs import openspiel as gos
 
 
-@pytest.mark.parametrize("variant", variant_names())
+@pytest.mark.parametrize("variant", by_kind(variant_names()))
 def test_openspiel_random_sim_test_passes_on_every_variant(variant):
     """OpenSpiel's own test of a game: legal actions sorted and in range, unique action
     strings, clones equal, serialization round trips, chance probabilities, observation
@@ -130,6 +131,7 @@ def test_the_game_takes_the_variants_options_as_parameters():
     assert game.get_parameters() == {"checkers_per_side": 2}
 
 
+@pytest.mark.heavy
 def test_mcts_plays_a_game_of_hypergammon_through_the_adapter():
     """OpenSpiel's MCTS bot (chance nodes sampled by their probabilities, random
     rollouts) plays seat 0 against random legal actions to the end; each of its choices

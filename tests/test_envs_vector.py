@@ -215,19 +215,25 @@ def test_the_training_example_runs_and_reports():
 
 @pytest.mark.slow
 def test_the_readmes_figures_of_the_vector_example():
-    """Issue 32: the README said +2.599 for `--variant backgammon` where the example
-    printed +2.645. Both runs of the example give the README's figures."""
+    """The README's figures for both runs of the example are what the example prints,
+    within their stated intervals. Training in floating point does not give the same
+    digits on every machine (issue 43: +2.645 +- 0.035 in the README, +2.599 +- 0.039
+    on another machine), so the check is that the two 95% intervals overlap: a
+    network that failed to learn lands far outside (the untrained one scores +1.226)."""
     import re
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
     readme = " ".join((root / "README.md").read_text().split())
+    figure = r"([+-]\d\.\d{3}) (?:±|\+-) (\d\.\d{3})"
     for args, before in (([], "6,000 hypergammon games"), (["--variant", "backgammon"],
                                                             "`--variant backgammon`")):
         done = subprocess.run([sys.executable, str(root / "examples" / "train_vector.py"),
                                *args], capture_output=True, text=True, check=True)
-        trained = re.search(r"trained network: ([+-]\d\.\d{3}) \+- (\d\.\d{3})",
-                            done.stdout.splitlines()[-1])
+        trained = re.search(r"trained network: " + figure, done.stdout.splitlines()[-1])
         assert trained is not None, done.stdout
-        stated = readme[readme.index(before):]
-        assert f"{trained[1]} ± {trained[2]}" in stated[:400], (trained[0], stated[:400])
+        stated = re.search(figure, readme[readme.index(before):])
+        assert stated is not None, readme[readme.index(before):][:400]
+        measured, half = float(trained[1]), float(trained[2])
+        said, said_half = float(stated[1]), float(stated[2])
+        assert abs(measured - said) <= half + said_half, (trained[0], stated[0])

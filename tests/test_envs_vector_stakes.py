@@ -188,8 +188,9 @@ def test_whole_matches_agree_with_the_python_engine_crawford_included():
     assert met["crawford_doubles"] == 0  # no double offered in the Crawford game
 
 
-@pytest.mark.parametrize(("name", "match", "steps"), [("backgammon", 3, 250),
-                                                      ("long-nardy", 2, 200)])
+@pytest.mark.parametrize(("name", "match", "steps"), [
+    pytest.param("backgammon", 3, 250, marks=pytest.mark.slow),  # 40 s
+    ("long-nardy", 2, 200)])
 def test_whole_matches_of_other_variants_agree(name, match, steps):
     met = play_along(name, match=match, whole_match=True, steps=steps, seed=5, threads=2)
     assert met["game"] and met["double"]

@@ -211,6 +211,7 @@ def test_cli_selfplay_two_player_keys_unchanged():
                                         "mean_points"}
 
 
+@pytest.mark.heavy
 def test_cli_selfplay_warm_does_not_recompile():
     env = {**os.environ, "NUMBA_DEBUG_CACHE": "1"}
     command = [sys.executable, "-m", "gammon", "selfplay", "multi-gam", "--games", "5", "--json"]

@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from kinds import KINDS, by_kind, kind_of
 
 import gammon
 from gammon.agents.registry import make_agent, supported
@@ -347,7 +348,7 @@ def decision_states(name: str, count: int, most: int | None = None) -> list[Any]
     return states
 
 
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", by_kind(VARIANTS))
 def test_expectimax_agent_chooses_a_legal_action_in_every_variant(name: str) -> None:
     rules = gammon.variant(name)
     assert rules.bots, f"{name} seats no bot"
@@ -400,3 +401,11 @@ def test_every_variant_states_what_kind_of_game_it_is(name: str) -> None:
     else:
         with pytest.raises(gammon.GammonError, match="two-player"):
             Table(rules, seats, kind="match", length=3)
+
+
+def test_every_variant_has_a_kind():
+    """Checks over every variant run on one of each kind in make test (tests/kinds.py):
+    a variant without a kind would be checked nowhere but make long."""
+    assert sorted(name for members in KINDS.values() for name in members) == sorted(VARIANTS)
+    for name in VARIANTS:
+        assert name in KINDS[kind_of(name)]

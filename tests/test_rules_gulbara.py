@@ -375,6 +375,7 @@ def test_gb_command_line():
     assert "goes first and rolls" in " ".join(result.output.split())
 
 
+@pytest.mark.web
 def test_gb_web_lobby_and_table(tmp_path):
     """The lobby offers the game (and Moultezim); a person plays a bot to the end, every
     double cascading (cascade_from=1), each of the cascade's doubles asked in turn."""

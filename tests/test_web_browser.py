@@ -598,6 +598,7 @@ def test_a_whole_turn_is_played_by_keyboard_and_the_turn_is_announced(server, br
         page.close()
 
 
+@pytest.mark.slow  # 75 s; make test plays the same match through the protocol (test_web.py)
 def test_a_tavli_match_is_played_by_clicking_through_its_three_games(server, browser):
     """TAVLI-GAMES in the browser: a person plays a 5-point tavli match against the
     beginner by clicking; the title names each game as it comes (Portes, Plakoto,

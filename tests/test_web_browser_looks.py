@@ -7,6 +7,7 @@ import re
 
 import pytest
 from browser import ARTIFACTS, wait_for
+from kinds import REPRESENTATIVES
 
 from gammon.core.variant import variant, variant_names
 
@@ -17,9 +18,16 @@ LOCALES = {"en": "en-GB", "ru": "ru-RU"}
 CYRILLIC = re.compile("[а-яА-ЯёЁ]")
 
 
+#: The variants whose tables are looked at: one of each kind, then (make long) the rest.
+SHOWN = [pytest.param(REPRESENTATIVES, id="one-of-each-kind"), pytest.param(
+    tuple(name for name in variant_names() if name not in REPRESENTATIVES),
+    marks=pytest.mark.slow, id="the-rest")]
+
+
 @pytest.mark.parametrize("language", sorted(LOCALES))
+@pytest.mark.parametrize("names", SHOWN)
 def test_every_variants_table_fits_a_phone_and_speaks_the_browsers_language(
-        server, browser, language):
+        server, browser, language, names):
     context = browser.new_context(locale=LOCALES[language], viewport={"width": 1280,
                                                                       "height": 900})
     page = context.new_page()
@@ -31,7 +39,7 @@ def test_every_variants_table_fits_a_phone_and_speaks_the_browsers_language(
             assert page.evaluate("document.documentElement.scrollWidth") <= width
             page.screenshot(path=str(ARTIFACTS / f"lobby-{width}-{language}.png"),
                             full_page=True)
-        for name in variant_names():
+        for name in names:
             page.set_viewport_size({"width": 1280, "height": 900})
             page.goto(server.url + "/")
             wait_for(page, "!document.querySelector('#create-button').disabled")
@@ -61,7 +69,8 @@ def test_every_variants_table_fits_a_phone_and_speaks_the_browsers_language(
                 assert board >= min(width - 40, 880)
                 page.screenshot(path=str(ARTIFACTS / f"board-{name}-{width}-{language}.png"))
         page.goto(server.url + "/")  # the tables just made, listed in the lobby
-        wait_for(page, "document.querySelectorAll('#tables a').length >= 13")
+        wait_for(page, "document.querySelectorAll('#tables a').length >= "
+                       f"{min(len(names), 13)}")
         listed = page.locator("#tables").inner_text()
         assert ("player 1" in listed) == (language == "en")
     finally:

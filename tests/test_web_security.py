@@ -401,6 +401,12 @@ class Pinger(threading.Thread):
                 time.sleep(0.05)
 
 
+#: The longest a spectator's ping may wait while a bot thinks or a client floods: well
+#: under the bot's budget of 1.5 s, which a loop blocked by the bot would wait at least,
+#: and loose enough for a loaded 2-core machine (issue 43: no test on the machine's speed).
+RESPONSIVE = 0.5
+
+
 def bot_turn(server: Server, level: str) -> tuple[list[dict], list[float]]:
     """A person against ``level``: the person plays until the bot has answered once,
     while a spectator of another table pings. The log, and the ping round trips."""
@@ -434,7 +440,7 @@ def test_a_bot_over_its_time_budget_is_stopped_and_the_fallback_plays(server):
     notes = [entry["note"] for entry in log if "note" in entry]
     assert notes == ["mcts:100000000 took longer than its 1.5 s: the heuristic bot played "
                      "for it"]
-    assert len(trips) >= 20 and max(trips) < 0.1, sorted(trips)[-5:]
+    assert len(trips) >= 20 and max(trips) < RESPONSIVE, sorted(trips)[-5:]
 
 
 def test_a_bot_over_its_memory_ceiling_is_stopped_and_the_fallback_plays(server):
@@ -442,7 +448,7 @@ def test_a_bot_over_its_memory_ceiling_is_stopped_and_the_fallback_plays(server)
     notes = [entry["note"] for entry in log if "note" in entry]
     assert notes == ["mcts:200000000 ran out of memory or stopped: the heuristic bot played "
                      "for it"]
-    assert max(trips) < 0.1, sorted(trips)[-5:]
+    assert max(trips) < RESPONSIVE, sorted(trips)[-5:]
 
 
 FLOODER = """
@@ -492,7 +498,7 @@ def test_a_flood_is_cut_off_its_replies_stay_small_and_others_are_answered(serve
     # What the flood got back: one state (~13 kB) and short refusals, never the state again.
     assert result["received"] < 30_000, result
     during = pinger.trips[before:]
-    assert during and max(during) < 0.1, sorted(during)[-5:]
+    assert during and max(during) < RESPONSIVE, sorted(during)[-5:]
 
 
 def test_paths_and_names_from_a_client_never_reach_a_file_or_a_page(server):

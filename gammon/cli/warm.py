@@ -5,13 +5,20 @@ cache; without this, the first game of a fresh install waits 5-15 s on a frozen 
 ``gammon prepare`` (run by ``make play`` and ``make test`` after installing) goes once
 through what a game uses: each variant's move generator on a few turns, its compiled
 random games, and one decision of the bot ``gammon play`` seats by default; then a
-step of the compiled vector environment (:mod:`gammon.envs.vector`).
+step of the compiled vector environment (:mod:`gammon.envs.vector`), a game of training
+and the exact solver. Every variant at once (``gammon prepare`` alone) is spread over
+the cores.
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import random
+import tempfile
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
 
 import numpy as np
 
@@ -40,21 +47,56 @@ def warm_variant(name: str, turns: int = 12) -> None:
             state = state.apply(rng.choice(list(state.legal_actions())))
 
 
-def warm_all(report: Callable[[str], None] = lambda name: None) -> None:
-    """:func:`warm_variant` for every variant ``gammon variants`` lists."""
-    for name in variant_names():
-        report(name)
-        warm_variant(name)
-    report("vector environment")
-    warm_vector()
+def warm_all(report: Callable[[str], None] = lambda name: None, jobs: int = 0) -> None:
+    """:func:`warm_variant` for every variant ``gammon variants`` lists, then the vector
+    environment, training and the exact solver: spread over ``jobs`` processes (0: one
+    a core), each compiling its share into the one on-disk cache. ``report`` names each
+    part as it is done."""
+    parts: list[tuple[str, Callable[..., None], tuple[str, ...]]] = [
+        (name, warm_variant, (name,)) for name in variant_names()]
+    parts += [("vector environment", warm_vector, ()), ("training", warm_training, ()),
+              ("exact solver", warm_solver, ())]
+    jobs = jobs or os.cpu_count() or 1
+    if jobs == 1:
+        for name, warm, args in parts:
+            report(name)
+            warm(*args)
+        return
+    # The kernels every track game shares first, here, so that the processes do not
+    # compile them side by side (make play has compiled backgammon's already).
+    warm_variant("backgammon")
+    spawn = multiprocessing.get_context("spawn")  # numba's threads do not survive fork
+    with ProcessPoolExecutor(jobs, mp_context=spawn) as pool:
+        done = {pool.submit(warm, *args): name for name, warm, args in parts}
+        for finished in as_completed(done):
+            finished.result()
+            report(done[finished])
 
 
 def warm_vector() -> None:
     """One step of the vector environment (its kernels serve every variant it plays)."""
-    env = VectorEnv("backgammon", num_envs=2, seed=0)
-    env.reset()
-    env.step(np.zeros(2, np.int64))
-    env.afterstates()
+    for threads in (1, 2):  # one thread, and the parallel kernels of more
+        env = VectorEnv("backgammon", num_envs=2, seed=0, threads=threads)
+        env.reset()
+        env.step(np.zeros(2, np.int64))
+        env.afterstates()
     staked = VectorEnv("backgammon", num_envs=2, seed=0, stakes={})
     for _ in range(3):  # a play, a double, a drop: the kernel that opens a game after it
         staked.step(np.where(staked.phase == 0, 0, 1))
+
+
+def warm_training() -> None:
+    """A game of compiled self-play training (``gammon train``), into a folder thrown
+    away after."""
+    from gammon.training.train import Settings, Trainer
+
+    with tempfile.TemporaryDirectory() as folder:
+        Trainer(Settings("hypergammon", {"checkers_per_side": 1}, hidden=8)).run(
+            1, Path(folder) / "net.npz")
+
+
+def warm_solver() -> None:
+    """The exact solver (``gammon solve``) on hypergammon with one checker a side."""
+    from gammon.evaluators.exact import solve
+
+    solve(1)
