@@ -212,7 +212,7 @@ def test_no_network_no_hint():
 def test_hint_and_rollout_fit_eighty_columns_without_cutting_numbers():
     """Issue 31: the equity and difference columns were cut (`-0.0…`) at 80 columns."""
     for args in (["hint", OPENING_52, "--plies", "0"],
-                 ["rollout", OPENING_52, "--games", "36"]):
+                 ["rollout", OPENING_52, "--games", "12"]):
         result = runner.invoke(app, args, terminal_width=80)
         assert result.exit_code == 0, result.output
         assert "…" not in result.output

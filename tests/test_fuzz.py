@@ -3,7 +3,7 @@
 The property is the same everywhere: whatever it is given, a reader returns a value or
 raises a :class:`GammonError` with a message, never another exception; and every value
 the engine writes reads back to the same value. ``make test`` runs each property on
-``GAMMON_FUZZ_EXAMPLES`` examples (default 150); ``make fuzz`` runs them on 10,000 each
+``GAMMON_FUZZ_EXAMPLES`` examples (default 60); ``make fuzz`` runs them on 10,000 each
 and prints hypothesis's statistics (how many examples ran, and how many were invalid).
 """
 
@@ -42,7 +42,7 @@ from gammon.notation.mat import read_match, replay_match
 from gammon.notation.movetext import move_text_for
 from gammon.table.table import Table
 
-EXAMPLES = int(os.environ.get("GAMMON_FUZZ_EXAMPLES", "150"))
+EXAMPLES = int(os.environ.get("GAMMON_FUZZ_EXAMPLES", "60"))
 fuzz = settings(max_examples=EXAMPLES, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 

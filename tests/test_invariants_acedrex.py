@@ -188,9 +188,9 @@ def run_games(games: int, seed: int, resign_rate: float, rules: Acedrex = ACE) -
 
 
 def test_invariants_over_random_games():
-    ends = run_games(300, seed=1, resign_rate=0.004)
+    ends = run_games(120, seed=1, resign_rate=0.004)
     assert ends["captures"] > 0 and ends["resignations"] > 0
-    assert sum(ends.values()) == 300
+    assert sum(ends.values()) == 120
 
 
 @pytest.mark.parametrize("options", OPTION_SETS[1:], ids=lambda o: ",".join(o))

@@ -443,7 +443,14 @@ def check_variant(key: str, games: int, seed: int) -> np.ndarray:
     return rows
 
 
-@pytest.mark.parametrize("key", list(VARIANTS))
+#: The option sets checked on 1,000 games in make test: one of each kind of game and the
+#: options that change the most (every set gets 10,000 games in make long).
+QUICK = {"backgammon", "hypergammon-1", "caucasian-home-only", "tavla", "long-nardy-wide",
+         "moultezim-six-block", "plakoto-options"}
+
+
+@pytest.mark.parametrize("key", [key if key in QUICK else pytest.param(
+    key, marks=pytest.mark.slow) for key in VARIANTS])
 def test_invariants_1000_games(key):
     rows = check_variant(key, 1000, seed=2024)
     assert (rows[:, 0] != -1).all()

@@ -213,10 +213,15 @@ def test_hit_then_bear_off_in_hypergammon():
 
 
 @pytest.mark.parametrize("name", list(GAME_SAMPLES))
-def test_random_game_positions(name):
+@pytest.mark.parametrize("share", [pytest.param(4, id="a-quarter"),
+                                   pytest.param(1, marks=pytest.mark.slow, id="all")])
+def test_random_game_positions(name, share):
+    """Positions of seeded random games, every roll, against the oracle: a quarter of
+    them in make test, all in make long (the oracle is plain Python, and slow)."""
     variant = gammon.variant(name)
-    positions = oracle.random_game_positions(variant, GAME_SAMPLES[name], seed=20240611)
-    assert len(positions) == GAME_SAMPLES[name]
+    samples = GAME_SAMPLES[name] // share
+    positions = oracle.random_game_positions(variant, samples, seed=20240611)
+    assert len(positions) == samples
     if variant.checkers > 1:
         assert any(oracle.on_bar(p) for p in positions)
     assert any(oracle.bearing_off(p) for p in positions)
@@ -269,7 +274,8 @@ def positions(draw, checkers: int):
 @pytest.mark.parametrize(
     ("name", "examples"),
     [
-        ("backgammon", 600),
+        ("backgammon", 200),
+        pytest.param("backgammon", 600, marks=pytest.mark.slow),
         ("nackgammon", 100),
         ("hypergammon-1", 100),
         ("hypergammon-2", 150),

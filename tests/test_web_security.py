@@ -254,16 +254,21 @@ def test_a_connection_over_the_message_rate_is_throttled_then_closed(database):
         made = new_table(http, seats=["human", "human"])
         with connect(http, made["id"]) as socket:  # a spectator, no token
             until(socket, lambda table: True)
+            began = time.monotonic()
             for _ in range(200):
                 socket.send_json({"type": "act", "version": 0, "index": 0})
             received = []
             with pytest.raises(WebSocketDisconnect) as closing:
                 while True:
                     received.append(socket.receive_text())
+            took = time.monotonic() - began
         assert closing.value.code == 1008
         errors = [json.loads(text)["message"] for text in received]
-        assert sum("too many messages" in e for e in errors) == 1  # one warning a second
-        assert sum("spectators" in e for e in errors) <= 20  # the others were not read
+        # The bucket holds 20 and gains 20 a second: on a slow machine the 200 messages
+        # take longer than a second to arrive, and the bound grows with the time taken.
+        warnings = sum("too many messages" in e for e in errors)
+        assert 1 <= warnings <= 1 + int(took)  # one warning a second
+        assert sum("spectators" in e for e in errors) <= 20 + 20 * took  # the rest unread
         assert all(len(text) < 300 for text in received)  # never the whole state again
 
 
