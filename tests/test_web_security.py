@@ -548,3 +548,40 @@ def test_a_browser_that_stops_reading_costs_one_state_and_is_dropped():
 
     connection, socket = asyncio.run(flood())
     assert socket.closed == (1008, "not reading")
+
+
+ORPHAN = """
+import os, sys, time
+from gammon.web.workers import Thinkers
+thinkers = Thinkers(1, 0, "random")
+print(thinkers.pool.schedule(os.getpid).result(timeout=60), flush=True)
+thinkers.pool.schedule(time.sleep, args=(120,))  # a search that would go on for minutes
+time.sleep(120)
+"""
+
+
+def test_a_bot_worker_ends_when_its_server_is_killed():
+    """A server killed outright cannot stop its pool, and its workers (forked by the
+    forkserver, not its children) thought on: a stopped test server's hog kept a core
+    busy for minutes. Each worker now ends within seconds of its server."""
+    import os
+    import signal
+
+    server = subprocess.Popen([sys.executable, "-c", ORPHAN], stdout=subprocess.PIPE,
+                              text=True)
+    try:
+        worker = int(server.stdout.readline())  # type: ignore[union-attr]
+        time.sleep(0.5)
+        os.kill(worker, 0)  # thinking
+    finally:
+        server.kill()
+        server.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(worker, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.2)
+    os.kill(worker, signal.SIGKILL)
+    raise AssertionError("the worker outlived its server by 10 s")

@@ -18,6 +18,8 @@ import logging
 import multiprocessing
 import os
 import resource
+import threading
+import time
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import Any
@@ -38,12 +40,29 @@ class Decision:
     note: str = ""
 
 
-def _start_worker(memory_bytes: int) -> None:
+def _start_worker(memory_bytes: int, server: int) -> None:
     """A worker's first moments: below the server in priority, under its memory
-    ceiling."""
+    ceiling, and bound to the life of the server process ``server``."""
     os.nice(10)
     if memory_bytes:
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+    threading.Thread(target=_end_with, args=(server,), daemon=True).start()
+
+
+def _end_with(server: int, every: float = 1.0) -> None:
+    """End this worker once the server process is gone. A server killed outright (kill
+    -9, a crash, the out-of-memory killer) cannot stop its pool, and a worker forked by
+    the forkserver is not its child: without this it thinks on, an orphan taking a core
+    for as long as its search lasts (a stopped test server's mcts:200000000 kept one
+    busy for minutes)."""
+    while True:
+        time.sleep(every)
+        try:
+            os.kill(server, 0)
+        except ProcessLookupError:
+            os._exit(1)
+        except PermissionError:  # the number is another user's process now: ours is gone
+            os._exit(1)
 
 
 def think(spec: str, state: State, seed: str | None) -> Any:
@@ -80,7 +99,7 @@ class Thinkers:
         context.set_forkserver_preload(["gammon.web.workers", "gammon.agents.registry",
                                         "gammon.table.table"])
         return ProcessPool(max_workers=self.workers, context=context,
-                           initializer=_start_worker, initargs=(self.memory_bytes,))
+                           initializer=_start_worker, initargs=(self.memory_bytes, os.getpid()))
 
     def start(self) -> None:
         """Start the workers now (the first start of a forkserver waits for its imports:
