@@ -16,7 +16,7 @@ WORKERS ?= 1
 # The server's configuration file (bot levels, limits, rates; docs/security.md).
 CONFIG ?=
 
-.PHONY: play serve test check long bench lint debian gnubg networks strength fuzz soak \
+.PHONY: play serve test check long bench debian gnubg networks strength fuzz soak \
 	hypergammon bot-ratings learn clean
 
 # uv installs the environment (seconds, where pip took a minute and a half); the learn
