@@ -47,8 +47,7 @@ def pytest_collection_modifyitems(config, items):
     # The web's modules are the longest and wait the most: dealt to the workers first
     # (pytest-xdist deals whole modules out in this order), so that the run does not end
     # on one of them while the other workers idle. A stable sort keeps each module whole.
-    waiting = {item.path for item in items if item.path.name.startswith("test_web")}
-    items.sort(key=lambda item: item.path not in waiting)
+    items.sort(key=lambda item: not item.path.name.startswith("test_web"))
     if is_solved(3):
         return
     wait = pytest.mark.skip(reason=f"no table at {solved_path(3)}: make hypergammon")

@@ -59,9 +59,7 @@ def _end_with(server: int, every: float = 1.0) -> None:
         time.sleep(every)
         try:
             os.kill(server, 0)
-        except ProcessLookupError:
-            os._exit(1)
-        except PermissionError:  # the number is another user's process now: ours is gone
+        except (ProcessLookupError, PermissionError):  # gone (or its number reused)
             os._exit(1)
 
 
