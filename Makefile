@@ -16,7 +16,7 @@ WORKERS ?= 1
 # The server's configuration file (bot levels, limits, rates; docs/security.md).
 CONFIG ?=
 
-.PHONY: play serve test check long bench debian gnubg networks strength fuzz soak \
+.PHONY: play serve test check long answers bench debian gnubg networks strength fuzz soak \
 	hypergammon bot-ratings learn clean
 
 # uv installs the environment (seconds, where pip took a minute and a half); the learn
@@ -92,6 +92,11 @@ check: $(PREPARED)
 # make soak.
 long: $(PREPARED) debian
 	$(PYTEST) -m slow
+
+# The oracles' and gnubg's answers that make test reads (tests/answers.py), written again:
+# only after the questions or an oracle were meant to change, and said in the commit.
+answers: $(PREPARED) debian
+	GAMMON_WRITE_ANSWERS=1 $(PYTEST) -m slow -k asked_afresh
 
 # Longer still (hours on two cores): the fuzzers on 10,000
 # examples each, and the soak run of docs/soak.md (resumable: results in soak-results/).

@@ -3,8 +3,9 @@
 For every position in the samples below and every one of the 21 rolls, the set of boards
 the engine's legal plays lead to (``variant.state(position, dice).legal_actions()``) must
 equal the set gnubg lists with ``hint`` at 0-ply (every legal play, one per resulting
-position), with no difference allowed. The oracle (:mod:`oracle`) is held to the same
-answers, so a difference says which of the three disagrees.
+position), with no difference allowed. Where gnubg is asked afresh, the oracle
+(:mod:`oracle`) is held to the same answers, so a difference says which of the three
+disagrees.
 
 Samples (seeded, so every run asks the same questions):
 
@@ -21,29 +22,25 @@ lacks (``hint`` then comes back empty, with "BearoffEval: assertion 'pbc' failed
 move generator is the same for every variation, so when a probe shows that, hypergammon
 positions are asked under ``set variation standard``.
 
-The 5,502 queries are split over two gnubg processes side by side. gnubg spends about
-10 ms of wall time on each ``hint``, whatever the position (it waits on its worker
-threads), so this takes some 30 s.
-
-Needs ``/usr/games/gnubg`` (``apt-get install gnubg``; ``make test`` installs it); without
-it these tests are skipped. Run: ``.venv/bin/pytest tests/test_gnubg_legal.py``.
+gnubg's answers to the 5,502 queries are stored in tests/data/answers (see :mod:`answers`):
+``make test`` checks the engine against them. ``make long`` asks gnubg afresh (split over
+two gnubg processes side by side; gnubg spends about 10 ms of wall time on each ``hint``,
+whatever the position, so some 30 s) and checks that its answers, and the oracle's, are
+the ones stored. That needs ``/usr/games/gnubg`` (``apt-get install gnubg``; ``make test``
+installs it). Run: ``.venv/bin/pytest tests/test_gnubg_legal.py`` (``-m slow`` to ask gnubg).
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
+import answers
 import gnubg_runner
 import oracle
 import pytest
 
 import gammon
-from gammon.core.dice import two_dice
 
-pytestmark = pytest.mark.gnubg
-
-ROLLS = [roll.dice for roll, _ in two_dice()]
 SEED = 20240611
 PROCESSES = 2  # the CI machine has two cores
 
@@ -55,13 +52,6 @@ SAMPLES = {
     "hypergammon-2": 20,
     "hypergammon-3": 20,
 }
-
-
-@dataclass(frozen=True)
-class Case:
-    name: str  # our variant
-    position: gammon.Position
-    dice: tuple[int, int]
 
 
 # --- The samples -------------------------------------------------------------------------
@@ -133,11 +123,10 @@ HAND_MADE = [
 ]
 
 
-def cases() -> list[Case]:
-    found = [Case("backgammon", p, dice) for p in HAND_MADE for dice in ROLLS]
-    for name, count in SAMPLES.items():
-        found += [Case(name, p, dice) for p in sample(name, count) for dice in ROLLS]
-    return found
+def questions(name: str) -> list[gammon.Position]:
+    """The positions asked of gnubg in ``name`` (every roll of each)."""
+    hand_made = HAND_MADE if name == "backgammon" else []
+    return hand_made + [p for p in sample(name, SAMPLES[name]) if p not in hand_made]
 
 
 # --- Asking gnubg ------------------------------------------------------------------------
@@ -162,80 +151,67 @@ def variations() -> dict[str, str]:
     return chosen
 
 
-@pytest.fixture(scope="module")
-def answers() -> dict[str, list[tuple[Case, dict]]]:
-    """gnubg's answer to every case, by variant."""
-    gnubg_runner.require_gnubg()
-    chosen = variations()
-    everything = cases()
-    jobs = [
-        {
-            "board": gnubg_runner.to_gnubg(case.position),
-            "dice": list(case.dice),
-            "variation": chosen[case.name],
-        }
-        for case in everything
-    ]
-    results, seconds = gnubg_runner.gnubg_legal_plays(jobs, processes=PROCESSES, timeout=150)
-    print(f"\ngnubg answered {len(jobs)} queries in {seconds:.1f} s with {PROCESSES} processes")
-    by_variant: dict[str, list[tuple[Case, dict]]] = {}
-    for case, result in zip(everything, results, strict=True):
-        by_variant.setdefault(case.name, []).append((case, result))
-    return by_variant
+def asking_gnubg(name: str):
+    """The :data:`answers.Answers` of gnubg (``hint`` at 0-ply) for variant ``name``."""
+    def ask(positions: list[gammon.Position]) -> list[list[set]]:
+        gnubg_runner.require_gnubg()
+        variation = variations()[name]
+        jobs = [{"board": gnubg_runner.to_gnubg(p), "dice": list(dice), "variation": variation}
+                for p in positions for dice in answers.ROLLS]
+        results, seconds = gnubg_runner.gnubg_legal_plays(jobs, processes=PROCESSES,
+                                                          timeout=150)
+        print(f"\ngnubg answered {len(jobs)} queries in {seconds:.1f} s")
+        found = []
+        for index, position in enumerate(positions):
+            rolls = results[index * len(answers.ROLLS):(index + 1) * len(answers.ROLLS)]
+            found.append([boards(position, dice, answer)
+                          for dice, answer in zip(answers.ROLLS, rolls, strict=True)])
+        return found
+    return ask
 
 
-def rows_of(board: bytes) -> str:
-    half = len(board) // 2
-    return f"{list(board[:half])} | {list(board[half:])}"
-
-
-def difference(case: Case, answer: dict) -> str | None:
-    """None when the engine, gnubg and the oracle agree on ``case``; else what differs."""
-    position, dice = case.position, case.dice
-    where = (
-        f"{case.name} Position.from_checkers([{list(position.row(0))}, "
-        f"{list(position.row(1))}], turn={position.turn}) dice {dice[0]}-{dice[1]}"
-    )
+def boards(position: gammon.Position, dice, answer: dict) -> set[bytes]:
+    """The boards of gnubg's plays in ``answer``, each play leading to a board of its own."""
+    where = f"{position!r} dice {dice[0]}-{dice[1]}"
     if "error" in answer:
-        return f"{where}: gnubg failed: {answer['error']}"
-    moves = {}
+        raise AssertionError(f"{where}: gnubg failed: {answer['error']}")
+    moves: dict[bytes, str] = {}
     for play in answer["plays"]:
         board = gnubg_runner.from_gnubg(play["board"], position)
-        if board in moves:
-            return f"{where}: gnubg's {play['move']} and {moves[board]} lead to one board"
+        assert board not in moves, (
+            f"{where}: gnubg's {play['move']} and {moves[board]} lead to one board")
         moves[board] = play["move"]
-    expected = set(moves) or {position.board}  # no legal play: the board stays as it is
-    variant = gammon.variant(case.name)
-    engine = {play.result.board for play in variant.state(position, dice).legal_actions()}
-    brute = oracle.legal_results(position, dice)
-    if engine == expected and brute == expected:
-        return None
-    lines = [f"{where}: gnubg {len(expected)}, engine {len(engine)}, oracle {len(brute)} plays"]
-    for board in sorted(expected - engine):
-        lines.append(f"  engine lacks gnubg's {moves.get(board, '(no move)')}: {rows_of(board)}")
-    for board in sorted(engine - expected):
-        lines.append(f"  engine has a play gnubg lacks: {rows_of(board)}")
-    for board in sorted(expected ^ brute):
-        side = "lacks" if board in expected else "has extra"
-        lines.append(f"  oracle {side}: {rows_of(board)}")
-    return "\n".join(lines)
+    return set(moves) or {position.board}  # no legal play: the board stays as it is
 
 
-def check(results: list[tuple[Case, dict]]) -> None:
-    found = [d for d in (difference(case, answer) for case, answer in results) if d]
-    if found:
-        pytest.fail(
-            f"{len(found)} of {len(results)} position-rolls differ from gnubg:\n"
-            + "\n".join(found[:20])
-        )
+def engine_results(name: str):
+    variant = gammon.variant(name)
+    return lambda position, dice: [
+        play.result.board for play in variant.state(position, dice).legal_actions()]
+
+
+def check(name: str, afresh: bool) -> list[gammon.Position]:
+    """The engine's plays of every stored position of ``name`` against gnubg's stored
+    answers; ``afresh``: gnubg is asked again, and the oracle held to its answers too."""
+    asked = answers.check(
+        f"gnubg-{name}", engine_results(name),
+        asking_gnubg(name) if afresh else answers.each_position(oracle.legal_results),
+        afresh=afresh, questions=lambda: questions(name),
+        about=f"{name}: gnubg's legal plays (hint at 0-ply), seed {SEED}")
+    if afresh:
+        answers.check(f"gnubg-{name}", oracle.legal_results,
+                      answers.each_position(oracle.legal_results))
+    return asked
 
 
 # --- The tests ---------------------------------------------------------------------------
 
+AFRESH = [False, pytest.param(True, marks=[pytest.mark.slow, pytest.mark.gnubg])]
+
 
 def test_samples_cover_the_hard_cases():
     """The backgammon sample has enough positions on the bar and in the bear-off."""
-    positions = sample("backgammon", SAMPLES["backgammon"])
+    positions = [p for p, _ in answers.stored("gnubg-backgammon") if p not in HAND_MADE]
     assert len(positions) == SAMPLES["backgammon"] >= 150
     assert sum(oracle.on_bar(p) for p in positions) >= 40
     assert sum(oracle.bearing_off(p) for p in positions) >= 40
@@ -243,25 +219,13 @@ def test_samples_cover_the_hard_cases():
     assert sum(oracle.bearing_off(p) and p.on_board(p.turn) <= 3 for p in positions) >= 10
 
 
-def test_backgammon_positions_match_gnubg(answers):
-    results = answers["backgammon"]
-    assert len(results) == (SAMPLES["backgammon"] + len(HAND_MADE)) * len(ROLLS)
-    check(results)
+def test_hand_made_positions_are_asked():
+    stored = [p for p, _ in answers.stored("gnubg-backgammon")]
+    assert stored[:len(HAND_MADE)] == HAND_MADE
 
 
-def test_hand_made_positions_match_gnubg(answers):
-    hand_made = {(p.board, p.turn) for p in HAND_MADE}
-    results = [
-        (case, answer)
-        for case, answer in answers["backgammon"]
-        if (case.position.board, case.position.turn) in hand_made
-    ]
-    assert len(results) == len(HAND_MADE) * len(ROLLS)
-    check(results)
-
-
-@pytest.mark.parametrize("name", ["nackgammon", "hypergammon-1", "hypergammon-2", "hypergammon-3"])
-def test_other_variants_match_gnubg(answers, name):
-    results = answers[name]
-    assert len(results) == SAMPLES[name] * len(ROLLS)
-    check(results)
+@pytest.mark.parametrize("afresh", AFRESH, ids=["stored", "asked_afresh"])
+@pytest.mark.parametrize("name", SAMPLES)
+def test_positions_match_gnubg(name, afresh):
+    asked = check(name, afresh)
+    assert len(asked) == SAMPLES[name] + (len(HAND_MADE) if name == "backgammon" else 0)

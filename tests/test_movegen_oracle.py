@@ -9,16 +9,17 @@ say they hit, use as many dice as the roll allows and lead to the play's result.
 Positions come from three places: hand-made positions for the rules that are easy to get
 wrong (each with its answer worked out by hand, so the oracle is checked too), positions
 from seeded random games of backgammon, nackgammon and hypergammon with 1, 2 and 3
-checkers (all 21 rolls on each), and hypothesis-generated positions with checkers on the
-bar, bear-offs, closed boards and contact in the home board.
+checkers (all 21 rolls on each; the oracle's answers to them are stored in
+tests/data/answers, see :mod:`answers`, and asked afresh in ``make long``), and
+hypothesis-generated positions with checkers on the bar, bear-offs, closed boards and
+contact in the home board.
 
 Run: ``.venv/bin/pytest tests/test_movegen_oracle.py``.
 """
 
 from __future__ import annotations
 
-import itertools
-
+import answers
 import oracle
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -54,18 +55,24 @@ def rows_of(board: bytes) -> str:
 
 def replays(position, dice: tuple[int, int], play) -> bool:
     """Whether ``play.moves`` can be played with the dice, in some order, to ``play.result``."""
-    dice_list = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
-    for order in set(itertools.permutations(dice_list, len(play.moves))):
-        board = oracle.board_of(position)
-        for move, die in zip(play.moves, order, strict=True):
+    def play_on(board, moves, dice_left: list[int]) -> bool:
+        if not moves:
+            return oracle.engine_bytes(board, position.turn) == play.result.board
+        move = moves[0]
+        for die in set(dice_left):
+            # A move onto a point says its die; only bearing off may take a larger one.
+            if move.destination != oracle.OFF and move.source - move.destination != die:
+                continue
             step = oracle.single_move(board, move.source, die)
-            if step is None or step[1:] != (move.destination, move.hit):
-                break
-            board = step[0]
-        else:
-            if oracle.engine_bytes(board, position.turn) == play.result.board:
-                return True
-    return False
+            if step is not None and step[1:] == (move.destination, move.hit):
+                rest = list(dice_left)
+                rest.remove(die)
+                if play_on(step[0], moves[1:], rest):
+                    return True
+        return False
+
+    return play_on(oracle.board_of(position), play.moves,
+                   [dice[0]] * 4 if dice[0] == dice[1] else list(dice))
 
 
 def check(variant, position, dice: tuple[int, int]) -> None:
@@ -212,22 +219,46 @@ def test_hit_then_bear_off_in_hypergammon():
 # --- Positions from random games ---------------------------------------------------------
 
 
-@pytest.mark.parametrize(("name", "samples"), [
-    # The oracle is plain Python, and slow: backgammon's first 250 positions in make
-    # test, all 1,000 in make long.
-    ("backgammon", 250), pytest.param("backgammon", 1000, marks=pytest.mark.slow),
-    *((name, samples) for name, samples in GAME_SAMPLES.items() if name != "backgammon")])
-def test_random_game_positions(name, samples):
-    """Positions of seeded random games, every roll, against the oracle."""
+def engine_plays(variant, replayed: set):
+    """The engine's plays as the stored answers hold them: each play's board and the
+    dice it uses, after checking, in the positions ``replayed``, that its moves replay by
+    the oracle's rules."""
+    def plays(position, dice):
+        found = list(variant.state(position, dice).legal_actions())
+        for play in found:
+            assert play.result.turn == position.turn
+            assert position not in replayed or replays(position, dice, play), (
+                f"{position!r} {dice}: {play.moves} does not replay")
+        return [(play.result.board, len(play.moves)) for play in found]
+    return plays
+
+
+def oracle_plays(position, dice):
+    expected, used = oracle.solve(position, dice)
+    return {(board, used) for board in expected}
+
+
+@pytest.mark.parametrize("afresh", [False, pytest.param(True, marks=pytest.mark.slow)],
+                         ids=["stored", "asked_afresh"])
+@pytest.mark.parametrize("name", GAME_SAMPLES)
+def test_random_game_positions(name, afresh):
+    """Positions of seeded random games, every roll, against the oracle's answers
+    (stored; asked afresh in make long)."""
     variant = gammon.variant(name)
-    positions = oracle.random_game_positions(variant, samples, seed=20240611)
-    assert len(positions) == samples
+    # Replaying every play's moves costs more than finding them: 250 positions of each
+    # variant in make test, all of them in make long.
+    replayed = {p for p, _ in answers.stored(f"movegen-{name}")[:None if afresh else 250]}
+    positions = answers.check(
+        f"movegen-{name}", engine_plays(variant, replayed),
+        answers.each_position(oracle_plays),
+        afresh=afresh, about=f"{name}: {GAME_SAMPLES[name]} positions of random games "
+        "(seed 20240611) against tests/oracle.py",
+        questions=lambda: oracle.random_game_positions(
+            variant, GAME_SAMPLES[name], seed=20240611))
+    assert len(positions) == GAME_SAMPLES[name]
     if variant.checkers > 1:
         assert any(oracle.on_bar(p) for p in positions)
     assert any(oracle.bearing_off(p) for p in positions)
-    for position in positions:
-        for dice in ROLLS:
-            check(variant, position, dice)
 
 
 # --- Hypothesis-generated positions ------------------------------------------------------

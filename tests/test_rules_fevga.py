@@ -11,9 +11,9 @@ of random games, and the kernel's random games are checked for the page's invari
 from __future__ import annotations
 
 import json
-import time
 from fractions import Fraction
 
+import answers
 import layouts
 import numpy as np
 import oracle
@@ -248,13 +248,18 @@ def agree(rules, positions: list[Position]) -> int:
     {}, {"start_quarter": False, "six_block": False}, {"six_block": False},
     {"six_block": False, "front_prime": True},
 ])
-def test_fv_kernel_agrees_with_the_rules_page(options):
+@pytest.mark.parametrize("afresh", [False, pytest.param(True, marks=pytest.mark.slow)],
+                         ids=["stored", "asked_afresh"])
+def test_fv_kernel_agrees_with_the_rules_page(options, afresh):
+    """The oracle's answers stored (:mod:`answers`), asked afresh in make long."""
     rules = gammon.variant("fevga", **options)
     count = 140 if not options else 40
-    begun = time.perf_counter()
-    checked = agree(rules, oracle.random_game_positions(rules, count, seed=33) + HAND_MADE)
-    print(f"fevga {options}: {checked} position-rolls agree "
-          f"({time.perf_counter() - begun:.1f} s)")
+    checked = answers.agree(
+        "fevga" + "".join(f"-{k}={v}" for k, v in sorted(options.items())), rules,
+        lambda pos, dice: oracle_results(rules, pos, dice), afresh=afresh,
+        questions=lambda: oracle.random_game_positions(rules, count, seed=33) + HAND_MADE,
+        about=f"fevga {options}: {count} positions of random games (seed 33) and "
+              "the hand-made ones")
     assert checked >= (3000 if not options else 1000)
 
 

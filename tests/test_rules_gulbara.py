@@ -13,10 +13,10 @@ and checked for the page's invariants.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable
 from fractions import Fraction
 
+import answers
 import layouts
 import numpy as np
 import oracle
@@ -282,10 +282,15 @@ HAND_MADE = [GB.start_position(0), position(*ROOMY), position(*SHORT),
              position({22: 1, 1: 14}, SHORT[1])]
 
 
-def test_gb_kernel_agrees_with_the_rules_page():
-    begun = time.perf_counter()
-    checked = agree(GB, oracle.random_game_positions(GB, 140, seed=35) + HAND_MADE)
-    print(f"gul-bara: {checked} position-rolls agree ({time.perf_counter() - begun:.1f} s)")
+@pytest.mark.parametrize("afresh", [False, pytest.param(True, marks=pytest.mark.slow)],
+                         ids=["stored", "asked_afresh"])
+def test_gb_kernel_agrees_with_the_rules_page(afresh):
+    """The oracle's answers stored (:mod:`answers`), asked afresh in make long."""
+    checked = answers.agree(
+        "gul-bara", GB, lambda pos, dice: oracle.same_way_results(
+            pos, dice, first_past=False, start_quarter=False), afresh=afresh,
+        questions=lambda: oracle.random_game_positions(GB, 140, seed=35) + HAND_MADE,
+        about="gul-bara: 140 positions of random games (seed 35) and the hand-made ones")
     assert checked >= 3000
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+import answers
 import layouts
 import oracle
 import pytest
@@ -573,18 +574,24 @@ def oracle_results(rules, pos: Position, dice: tuple[int, int]) -> set[bytes]:
 
 @pytest.mark.parametrize("options", [{}, {"head_doubles_both": False},
                                      {"wide_head_exception": True}])
-def test_ln_kernel_agrees_with_the_rules_page(options):
+@pytest.mark.parametrize("afresh", [False, pytest.param(True, marks=pytest.mark.slow)],
+                         ids=["stored", "asked_afresh"])
+def test_ln_kernel_agrees_with_the_rules_page(options, afresh):
+    """The oracle's answers stored (:mod:`answers`), asked afresh in make long."""
     rules = gammon.variant("long-nardy", **options)
-    positions = oracle.random_game_positions(rules, 60, seed=5)
-    positions += [rules.start_position(0), position({24: 15}, {24: 14, 13: 1}),
-                  position({24: 15}, {24: 14, 4: 1}), position(BLOCK_BASE, {24: 15}),
-                  position({16: 1, **BLOCK_BASE}, {24: 14, 16: 1})]
-    positions += [position({24: 15}, after) for after in AFTER.values()]
-    for pos in positions:
-        for dice in ROLLS:
-            got = [p.result.board for p in rules.state(pos, dice).legal_actions()]
-            assert len(got) == len(set(got))
-            assert set(got) == oracle_results(rules, pos, dice), (pos, dice)
+
+    def questions():
+        positions = oracle.random_game_positions(rules, 60, seed=5)
+        positions += [rules.start_position(0), position({24: 15}, {24: 14, 13: 1}),
+                      position({24: 15}, {24: 14, 4: 1}), position(BLOCK_BASE, {24: 15}),
+                      position({16: 1, **BLOCK_BASE}, {24: 14, 16: 1})]
+        return positions + [position({24: 15}, after) for after in AFTER.values()]
+
+    assert answers.agree(
+        "long-nardy" + "".join(f"-{k}={v}" for k, v in sorted(options.items())), rules,
+        lambda pos, dice: oracle_results(rules, pos, dice), afresh=afresh,
+        questions=questions, about=f"long-nardy {options}: 60 positions of random games "
+        "(seed 5) and the hand-made ones") >= 60 * 21
 
 
 def test_ln_compiled_generator_alone_finds_every_double():

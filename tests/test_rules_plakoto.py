@@ -12,9 +12,9 @@ random games, and the faces are tried on the game.
 from __future__ import annotations
 
 import json
-import time
 from fractions import Fraction
 
+import answers
 import layouts
 import numpy as np
 import oracle
@@ -339,15 +339,24 @@ def agree(rules, positions: list[Position]) -> int:
 
 
 @pytest.mark.parametrize("options", [{}, {"pinned_holds_bear_off": False}])
-def test_plakoto_kernel_agrees_with_the_rules_page(options):
+@pytest.mark.parametrize("afresh", [False, pytest.param(True, marks=pytest.mark.slow)],
+                         ids=["stored", "asked_afresh"])
+def test_plakoto_kernel_agrees_with_the_rules_page(options, afresh):
+    """The oracle's answers stored (:mod:`answers`), asked afresh in make long: boards
+    with their pins."""
     rules = gammon.variant("plakoto", **options)
     count = 200 if not options else 60
-    begun = time.perf_counter()
-    positions = oracle.random_game_positions(rules, count, seed=33) + HAND_MADE
+    name = "plakoto" + "".join(f"-{k}={v}" for k, v in sorted(options.items()))
+    checked = answers.agree(
+        name, rules, lambda pos, dice: oracle.pin_results(pos, dice, rules.pinned_holds_bear_off),
+        afresh=afresh,
+        questions=lambda: oracle.random_game_positions(rules, count, seed=33) + HAND_MADE,
+        about=f"plakoto {options}: {count} positions of random games (seed 33) and the "
+              "hand-made ones",
+        engine=lambda pos, dice: [(p.result.board, p.result.pins)
+                                  for p in rules.state(pos, dice).legal_actions()])
+    positions = [p for p, _ in answers.stored(name)]
     assert sum(1 for p in positions if any(p.pins)) > count // 2  # pins are exercised
-    checked = agree(rules, positions)
-    print(f"plakoto {options}: {checked} position-rolls agree "
-          f"({time.perf_counter() - begun:.1f} s)")
     assert checked >= (4000 if not options else 1000)
 
 
