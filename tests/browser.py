@@ -68,10 +68,13 @@ def free_port() -> int:
 
 
 #: The browser tests make tables faster than a person: the per-address limits on tables
-#: are raised for them (they have tests of their own, at the defaults).
+#: and the fastest rated clock are eased for them (they have tests of their own, at the
+#: defaults).
 TEST_CONFIG = """
 [limits]
 open_tables_per_address = 100
+rated_delay = 2
+rated_reserve = 30
 [rates]
 tables_per_minute_per_address = 100
 sockets_per_minute_per_address = 1000

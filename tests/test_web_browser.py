@@ -561,14 +561,25 @@ def test_an_invitation_link_gives_the_free_seat(server, browser):
     first.click("#invite")
     link = first.locator("#invite-link").inner_text()
     assert link.endswith("#join") and "token" not in link
+    # Issue 44: a page of another site sends the visitor to the link: the seat is only
+    # offered, with its stakes, and taken by a click.
+    attacker = browser.new_context().new_page()
+    attacker.goto("data:text/html,<p>cheap dice</p>")
+    attacker.evaluate(f"location.href = {link!r}")
+    attacker.wait_for_selector("#join-offer", state="visible")
+    stakes = attacker.locator("#join-stakes").inner_text()
+    assert "not rated" in stakes and "no clock" in stakes, stakes
+    listed = attacker.evaluate("fetch('/api/tables').then(r => r.json())")
+    assert [row["free"] for row in listed if link.split("/t/")[1].startswith(row["id"])] == [[1]]
     second = browser.new_context().new_page()
     second.goto(link)
+    second.click("#join")
     wait_for(second, "typeof table !== 'undefined' && table && table.you === 1")
     wait_for(first, "document.querySelector('#invite').hidden")
     third = browser.new_context().new_page()
-    third.goto(link)  # nobody's seat is free now: watching
+    third.goto(link)  # nobody's seat is free now: watching, nothing offered
     wait_for(third, "typeof table !== 'undefined' && table && table.you === null")
-    assert "watching instead" in third.locator("#error").inner_text()
+    assert third.locator("#join-offer").is_hidden()
 
 
 def test_a_whole_turn_is_played_by_keyboard_and_the_turn_is_announced(server, browser):

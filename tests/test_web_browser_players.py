@@ -41,7 +41,11 @@ def test_two_people_play_a_rated_match_on_the_clock_chat_and_rematch(tmp_path):
     server = Server(tmp_path / "tables.db").start()
     again = Server(server.database, server.port)
     with launch() as browser:
-        alice_context, bob_context = browser.new_context(), browser.new_context()
+        # Two people of two addresses (the server trusts its local proxy's
+        # X-Forwarded-For): accounts of one address are not rated against each other.
+        alice_context, bob_context = (
+            browser.new_context(extra_http_headers={"X-Forwarded-For": f"10.0.0.{n}"})
+            for n in (1, 2))
         alice, bob = alice_context.new_page(), bob_context.new_page()
         try:
             sign_up(alice, server, "Alice")
@@ -80,14 +84,18 @@ def test_two_people_play_a_rated_match_on_the_clock_chat_and_rematch(tmp_path):
             assert bob.locator("#chat li").last.inner_text() == "Alice: good luck <b>Bob</b>"
             assert bob.locator("#chat b").count() == 0
 
-            # A few moves each, then the server is killed mid-match.
-            for turn in range(4):
+            # Three plays each (what a result needs to be rated), then the server is
+            # killed mid-match.
+            played = ("Math.min(...[0, 1].map(s => table.record.filter("
+                      "l => l.seat === s && l.text.includes('/')).length))")
+            while True:
                 deadline = time.monotonic() + 30
                 while not any(page.evaluate(ASKED) for page in (alice, bob)):
                     assert time.monotonic() < deadline, "nobody is asked to move"
                     alice.wait_for_timeout(50)
-                if turn < 3:
-                    take_turn(alice if alice.evaluate(ASKED) else bob)
+                if alice.evaluate(played) >= 3:
+                    break
+                take_turn(alice if alice.evaluate(ASKED) else bob)
             running = "Alice" if alice.evaluate(ASKED) else "Bob"
             waiting = "Bob" if running == "Alice" else "Alice"
             wait_for(alice, "document.querySelector('#clocks .running') !== null && "
@@ -114,6 +122,7 @@ def test_two_people_play_a_rated_match_on_the_clock_chat_and_rematch(tmp_path):
                                ".includes('ran out of time')", timeout=70_000)
             assert time.monotonic() - killed < 70
             bob.screenshot(path=str(ARTIFACTS / "players-on-time-1280.png"))
+            assert bob.evaluate("table.closed") is None  # rated: no "not rated: why"
             won, lost = rate(Rating(), [(Rating(), 1.0)]), rate(Rating(), [(Rating(), 0.0)])
             for page, name in ((alice, "Alice"), (bob, "Bob")):
                 me = page.evaluate("fetch('/api/me').then(r => r.json())")

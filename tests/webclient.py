@@ -8,14 +8,16 @@ from starlette.testclient import TestClient
 from gammon.web.app import create_app
 from gammon.web.config import Limits, Rates, ServerConfig
 
-#: The tests play far faster than people and make many tables: the message rates and the
-#: tables an address may have open are raised for them (the limits have tests of their
-#: own, at the defaults).
-FAST = ServerConfig(limits=Limits(open_tables=100_000, open_tables_per_address=100_000),
+#: The tests play far faster than people and make many tables: the message rates, the
+#: tables an address may have open and the fastest rated clock are raised for them (the
+#: limits have tests of their own, at the defaults).
+FAST = ServerConfig(limits=Limits(open_tables=100_000, open_tables_per_address=100_000,
+                                  rated_delay=0, rated_reserve=5),
                     rates=Rates(messages_per_second=10_000,
                                 messages_per_second_per_address=10_000,
                                 sockets_per_minute_per_address=10_000,
-                                tables_per_minute_per_address=10_000),
+                                tables_per_minute_per_address=10_000,
+                                sign_ups_per_day_per_address=10_000),
                     bot_delay=0.0)
 
 
@@ -91,3 +93,28 @@ def play_out(socket, table: dict) -> dict:
         socket.send_json({"type": "act", "version": table["version"], "index": 0})
         table = my_turn(socket)
     return table
+
+
+class Addressed:
+    """The application, each request from the address its ``x-test-address`` header
+    names (as a trusted proxy's X-Forwarded-For would say): for the tests of what one
+    address may do against another."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            for key, value in scope.get("headers", []):
+                if key == b"x-test-address":
+                    scope = {**scope, "client": (value.decode(), 1)}
+        await self.app(scope, receive, send)
+
+
+def addressed_client(database: str, config: ServerConfig = FAST) -> TestClient:
+    return TestClient(Addressed(create_app(database, config=config)))
+
+
+def at(address: str) -> dict[str, str]:
+    """The headers of a request from ``address`` (see :class:`Addressed`)."""
+    return {"x-test-address": address}

@@ -1065,7 +1065,7 @@ def admin_tables(
     grid = Table("table", "variant", "status", "version", "why", title=f"{len(rows)} tables")
     for saved in rows:
         grid.add_row(saved.id, Text(str(saved.settings.get("variant", "?"))), saved.status,
-                     str(saved.version), Text(saved.reason))
+                     str(saved.version), Text(saved.reason or saved.damaged))
     console.print(grid)
 
 

@@ -84,10 +84,12 @@ class Clock:
     def expired(self, now: float) -> bool:
         return self.seat is not None and now >= self.deadline
 
-    def turn(self, seat: int | None, game: int, now: float) -> Clock:
-        """The clock once the seat on it has decided (its time beyond the delay taken from
-        its reserve) and ``seat`` is asked next (None: nobody), in game ``game``: the
-        reserves start afresh at a new game when they are kept per game."""
+    def turn(self, seat: int | None, game: int, now: float,
+             started: float | None = None) -> Clock:
+        """The clock once the seat on it has decided at ``now`` (its time beyond the delay
+        taken from its reserve) and ``seat`` is asked next (None: nobody) from ``started``
+        (``now`` unless said: a busy server's delay is charged to nobody), in game
+        ``game``: the reserves start afresh at a new game when they are kept per game."""
         if seat == self.seat and seat is not None and game == self.game:
             return self  # the same decision goes on (a write that did not answer it)
         reserves = list(self.reserves)
@@ -96,7 +98,8 @@ class Clock:
             reserves[self.seat] = max(0.0, reserves[self.seat] - used)
         if game != self.game and self.control.per == PER_GAME:
             reserves = [float(self.control.reserve)] * len(reserves)
-        return replace(self, reserves=tuple(reserves), seat=seat, since=now, game=game)
+        return replace(self, reserves=tuple(reserves), seat=seat,
+                       since=now if started is None else started, game=game)
 
     def view(self, now: float) -> dict[str, Any]:
         """What a page shows: each seat's seconds left, who is on the clock, and the free

@@ -8,9 +8,13 @@ which the server keeps only the SHA-256, so a copy of the database signs nobody 
 
 Ratings are Glicko-2 (:mod:`gammon.table.ratings`), one per account and *pool*: a
 variant and a kind of play (``backgammon:game`` for single games,
-``backgammon:match3`` for 3-point matches). A rated table between two accounts rates
-its result as one rating period of one game, written in the same transaction as the
-move that ended it, so it is rated once whichever server process ends it.
+``backgammon:match3`` for 3-point matches). A rated table between two accounts settles
+its result (:func:`settle`) as one rating period of one game, written in the same
+transaction as the move that ended it, so it is settled once whichever server process
+ends it. A result is rated only when it was played (:data:`PLAYS_TO_RATE` plays each),
+between accounts of two addresses, and the pair has not had its :data:`PAIR_RATED_PER_DAY`
+rated results of the day; the leaderboard lists an account once it has
+:data:`LISTED_AFTER` rated games in the pool (docs/security.md: rating farming).
 """
 
 from __future__ import annotations
@@ -19,17 +23,18 @@ import re
 import secrets
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import insert, select, update
+from sqlalchemy import and_, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from gammon.core.errors import GammonError
 from gammon.table.ratings import Rating, rate
-from gammon.web.store import Store, logins, ratings, token_hash, users
+from gammon.web.store import Store, logins, ratings, results, token_hash, users
 
 #: A name: a letter or digit first, then letters, digits, ``_`` or ``-`` (any script:
 #: most players of the nardy read Cyrillic), 3 to 20 in all.
@@ -41,6 +46,18 @@ LOGIN_DAYS = 30
 COOKIE = "gammon_login"
 #: Names nobody may take: words the pages use for seats that are not accounts.
 RESERVED = {"guest", "player", "spectator", "admin", "gammon", "bot", "human", "server"}
+#: Checker plays each player must have made at a table for its result to be rated (as
+#: lichess aborts a game its players have not both moved in): a resignation at the first
+#: decision, or a seat that never moved and lost on time, rates nothing.
+PLAYS_TO_RATE = 3
+#: Rated results one pair of accounts may have a day (in all pools together).
+PAIR_RATED_PER_DAY = 3
+#: Rated games in a pool before an account is on its leaderboard (it is provisional
+#: till then, and its rating is shown as such).
+LISTED_AFTER = 10
+#: The commonest passwords (of the lengths allowed), refused at sign-up.
+COMMON_PASSWORDS = frozenset((Path(__file__).parent / "data" / "common-passwords.txt")
+                             .read_text().split())
 
 
 class AccountError(GammonError):
@@ -86,20 +103,38 @@ class Accounts:
         return name
 
     @staticmethod
-    def check_password(password: Any) -> str:
+    def check_password(password: Any, name: str = "") -> str:
         low, high = PASSWORD_CHARS
         if not isinstance(password, str) or not low <= len(password) <= high:
             raise AccountError(f"a password is {low} to {high} characters")
+        folded = password.casefold()
+        # The name with a few characters about it is as good as no password.
+        beside_name = folded.replace(name.casefold(), "") if name else folded
+        if folded in COMMON_PASSWORDS or len(set(folded)) < 3 or len(beside_name) < 6:
+            raise AccountError("that password is among the first an attacker tries (a "
+                               "common one, one character over and over, or your name "
+                               "with little else): choose another")
         return password
 
-    def sign_up(self, name: Any, password: Any) -> User:
+    def sign_up(self, name: Any, password: Any, address: str = "",
+                per_day: int | None = None) -> User:
+        """A new account made from the address hashed as ``address``, which may make
+        ``per_day`` of them a day (any number when None)."""
         name = self.check_name(name)
-        digest = self.hasher.hash(self.check_password(password))
+        digest = self.hasher.hash(self.check_password(password, name))
+        now = time.time()
         try:
             with self.store.writer.begin() as db:
+                if per_day is not None and address:
+                    made = db.execute(select(func.count()).select_from(users).where(
+                        users.c.address == address, users.c.created > now - 86400)
+                    ).scalar_one()
+                    if made >= per_day:
+                        raise AccountError(f"your address has made {made} accounts today, "
+                                           "the most it may: sign in to one of them")
                 user_id = db.execute(insert(users).values(
-                    name=name, key=name.casefold(), password=digest, created=time.time())
-                ).inserted_primary_key[0]  # type: ignore[index]
+                    name=name, key=name.casefold(), password=digest, created=now,
+                    address=address)).inserted_primary_key[0]  # type: ignore[index]
         except IntegrityError:
             raise AccountError(f"the name {name!r} is taken: choose another") from None
         return User(int(user_id), name)
@@ -161,18 +196,19 @@ class Accounts:
         return {row.pool: _shown(row) for row in found}
 
     def leaderboard(self, pool: str, limit: int = 50) -> list[dict[str, Any]]:
-        """The best-rated accounts of ``pool``: name, rating, deviation and games."""
+        """The best-rated accounts of ``pool`` past their provisional games: name, rating,
+        deviation and games."""
         with self.store.engine.connect() as db:
             found = db.execute(
                 select(ratings, users.c.name).join(users, users.c.id == ratings.c.user_id)
-                .where(ratings.c.pool == pool)
+                .where(ratings.c.pool == pool, ratings.c.games >= LISTED_AFTER)
                 .order_by(ratings.c.rating.desc(), ratings.c.user_id).limit(limit)).all()
         return [{"name": row.name, **_shown(row)} for row in found]
 
 
 def _shown(row: Any) -> dict[str, Any]:
     return {"rating": round(row.rating, 2), "deviation": round(row.deviation, 2),
-            "games": row.games}
+            "games": row.games, "provisional": row.games < LISTED_AFTER}
 
 
 def _rating(db: Connection, user_id: int, pool: str) -> tuple[Rating, int]:
@@ -181,6 +217,37 @@ def _rating(db: Connection, user_id: int, pool: str) -> tuple[Rating, int]:
     if found is None:
         return Rating(), 0
     return Rating(found.rating, found.deviation, found.volatility), int(found.games)
+
+
+def settle(db: Connection, table_id: str, pool: str, winner: int, loser: int,
+           plays: list[int], seat_addresses: list[str], now: float) -> str:
+    """Settle the result of rated table ``table_id``, won by account ``winner`` against
+    ``loser`` (each made ``plays`` checker plays; their seats were taken from the hashed
+    ``seat_addresses``), in the transaction ``db`` that ends it: the result is kept, and
+    rated unless the defences against rating farming say no. Why not, or ""."""
+    why = ""
+    if min(plays) < PLAYS_TO_RATE:
+        why = f"each player makes {PLAYS_TO_RATE} plays before a result counts"
+    else:
+        made_from = dict(db.execute(select(users.c.id, users.c.address)
+                                    .where(users.c.id.in_([winner, loser]))).all())
+        seats_from = [a for a in seat_addresses if a]
+        if len(set(seats_from)) < len(seats_from) or (
+                made_from.get(winner) and made_from.get(winner) == made_from.get(loser)):
+            why = "both accounts play from one address"
+        else:
+            pair = or_(and_(results.c.winner == winner, results.c.loser == loser),
+                       and_(results.c.winner == loser, results.c.loser == winner))
+            today = db.execute(select(func.count()).select_from(results).where(
+                pair, results.c.rated.is_(True), results.c.at > now - 86400)).scalar_one()
+            if today >= PAIR_RATED_PER_DAY:
+                why = f"these two accounts have had their {PAIR_RATED_PER_DAY} rated " \
+                      "results of the day"
+    db.execute(insert(results).values(table_id=table_id, pool=pool, winner=winner,
+                                      loser=loser, rated=not why, why=why, at=now))
+    if not why:
+        rate_result(db, pool, winner, loser)
+    return why
 
 
 def rate_result(db: Connection, pool: str, winner: int, loser: int) -> None:
@@ -199,4 +266,4 @@ def rate_result(db: Connection, pool: str, winner: int, loser: int) -> None:
                                              ratings.c.pool == pool).values(**values))
 
 
-__all__ = ["COOKIE", "AccountError", "Accounts", "User", "pool_of", "rate_result"]
+__all__ = ["COOKIE", "AccountError", "Accounts", "User", "pool_of", "rate_result", "settle"]

@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import gc
 import json
 import logging
@@ -41,6 +42,7 @@ import os
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -222,6 +224,13 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
     creations = Rates.per_minute(config.rates.tables_per_minute_per_address)
     sockets_per_minute = Rates.per_minute(config.rates.sockets_per_minute_per_address)
     sign_ins = Rates.per_minute(config.rates.sign_ins_per_minute_per_address)
+    account_tries = Rates(config.rates.sign_ins_per_hour_per_account / 3600,
+                          burst=config.rates.sign_ins_per_hour_per_account)
+    # Argon2id takes a core for a tenth of a second by design: passwords are hashed in a
+    # pool of their own, one at a time, never in the threads every move's transaction
+    # runs in, and no more than a few wait (docs/security.md: sign-ins stall no table).
+    hashing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gammon-argon2")
+    hashing_now = [0]
     pools = {f"{name}:game" for name in variant_names()} | {
         f"{name}:match{n}" for name in [*variant_names(), *ROTATIONS]
         if name in ROTATIONS or variant(name).game_type.stakes for n in range(1, 26)}
@@ -240,6 +249,20 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
         lobby.start()
         yield
         await lobby.stop()
+        hashing.shutdown(wait=False, cancel_futures=True)
+
+    async def hashed(work: Any, *args: Any) -> Any:
+        """``work(*args)``, which hashes a password, in the hashing pool: 503 when as
+        many as the limit are there already."""
+        if hashing_now[0] >= config.rates.hashing_queue:
+            raise Refused("the server is busy signing people in: try again in a few "
+                          "seconds", 503)
+        hashing_now[0] += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(
+                hashing, functools.partial(work, *args))
+        finally:
+            hashing_now[0] -= 1
 
     async def signed_in(connection: HTTPConnection) -> User | None:
         token = connection.cookies.get(COOKIE)
@@ -256,8 +279,16 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
             if unknown:
                 raise Refused(f"unknown fields {sorted(str(u)[:20] for u in unknown)[:3]}; "
                               "send name and password")
-            act = accounts.sign_up if new else accounts.sign_in
-            user = await asyncio.to_thread(act, body.get("name"), body.get("password"))
+            name = body.get("name")
+            if new:
+                user = await hashed(accounts.sign_up, name, body.get("password"),
+                                    address_hash(address(request)),
+                                    config.rates.sign_ups_per_day_per_address)
+            else:
+                if not account_tries.take(str(name).casefold()[:40]):
+                    raise Refused("too many tries at this account: try again within the "
+                                  "hour", 429)
+                user = await hashed(accounts.sign_in, name, body.get("password"))
             token = await asyncio.to_thread(accounts.new_login, user)
         except Refused as refused:
             return _error(str(refused), refused.status)
@@ -354,7 +385,8 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
             if wanted is not None and (not isinstance(wanted, int) or isinstance(wanted, bool)):
                 raise InvalidOptionError("seat is a number")
             room = await lobby.room(request.path_params["id"][:32])
-            seat, token = await lobby.take(room, wanted, await signed_in(request))
+            seat, token = await lobby.take(room, wanted, await signed_in(request),
+                                           address_hash(address(request)))
         except (Refused, Unavailable) as refused:
             return _error(str(refused), refused.status)
         except GammonError as error:

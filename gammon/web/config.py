@@ -89,6 +89,10 @@ class Limits:
     lobby_rows: int = 200
     #: Characters of a chat line.
     chat_chars: int = 300
+    #: The fastest clock a rated table may have: seconds free a decision, and reserve
+    #: (a faster one is lost by a slow connection or a page that is not looked at).
+    rated_delay: int = 8
+    rated_reserve: int = 60
 
 
 @dataclass(frozen=True)
@@ -103,6 +107,14 @@ class Rates:
     tables_per_minute_per_address: int = 6
     #: Sign-ups and sign-ins (right or wrong) an address may try a minute.
     sign_ins_per_minute_per_address: int = 10
+    #: Sign-ins (right or wrong) one account's name may be tried with an hour, from any
+    #: number of addresses.
+    sign_ins_per_hour_per_account: int = 20
+    #: Accounts one address may make a day.
+    sign_ups_per_day_per_address: int = 3
+    #: Passwords being hashed or waiting to be, on one server process: more are refused
+    #: (503) until some are done, so signing in never takes the tables' threads.
+    hashing_queue: int = 8
     #: Chat lines a connection may send a minute.
     chat_lines_per_minute: int = 12
 

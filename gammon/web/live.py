@@ -29,6 +29,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections import deque
 from typing import Any
 
@@ -220,6 +221,7 @@ class Live:
             text = await self._text(socket, connection)
             if text is None:
                 return
+            arrived = time.time()  # a clock is charged up to here, however busy we are
             if not (mine.take() and self.per_address.take(address)):
                 dropped += 1
                 if dropped >= self.config.rates.drops_to_close:
@@ -242,7 +244,7 @@ class Live:
                                                f"{chat_rate} lines a minute")
                     await self.lobby.say(room, seat, user, words)
                     continue
-                await self._handle(connection, room, seat, message)
+                await self._handle(connection, room, seat, message, arrived)
             except GammonError as error:
                 connection.error(str(error), room.version)
             except Exception:  # a bug of ours must not cost the person their table
@@ -252,7 +254,7 @@ class Live:
                                  room.version)
 
     async def _handle(self, connection: Connection, room: Room, seat: int | None,
-                      message: dict[str, Any]) -> None:
+                      message: dict[str, Any], arrived: float) -> None:
         kind = message.get("type")
         if kind == "ping":
             connection.push('{"type":"pong"}')
@@ -266,7 +268,7 @@ class Live:
             connection.push(json.dumps({"type": "preview", "svg": svg}))
         elif kind == "act":
             await self.lobby.act(room, seat, message.get("version"),
-                                 lambda question: chosen(question, message))
+                                 lambda question: chosen(question, message), arrived)
         else:
             raise IllegalPlayError(f"unknown message type {str(kind)[:20]!r}: act, preview, "
                                    "chat or ping")

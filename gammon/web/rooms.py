@@ -38,7 +38,7 @@ from gammon.table.clock import Clock, TimeControl
 from gammon.table.dice import commitment, new_seed
 from gammon.table.table import Question, Seat, Step, Table
 from gammon.web import feed
-from gammon.web.accounts import User, pool_of, rate_result
+from gammon.web.accounts import User, pool_of, settle
 from gammon.web.config import MARGIN, ServerConfig
 from gammon.web.store import (
     ARCHIVED,
@@ -48,6 +48,7 @@ from gammon.web.store import (
     OVER,
     PERSON,
     QUARANTINED,
+    DamagedRow,
     Notice,
     Saved,
     Store,
@@ -124,6 +125,8 @@ class Room:
     clock: Clock | None = None
     #: The table its rematch is played at, once someone asked for one.
     rematch: str = ""
+    #: The seats whose pages have connected: a clock starts once every person's has.
+    arrived: set[int] = field(default_factory=set)
     #: The chat lines kept for those who join later.
     chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_LINES))
 
@@ -135,7 +138,8 @@ class Room:
         table = Table.from_json({**saved.settings, "log": [], "finished": False})
         room = cls(saved.id, table, saved.commitment, tokens, saved.status, saved.reason,
                    players=dict(saved.players), users=dict(saved.users),
-                   rated=bool(saved.settings.get("rated")), rematch=saved.rematch)
+                   rated=bool(saved.settings.get("rated")), rematch=saved.rematch,
+                   arrived=set(saved.arrived))
         control = saved.settings.get("clock")
         if control:
             room.clock = Clock.from_text(saved.clock) or Clock.start(
@@ -160,6 +164,13 @@ class Room:
             return []
         return [p for p, seat in enumerate(self.table.seats)
                 if seat.human and p not in self.tokens]
+
+    @property
+    def everyone_here(self) -> bool:
+        """Whether every person's seat is taken and its page has connected: till then no
+        clock runs (a seat taken by a page that never showed loses no time)."""
+        return self.status == OPEN and all(
+            p in self.arrived for p, seat in enumerate(self.table.seats) if seat.human)
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token holds, or None (a spectator, or a wrong token); every seat is
@@ -238,6 +249,8 @@ def restore(store: Store, table_id: str) -> Room:
     saved, rows, tokens = found
     if saved.status == QUARANTINED:
         raise Unavailable(f"table {table_id} is set aside: its record does not replay", 410)
+    if saved.damaged:
+        raise InvalidOptionError(saved.damaged)
     try:
         room = Room.build(saved, rows, tokens)
     except GammonError:
@@ -270,6 +283,12 @@ def _known(room: Room, notice: Notice) -> bool:
         return False
     return notice.version < room.version or room.clock is None or \
         notice.clock in ("", room.clock.to_text())
+
+
+def plays_of(table: Table, seat: int) -> int:
+    """The checker plays ``seat`` has made at the table, in all its games."""
+    return sum(1 for game in table.log for entry in game
+               if entry.get("seat") == seat and "play" in entry)
 
 
 def seat_names(seats: Sequence[Seat]) -> list[str]:
@@ -394,14 +413,7 @@ class Lobby:
         ``clock`` times every decision. InvalidOptionError for a table that cannot be
         made, :class:`Unavailable` (429, 503) when the limits say no."""
         limits = self.config.limits
-        everyone, theirs = await asyncio.to_thread(
-            lambda: (self.store.count_open(), self.store.count_open(creator)))
-        if everyone >= limits.open_tables:
-            raise Unavailable(f"this server has {everyone} open tables, its most: join one, "
-                              "or try again later", 503)
-        if theirs >= limits.open_tables_per_address:
-            raise Unavailable(f"you have {theirs} open tables, the most one address may "
-                              "have: finish one first", 429)
+        await self._room_for_one_more(creator)
         seed = new_seed()
         table = Table(variant, seats, seed=seed, fair=True, **settings)
         if not any(seat.human for seat in table.seats):
@@ -417,10 +429,29 @@ class Lobby:
                     pool_of(data) is None:
                 raise InvalidOptionError("rated tables are single games or matches between "
                                          "two people")
+            if clock is not None and (clock.delay < limits.rated_delay
+                                      or clock.reserve < limits.rated_reserve):
+                raise InvalidOptionError(
+                    f"a rated clock gives at least {limits.rated_delay} s a decision and a "
+                    f"reserve of {limits.rated_reserve} s: a faster one is lost by a slow "
+                    "connection, not by the play")
             data["rated"] = True
         if clock is not None:
             data["clock"] = clock.to_json()
         return await self._open(data, seed, creator, user)
+
+    async def _room_for_one_more(self, creator: str) -> None:
+        """:class:`Unavailable` when the site, or the address hashed as ``creator``, has
+        as many open tables as the limits allow (new tables and rematches alike)."""
+        limits = self.config.limits
+        everyone, theirs = await asyncio.to_thread(
+            lambda: (self.store.count_open(), self.store.count_open(creator)))
+        if everyone >= limits.open_tables:
+            raise Unavailable(f"this server has {everyone} open tables, its most: join one, "
+                              "or try again later", 503)
+        if theirs >= limits.open_tables_per_address:
+            raise Unavailable(f"you have {theirs} open tables, the most one address may "
+                              "have: finish one first", 429)
 
     async def _open(self, data: dict[str, Any], seed: int, creator: str,
                     user: User | None, new_id: Callable[[str], str] | None = None,
@@ -436,9 +467,9 @@ class Lobby:
             made = await asyncio.to_thread(new_id, table_id)
             if made != table_id:  # someone else made it a moment ago
                 room = await self.room(made)
-                return room, *await self.take(room, seat, user, or_other=True)
+                return room, *await self.take(room, seat, user, creator, or_other=True)
         room = await self.room(table_id)
-        seat, token = await self.take(room, seat, user, or_other=True)
+        seat, token = await self.take(room, seat, user, creator, or_other=True)
         async with room.lock:
             await asyncio.to_thread(self._commit, room, None)
             room.publish()
@@ -456,7 +487,8 @@ class Lobby:
             raise InvalidOptionError("sign in as the account that played this seat")
         if room.rematch:
             next_room = await self.room(room.rematch)
-            return next_room, *await self.take(next_room, seat, user, or_other=True)
+            return next_room, *await self.take(next_room, seat, user, creator, or_other=True)
+        await self._room_for_one_more(creator)
         saved = await asyncio.to_thread(self.store.row, room.id)
         assert saved is not None
         seed = new_seed()
@@ -467,11 +499,11 @@ class Lobby:
         room.publish()
         return found
 
-    async def take(self, room: Room, seat: int | None = None, user: User | None = None, *,
-                   or_other: bool = False) -> tuple[int, str]:
+    async def take(self, room: Room, seat: int | None = None, user: User | None = None,
+                   address: str = "", *, or_other: bool = False) -> tuple[int, str]:
         """Take a free person's seat (``seat``, or the first free one; ``or_other``: the
-        first free one when ``seat`` is not) as ``user`` (or a guest): the seat and its
-        secret token, shown to the taker once."""
+        first free one when ``seat`` is not) as ``user`` (or a guest), from the address
+        hashed as ``address``: the seat and its secret token, shown to the taker once."""
         room.tokens = await asyncio.to_thread(self.store.tokens, room.id)
         free = room.free
         if not free:
@@ -490,7 +522,7 @@ class Lobby:
         token = secrets.token_urlsafe(18)
         if not await asyncio.to_thread(self.store.claim, room.id, seat, token_hash(token),
                                        None if user is None else user.id,
-                                       "" if user is None else user.name):
+                                       "" if user is None else user.name, address):
             raise InvalidOptionError(f"seat {seat + 1} was taken a moment ago")
         room.tokens[seat] = token_hash(token)
         if user is not None:
@@ -513,6 +545,8 @@ class Lobby:
         seat = room.seat_of(token)
         if seat is None and user is not None:
             seat = next((p for p, known in room.users.items() if known == user.id), None)
+        if seat is not None and seat not in room.arrived:
+            await self.arrive(room, seat)
         async with room.lock:
             room.clients[client] = seat
             client.push(room.view(seat), state=True)
@@ -522,6 +556,16 @@ class Lobby:
                 client.push(json.dumps({"type": "chat", "lines": lines}))
         return seat
 
+    async def arrive(self, room: Room, seat: int) -> None:
+        """``seat``'s page has connected: once every person's has, the clock starts."""
+        await asyncio.to_thread(self.store.arrive, room.id, seat)
+        room.arrived.add(seat)
+        if room.clock is not None and room.everyone_here and room.clock.seat is None:
+            async with room.lock:
+                await asyncio.to_thread(self._commit, room, None)
+            room.publish()
+            self.wake(room)
+
     def leave(self, room: Room, client: Client) -> None:
         room.clients.pop(client, None)
         room.used = time.monotonic()
@@ -529,10 +573,13 @@ class Lobby:
     # --- changing a table -------------------------------------------------------------------
 
     async def act(self, room: Room, seat: int | None, version: Any,
-                  choose: Callable[[Question], Any]) -> None:
-        """``seat``'s answer at ``version``: ``choose(question)`` names the action (an
-        index into the question's actions, a resignation). A :class:`GammonError` saying
-        why when it is refused, the table unchanged."""
+                  choose: Callable[[Question], Any], arrived: float | None = None) -> None:
+        """``seat``'s answer at ``version``, which ``arrived`` at that moment (now, unless
+        said): ``choose(question)`` names the action (an index into the question's
+        actions, a resignation). A :class:`GammonError` saying why when it is refused,
+        the table unchanged. The clock is charged up to its arrival, not up to when a
+        busy server got to it."""
+        arrived = time.time() if arrived is None else arrived
         if seat is None:
             raise IllegalPlayError("spectators watch: only a seat's own link can play")
         if not isinstance(version, int) or isinstance(version, bool):
@@ -540,7 +587,7 @@ class Lobby:
                                    "(a whole number, as the last state said)")
 
         if room.clock is not None and room.clock.seat == seat and \
-                room.clock.expired(time.time()):
+                room.clock.expired(arrived):
             await self.flag(room)
             raise IllegalPlayError("your time ran out before that arrived")
 
@@ -556,17 +603,20 @@ class Lobby:
             return table.act(seat, choose(question))
 
         async with room.lock:
-            await asyncio.to_thread(self._commit, room, change)
+            await asyncio.to_thread(self._commit, room, change, decided=arrived)
             room.publish()
         self.wake(room)
 
     def _commit(self, room: Room, change: Callable[[Table], Step | None] | None, *,
-                runner: bool = False, close: str = "", flag: bool = False) -> None:
+                runner: bool = False, close: str = "", flag: bool = False,
+                decided: float | None = None) -> None:
         """One change of ``room``'s table, in one transaction (module text): ``change``
         (None: only what needs no one, the dice), then the throws that follow; ``close``
         ends play with that reason; ``flag``: the seat on the clock loses if its time has
-        run out. The clock moves on to whoever is asked next, and a rated table that ends
-        rates its players. In a thread, under the room's lock."""
+        run out. The clock moves on to whoever is asked next (the seat that was on it is
+        charged up to ``decided``, when its answer arrived), and a rated table that ends
+        settles its players' ratings (:func:`~gammon.web.accounts.settle`). In a thread,
+        under the room's lock."""
         caught_up = -1
         clock = None
         try:
@@ -606,29 +656,43 @@ class Lobby:
                 status = (ARCHIVED if close else OVER) if table.over else OPEN
                 needs = (MACHINE if table.bot_question else PERSON if table.question
                          else NOTHING)
+                if clock is not None and not room.everyone_here:  # another process's page?
+                    room.arrived |= self.store.arrivals(locked.db, room.id)
                 if clock is not None:
                     asked = table.question.seat if table.question is not None and \
-                        status == OPEN and not room.free else None
-                    clock = clock.turn(asked, len(table.log), now)
+                        status == OPEN and room.everyone_here else None
+                    charged = now if decided is None else min(now, max(decided, clock.since))
+                    clock = clock.turn(asked, len(table.log), charged, started=now)
+                note = ""
                 if status == OVER and room.rated and table.winner is not None and \
                         len(room.users) == 2:
                     pool = pool_of({"variant": table.name, "kind": table.kind,
                                     "length": table.length})
                     assert pool is not None
-                    rate_result(locked.db, pool, room.users[table.winner],
-                                room.users[1 - table.winner])
+                    why = settle(locked.db, room.id, pool, room.users[table.winner],
+                                 room.users[1 - table.winner],
+                                 [plays_of(table, p) for p in (table.winner, 1 - table.winner)],
+                                 list(self.store.seat_addresses(locked.db, room.id).values()),
+                                 now)
+                    note = f"not rated: {why}" if why else ""
                 locked.write(rows, games=len(table.log), finished=table.finished,
-                             version=room.version, status=status, needs=needs, reason=close,
+                             version=room.version, status=status, needs=needs,
+                             reason=close or note,
                              release=self.runner_id if runner else None,
                              clock=clock.to_text() if clock else "",
                              deadline=clock.deadline if clock else 0.0)
+        except DamagedRow as error:  # a stored entry does not read: nothing was written
+            room.status = QUARANTINED
+            self.set_aside(room.id, str(error))
+            raise Unavailable(f"table {room.id} is set aside: its record does not read",
+                              410) from None
         except BaseException:
             if caught_up >= 0 and room.version != caught_up:  # changed, and not written
                 self._rebuild(room)
             raise
         room.clock = clock
         room.status = status
-        room.reason = close or room.reason
+        room.reason = close or note or room.reason
         for step in steps:
             room.tell(step)
 
@@ -668,6 +732,7 @@ class Lobby:
         fresh = Room.build(*found)
         room.table, room.lines, room.status = fresh.table, fresh.lines, fresh.status
         room.clock, room.players, room.users = fresh.clock, fresh.players, fresh.users
+        room.arrived |= fresh.arrived
 
     def _catch_up(self, room: Room, rows: Sequence[tuple[int, int, dict[str, Any]]],
                   saved: Saved) -> None:
@@ -687,6 +752,7 @@ class Lobby:
         if saved.players:
             room.players.update(saved.players)
             room.users.update(saved.users)
+        room.arrived |= saved.arrived
 
     # --- other processes' changes -----------------------------------------------------------
 
@@ -731,7 +797,13 @@ class Lobby:
 
     def _read(self, room: Room) -> None:
         """Bring ``room`` up to the database (in a thread, under the room's lock)."""
-        found = self.store.snapshot(room.id, *room.position)
+        try:
+            found = self.store.snapshot(room.id, *room.position)
+        except DamagedRow as error:
+            room.status = QUARANTINED
+            self.set_aside(room.id, str(error))
+            raise Unavailable(f"table {room.id} is set aside: its record does not read",
+                              410) from None
         if found is None:
             raise Unavailable(f"no table {room.id!r}")
         saved, rows, room.tokens = found

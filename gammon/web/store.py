@@ -59,6 +59,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.exc import IntegrityError
 
+from gammon.core.errors import GammonError
+
 #: The PostgreSQL channel the processes tell each other of changes on.
 CHANNEL = "gammon_tables"
 #: A table's status.
@@ -102,6 +104,10 @@ seats = Table(
     Column("token_hash", String(64), nullable=False),
     Column("user_id", Integer, nullable=True),
     Column("name", String(32), nullable=False, server_default=""),
+    # Since the fourth schema (rated play to be trusted): the address the seat was taken
+    # from (hashed), and when its page first connected (0: not yet).
+    Column("address", String(32), nullable=False, server_default=""),
+    Column("arrived", Float, nullable=False, server_default="0"),
 )
 entries = Table(
     "entries", metadata,
@@ -118,6 +124,8 @@ users = Table(
     Column("key", String(32), nullable=False, unique=True),
     Column("password", String(128), nullable=False),
     Column("created", Float, nullable=False),
+    # The address (hashed) the account was made from (since the fourth schema).
+    Column("address", String(32), nullable=False, server_default=""),
 )
 logins = Table(
     "logins", metadata,
@@ -146,11 +154,24 @@ chat = Table(
     Column("at", Float, nullable=False),
     Index("chat_by_table", "table_id", "id"),
 )
+results = Table(
+    "results", metadata,
+    # Every result between two accounts at a rated table: rated, or why not.
+    Column("table_id", String(32), primary_key=True),
+    Column("pool", String(64), nullable=False),
+    Column("winner", Integer, nullable=False),
+    Column("loser", Integer, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("why", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    Index("results_by_winner", "winner", "at"),
+    Index("results_by_loser", "loser", "at"),
+)
 #: The columns earlier schemas lacked, added to their tables on upgrade.
 FIRST_ADDED = ("status", "version", "needs", "runner", "lease_until", "updated", "creator",
                "reason")
 ADDED = {"tables": (*FIRST_ADDED, "clock", "deadline", "rematch"),
-         "seats": ("user_id", "name")}
+         "seats": ("user_id", "name", "address", "arrived"), "users": ("address",)}
 
 
 def token_hash(token: str) -> str:
@@ -227,12 +248,52 @@ class Saved:
     players: dict[int, str] = field(default_factory=dict)
     #: Their account ids.
     users: dict[int, int] = field(default_factory=dict)
+    #: The seats whose pages have connected (a clock starts once every person's has).
+    arrived: set[int] = field(default_factory=set)
+    #: Why the row does not read (its settings are not a table's), or "".
+    damaged: str = ""
+
+
+class DamagedRow(GammonError):
+    """A stored row that does not read as what it should hold."""
+
+
+def read_json(text: Any, kind: type, what: str) -> Any:
+    """Stored JSON text as a value of ``kind``: every stored field is read through here,
+    so that a damaged one is a :class:`DamagedRow` saying which, never another error."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        raise DamagedRow(f"its {what} is not JSON: {str(text)[:40]!r}") from None
+    if not isinstance(value, kind):
+        raise DamagedRow(f"its {what} is not a JSON {kind.__name__}")
+    return value
+
+
+def read_settings(text: Any) -> dict[str, Any]:
+    """A table's stored settings, checked as far as the lobby reads them without
+    replaying (the rest is checked by the replay)."""
+    settings = read_json(text, dict, "settings")
+    seats_ = settings.get("seats")
+    if not isinstance(settings.get("variant"), str) or not isinstance(seats_, list) or \
+            not all(isinstance(seat, dict) and isinstance(seat.get("kind"), str)
+                    for seat in seats_):
+        raise DamagedRow("its settings name no variant and seats")
+    if settings.get("kind", "game") not in ("game", "match", "money"):
+        raise DamagedRow("its settings' kind is not game, match or money")
+    if not isinstance(settings.get("length", 0), int):
+        raise DamagedRow("its settings' length is not a number")
+    return settings
 
 
 def _saved(row: Row[Any]) -> Saved:
-    return Saved(row.id, json.loads(row.settings), row.commitment, row.created, row.status,
+    try:
+        settings, damaged = read_settings(row.settings), ""
+    except DamagedRow as error:
+        settings, damaged = {}, f"the stored table does not read: {error}"
+    return Saved(row.id, settings, row.commitment, row.created, row.status,
                  row.version, bool(row.finished), row.reason, row.needs, row.clock,
-                 row.rematch)
+                 row.rematch, damaged=damaged)
 
 
 class Locked:
@@ -378,11 +439,12 @@ class Store:
             if found is None:
                 return None
             taken = db.execute(select(seats.c.seat, seats.c.token_hash, seats.c.name,
-                                      seats.c.user_id)
+                                      seats.c.user_id, seats.c.arrived)
                                .where(seats.c.table_id == table_id)).all()
             saved = _saved(found)
             saved.players = {row.seat: row.name for row in taken if row.name}
             saved.users = {row.seat: row.user_id for row in taken if row.user_id is not None}
+            saved.arrived = {row.seat for row in taken if row.arrived}
             return (saved, self._entries(db, table_id, game, index),
                     {row.seat: row.token_hash for row in taken})
 
@@ -397,7 +459,8 @@ class Store:
         found = db.execute(select(entries.c.game, entries.c.idx, entries.c.entry)
                            .where(entries.c.table_id == table_id, after)
                            .order_by(entries.c.game, entries.c.idx)).all()
-        return [(g, i, json.loads(e)) for g, i, e in found]
+        return [(g, i, read_json(e, dict, f"log entry {i + 1} of game {g}"))
+                for g, i, e in found]
 
     def entries(self, table_id: str, game: int = 0,
                 index: int = -1) -> list[tuple[int, int, dict[str, Any]]]:
@@ -415,18 +478,39 @@ class Store:
         return games
 
     def claim(self, table_id: str, seat: int, digest: str, user_id: int | None = None,
-              name: str = "") -> bool:
+              name: str = "", address: str = "") -> bool:
         """Take a person's seat with the hash of its new token (and the account that takes
-        it, if one is signed in); False when someone has taken it already."""
+        it, if one is signed in, and the hashed address it is taken from); False when
+        someone has taken it already."""
         try:
             with self.writer.begin() as db:
                 db.execute(insert(seats).values(table_id=table_id, seat=seat,
                                                 token_hash=digest, user_id=user_id,
-                                                name=name))
+                                                name=name, address=address))
                 self.notify(db, Notice(table_id, -1, "seat"))
         except IntegrityError:
             return False
         return True
+
+    def arrive(self, table_id: str, seat: int) -> bool:
+        """Note that ``seat``'s page has connected: whether this is the first time. (No
+        notice: a process reads the arrivals where it needs them, in the transaction of
+        a change, :meth:`arrivals`; the clock's start is a change of its own.)"""
+        with self.writer.begin() as db:
+            done = db.execute(update(seats).where(
+                seats.c.table_id == table_id, seats.c.seat == seat, seats.c.arrived == 0,
+            ).values(arrived=time.time()))
+            return bool(done.rowcount)
+
+    def arrivals(self, db: Connection, table_id: str) -> set[int]:
+        """The seats whose pages have connected (in transaction ``db``)."""
+        return set(db.execute(select(seats.c.seat).where(
+            seats.c.table_id == table_id, seats.c.arrived > 0)).scalars())
+
+    def seat_addresses(self, db: Connection, table_id: str) -> dict[int, str]:
+        """The hashed address each taken seat was taken from (in transaction ``db``)."""
+        return {row.seat: row.address for row in db.execute(
+            select(seats.c.seat, seats.c.address).where(seats.c.table_id == table_id))}
 
     def tokens(self, table_id: str) -> dict[int, str]:
         """Each taken seat's token hash."""
@@ -556,12 +640,17 @@ class Store:
                     taken[table_id].add(seat)
                     if name:
                         names[table_id][seat] = name
-            listed = []
+            listed, damaged = [], []
             for row in found:
                 saved = _saved(row)
+                if saved.damaged:
+                    damaged.append(saved)
+                    continue
                 saved.players = names[row.id]
                 listed.append((saved, taken[row.id]))
-            return listed
+        for saved in damaged:  # the rest of the lobby is served; these are set aside
+            self.set_aside(saved.id, saved.damaged)
+        return listed
 
     def rows(self, status: str | None = None) -> list[Saved]:
         """Every table (of one status), the oldest first."""

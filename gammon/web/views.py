@@ -182,6 +182,7 @@ def _shared(room: Room) -> dict[str, Any]:
         "rotation": (None if table.rotation is None else
                      {"name": table.rotation.name, "games": list(table.rotation.variants)}),
         "kind": table.kind,
+        "length": table.length,
         "version": room.version,
         "seats": [{"seat": p, "name": names[p], "kind": s.kind, "human": s.human,
                    "taken": p in room.tokens, "account": p in room.players}

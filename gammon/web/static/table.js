@@ -4,15 +4,16 @@
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").pop();
 const storeKey = `gammon-token-${tableId}`;
-// A seat link carries its token after the "#" (never sent to a server); an older link
-// has it in the query. It is kept in this browser only once the server has taken it:
-// a mistyped link must not replace a good token.
-const linked = new URLSearchParams(location.hash.slice(1)).get("token")
-  || new URLSearchParams(location.search).get("token") || "";
+// A seat link carries its token after the "#" (never sent to a server, so never in a
+// proxy's log; a token in the query is not read). It is kept in this browser only once
+// the server has taken it: a mistyped link must not replace a good token.
+const linked = new URLSearchParams(location.hash.slice(1)).get("token") || "";
 const stored = localStorage.getItem(storeKey) || "";
 let token = linked || stored;
 if (linked) history.replaceState(null, "", location.pathname);
-// An invitation (/t/ID#join) takes a free seat for a browser that holds none here.
+// An invitation (/t/ID#join) offers a free seat to a browser that holds none here: the
+// page shows the stakes and the seat is taken only by a click (a page of another site
+// may send a visitor here; it must not seat them at a rated table on its clock).
 const invited = location.hash === "#join";
 if (invited) history.replaceState(null, "", location.pathname);
 
@@ -120,6 +121,7 @@ function draw() {
   $("chat-title").textContent = t(table.you === null ? "chat.spectators" : "chat.players");
   const free = table.seats.some((s) => s.human && !s.taken);
   $("invite").hidden = !(free && table.you !== null && !table.over);
+  offerSeat(free);
   const lines = $("lines");
   lines.replaceChildren();
   for (const line of table.lines) {
@@ -666,6 +668,24 @@ async function rematch() {
   location.href = `/t/${data.id}`;
 }
 
+function stakesText() {
+  const kind = table.kind === "match" ? t("stakes.match", { length: table.length })
+    : t(`create.kind.${table.kind}`);
+  const rated = table.rated ? t("stakes.rated") : t("stakes.unrated");
+  const timed = table.clock ? t("stakes.clock", { delay: table.clock.delay, reserve: table.clock.reserve })
+    : t("stakes.no_clock");
+  const game = serverWord("variant", table.rotation ? table.rotation.name : table.variant);
+  return [game, kind, rated, timed].join(", ");
+}
+
+function offerSeat(free) {
+  const offer = $("join-offer");
+  offer.hidden = !(invited && !token && free && table.you === null && !table.over);
+  if (!offer.hidden) $("join-stakes").textContent = t("table.join_offer", { stakes: stakesText() });
+}
+
+$("join").onclick = () => { $("join-offer").hidden = true; join(); };
+
 async function join() {
   // The invitation's free seat, as the lobby's "take a seat" takes it.
   const answer = await fetch(`/api/tables/${encodeURIComponent(tableId)}/seats`, {
@@ -674,7 +694,8 @@ async function join() {
   if (!answer.ok) { $("error").textContent = `${data.error} (${t("table.watching")})`; connect(); return; }
   token = new URLSearchParams(new URL(data.url, location.href).hash.slice(1)).get("token") || "";
   localStorage.setItem(storeKey, token);  // the server has just given it
+  if (socket) { socket.onclose = null; socket.close(); }
   connect();
 }
 
-i18n.ready.then(() => { if (invited && !token) join(); else connect(); });
+i18n.ready.then(connect);

@@ -1,0 +1,336 @@
+"""Rated play that can be trusted (issue 44): each attack of the audit reproduced, and
+what stops it (docs/security.md, "Rated play")."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import time
+
+import pytest
+from sqlalchemy import select, text
+from webclient import FAST, addressed_client, at, client, connect, state_of, until
+
+from gammon.web.accounts import LISTED_AFTER, PAIR_RATED_PER_DAY, PLAYS_TO_RATE
+from gammon.web.config import Limits, Rates, ServerConfig
+from gammon.web.store import Store, ratings, results
+
+A, B, C = "10.0.0.1", "10.0.0.2", "10.0.0.3"
+
+
+@pytest.fixture
+def sqlite(tmp_path) -> str:
+    return f"sqlite:///{tmp_path / 'tables.db'}"
+
+
+def sign_up(http, name: str, address: str, password: str = "a good password"):
+    answer = http.post("/api/signup", json={"name": name, "password": password},
+                       headers=at(address))
+    assert answer.status_code == 201, answer.text
+    return answer
+
+
+def rated_table(http, creator: str, taker: str, **body) -> tuple[dict, dict]:
+    """A rated table made by ``creator`` (signed up just now from address A) with its
+    second seat taken by ``taker`` (from address B): both seat links."""
+    sign_up(http, creator, A)
+    made = http.post("/api/tables", json={"variant": "backgammon", "seats": ["human", "human"],
+                                           "rated": True, **body}, headers=at(A))
+    assert made.status_code == 201, made.text
+    sign_up(http, taker, B)
+    taken = http.post(f"/api/tables/{made.json()['id']}/seats", json={}, headers=at(B))
+    assert taken.status_code == 201, taken.text
+    return made.json(), taken.json()
+
+
+def play_until_over(sockets: dict[int, object], observer, decide) -> dict:
+    """Both seats answer their questions: ``decide(seat, table)`` gives the message's
+    answer (an index, or ``{"resign": level}``), until play is over."""
+    table = state_of(observer)
+    acted = -1
+    while not table["over"]:
+        question = table["question"]
+        if question is not None and question["seat"] in sockets and \
+                table["version"] != acted:
+            answer = decide(question["seat"], question)
+            body = answer if isinstance(answer, dict) else {"index": answer}
+            sockets[question["seat"]].send_json(
+                {"type": "act", "version": table["version"], **body})
+            acted = table["version"]
+        table = state_of(observer)
+    return table
+
+
+# --- 1. a forced rated loss -------------------------------------------------------------
+
+def test_a_seat_taken_by_a_page_that_never_connects_loses_no_time(sqlite):
+    """The attack: a page of another site sends a signed-in visitor to /t/ID#join; the
+    seat was taken at once and the attacker's 0 s + 5 s clock ran the visitor out. Now
+    no rated clock is that fast, and no clock runs until both players' pages are here."""
+    config = dataclasses.replace(FAST, limits=Limits())  # the rated clock's minimum
+    with addressed_client(sqlite, config) as http:
+        sign_up(http, "Mallory", A)
+        fast = http.post("/api/tables", headers=at(A), json={
+            "variant": "backgammon", "seats": ["human", "human"], "rated": True,
+            "clock": {"delay": 0, "reserve": 5}})
+        assert fast.status_code == 400 and "a rated clock gives at least 8 s" in \
+            fast.json()["error"]
+        mallory, visitor = rated_table(http, "Mallory2", "Visitor",
+                                       clock={"delay": 8, "reserve": 60})
+        with connect(http, mallory["id"], mallory["token"]) as socket:
+            first = state_of(socket)
+            assert first["clock"]["seat"] is None  # the visitor's page has not come
+            time.sleep(1.5)
+        store = Store(sqlite)
+        row = store.row(mallory["id"])
+        assert row is not None and '"seat": null' in row.clock
+        with store.engine.connect() as db:
+            assert db.execute(text("SELECT deadline FROM tables")).scalar_one() == 0
+        with connect(http, mallory["id"], mallory["token"]) as socket:
+            assert state_of(socket)["clock"]["left"] == [60.0, 60.0]
+            with connect(http, visitor["id"], visitor["token"]):  # now both are here
+                table = until(socket, lambda t: t["clock"]["seat"] is not None)
+                assert table["clock"]["seat"] == table["question"]["seat"]
+
+
+# --- 2. rating farming ------------------------------------------------------------------
+
+def test_a_puppet_resigning_at_its_first_decision_gains_its_farmer_nothing(sqlite):
+    """The attack: a farmer and a puppet from one address; the puppet resigns at its first
+    decision, and the farmer went from 1500 to 1857, first on the leaderboard."""
+    with addressed_client(sqlite) as http:
+        sign_up(http, "Farmer", A)
+        made = http.post("/api/tables", headers=at(A), json={
+            "variant": "backgammon", "seats": ["human", "human"], "rated": True,
+            "kind": "match", "length": 1}).json()
+        sign_up(http, "Puppet", A)
+        puppet = http.post(f"/api/tables/{made['id']}/seats", json={}, headers=at(A)).json()
+        with connect(http, made["id"], made["token"]) as farmer_socket, \
+                connect(http, made["id"], puppet["token"]) as puppet_socket:
+            sockets = {0: farmer_socket, 1: puppet_socket}
+            over = play_until_over(sockets, farmer_socket, lambda seat, q: (
+                {"resign": 3} if seat == 1 and q["kind"] == "play" else 0))
+        assert over["over"] and over["closed"].startswith("not rated")
+        with Store(sqlite).engine.connect() as db:
+            assert db.execute(select(ratings)).all() == []
+            kept = db.execute(select(results)).one()
+        assert not kept.rated and f"{PLAYS_TO_RATE} plays" in kept.why
+        assert http.get("/api/leaderboard?pool=backgammon:match1").json()["players"] == []
+
+
+def test_accounts_of_one_address_are_not_rated_against_each_other(sqlite):
+    with addressed_client(sqlite) as http:
+        sign_up(http, "Farmer", A)
+        made = http.post("/api/tables", headers=at(A), json={
+            "variant": "backgammon", "seats": ["human", "human"], "rated": True}).json()
+        sign_up(http, "Puppet", A)
+        # The puppet takes its seat from another address: its account was made from the
+        # farmer's.
+        puppet = http.post(f"/api/tables/{made['id']}/seats", json={}, headers=at(B)).json()
+        with connect(http, made["id"], made["token"]) as first, \
+                connect(http, made["id"], puppet["token"]) as second:
+            over = play_until_over({0: first, 1: second}, first, lambda seat, q: 0)
+        assert over["closed"] == "not rated: both accounts play from one address"
+
+
+def test_a_pair_of_accounts_is_rated_a_few_times_a_day(sqlite):
+    with addressed_client(sqlite) as http:
+        sign_up(http, "Alice", A)
+        sign_up(http, "Bob", B)
+        notes = []
+        for _ in range(PAIR_RATED_PER_DAY + 1):
+            http.post("/api/signin", json={"name": "Alice", "password": "a good password"},
+                      headers=at(A))
+            made = http.post("/api/tables", headers=at(A), json={
+                "variant": "backgammon", "seats": ["human", "human"], "rated": True}).json()
+            http.post("/api/signin", json={"name": "Bob", "password": "a good password"},
+                      headers=at(B))
+            bob = http.post(f"/api/tables/{made['id']}/seats", json={}, headers=at(B)).json()
+            with connect(http, made["id"], made["token"]) as first, \
+                    connect(http, made["id"], bob["token"]) as second:
+                over = play_until_over({0: first, 1: second}, first, lambda seat, q: 0)
+            notes.append(over["closed"])
+        assert notes[:PAIR_RATED_PER_DAY] == [None] * PAIR_RATED_PER_DAY, notes
+        assert "rated results of the day" in notes[-1]
+        # Rated, but provisional: on the leaderboard only after its first games.
+        me = http.get("/api/me").json()
+        assert me["name"] == "Bob", me
+        me = me["ratings"]["backgammon:game"]
+        assert me["games"] == PAIR_RATED_PER_DAY and me["provisional"]
+        assert PAIR_RATED_PER_DAY < LISTED_AFTER
+        assert http.get("/api/leaderboard?pool=backgammon:game").json()["players"] == []
+
+
+def test_an_address_makes_a_few_accounts_a_day(sqlite):
+    with addressed_client(sqlite, config=config_with()) as http:
+        for n in range(3):
+            sign_up(http, f"puppet{n}", C)
+        fourth = http.post("/api/signup", json={"name": "puppet3", "password": "a good password"},
+                           headers=at(C))
+        assert fourth.status_code == 400 and "3 accounts today" in fourth.json()["error"]
+        sign_up(http, "someone", A)  # another address is not held back
+
+
+def config_with(**rates):
+    """FAST, with the default limit on sign-ups (and ``rates`` as given)."""
+    return dataclasses.replace(FAST, rates=dataclasses.replace(
+        FAST.rates, sign_ups_per_day_per_address=Rates().sign_ups_per_day_per_address,
+        **rates))
+
+
+# --- 3. sign-ins stall no table ---------------------------------------------------------
+
+def test_password_hashing_has_a_pool_of_its_own_and_a_cap(sqlite, monkeypatch):
+    """The attack: 50 wrong sign-ins stalled every table for seconds (Argon2id in the
+    threads every move runs in). Now hashing waits in a pool of its own: with that pool
+    stuck, a table still plays, and sign-ins past the cap are refused at once."""
+    from argon2 import PasswordHasher
+
+    release = threading.Event()
+    threads = []
+    real_verify = PasswordHasher.verify
+
+    def stuck_verify(self, digest, password):
+        threads.append(threading.current_thread().name)
+        release.wait(30)
+        return real_verify(self, digest, password)
+
+    config = config_with(sign_ins_per_minute_per_address=1000,
+                              sign_ins_per_hour_per_account=1000, hashing_queue=4)
+    with client(sqlite, config) as http:
+        sign_up_plain = http.post("/api/signup", json={"name": "Alice",
+                                                       "password": "a good password"})
+        assert sign_up_plain.status_code == 201
+        monkeypatch.setattr(PasswordHasher, "verify", stuck_verify)
+        answers: list[int] = []
+
+        def wrong_sign_in() -> None:
+            answers.append(http.post("/api/signin", json={
+                "name": "Alice", "password": "wrong password"}).status_code)
+
+        guessers = [threading.Thread(target=wrong_sign_in) for _ in range(6)]
+        for guesser in guessers:
+            guesser.start()
+        deadline = time.monotonic() + 10
+        while len(answers) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert sorted(answers) == [503, 503]  # past the cap of 4: refused at once
+        # Meanwhile a table is made and played on.
+        made = http.post("/api/tables", json={"variant": "backgammon",
+                                              "seats": ["human", "beginner"]}).json()
+        with connect(http, made["id"], made["token"]) as socket:
+            table = until(socket, lambda t: t.get("actions"))
+            socket.send_json({"type": "act", "version": table["version"], "index": 0})
+            until(socket, lambda t: t["version"] > table["version"])
+        assert len(answers) == 2  # the four are still hashing
+        release.set()
+        for guesser in guessers:
+            guesser.join(30)
+        assert sorted(answers) == [401, 401, 401, 401, 503, 503]
+        assert set(threads) == {"gammon-argon2_0"}
+
+
+def test_the_clock_is_charged_until_the_move_arrived_not_until_it_was_made(sqlite,
+                                                                          monkeypatch):
+    """The attack's other half: a busy server charged a player 16 s for a move sent in
+    0.3 s. A commit held up by 3 s charges the mover nothing of them."""
+    from gammon.web.rooms import Lobby
+
+    real_commit = Lobby._commit
+
+    def slow_commit(self, room, change, **kwargs):
+        if change is not None and kwargs.get("decided") is not None:
+            time.sleep(3.0)  # the server is busy elsewhere
+        return real_commit(self, room, change, **kwargs)
+
+    with client(sqlite) as http:
+        made = http.post("/api/tables", json={"variant": "backgammon", "seats": ["human", "human"],
+                                              "clock": {"delay": 0, "reserve": 60}}).json()
+        other = http.post(f"/api/tables/{made['id']}/seats", json={}).json()
+        tokens = {0: made["token"], 1: other["token"]}
+        with connect(http, made["id"], tokens[0]) as first, \
+                connect(http, made["id"], tokens[1]) as second:
+            table = until(first, lambda t: t["clock"]["seat"] is not None)
+            mover = table["clock"]["seat"]
+            socket = first if mover == 0 else second
+            asked = until(socket, lambda t: t.get("actions"))
+            monkeypatch.setattr(Lobby, "_commit", slow_commit)
+            socket.send_json({"type": "act", "version": asked["version"], "index": 0})
+            after = until(socket, lambda t: t["version"] > asked["version"]
+                          and t["clock"]["seat"] != mover)
+        assert after["clock"]["left"][mover] > 60 - 1.5, after["clock"]
+
+
+# --- 4. rematches count as creations ----------------------------------------------------
+
+def test_a_rematch_counts_against_the_open_tables_of_its_address(sqlite):
+    config = dataclasses.replace(FAST, limits=Limits(open_tables_per_address=2))
+    with client(sqlite, config) as http:
+        made = http.post("/api/tables", json={"variant": "hypergammon-1",
+                                              "seats": ["human", "beginner"]}).json()
+        with connect(http, made["id"], made["token"]) as socket:
+            play_until_over({0: socket}, socket, lambda seat, q: 0)
+        http.post("/api/tables", json={"variant": "backgammon", "seats": ["human", "beginner"]})
+        http.post("/api/tables", json={"variant": "backgammon", "seats": ["human", "beginner"]})
+        again = http.post(f"/api/tables/{made['id']}/rematch", json={"token": made["token"]})
+        assert again.status_code == 429 and "2 open tables" in again.json()["error"]
+
+
+# --- 5. a row that does not read is set aside, and the site serves on --------------------
+
+def test_a_table_whose_settings_are_not_json_is_set_aside_and_the_lobby_serves(sqlite):
+    from gammon.web import admin
+
+    with client(sqlite) as http:
+        bad = http.post("/api/tables", json={"variant": "backgammon",
+                                             "seats": ["human", "beginner"]}).json()
+        good = http.post("/api/tables", json={"variant": "backgammon",
+                                              "seats": ["human", "beginner"]}).json()
+    store = Store(sqlite)
+    checked, damaged = admin.verify(store, ServerConfig())
+    assert damaged == []
+    with store.writer.begin() as db:
+        db.execute(text("UPDATE tables SET settings = 'not json{' WHERE id = :id"),
+                   {"id": bad["id"]})
+    checked, damaged = admin.verify(store, ServerConfig())  # lists it, crashes not
+    assert [d.id for d in damaged] == [bad["id"]] and "not JSON" in damaged[0].reason
+    with client(sqlite) as http:
+        listed = http.get("/api/tables")
+        assert listed.status_code == 200
+        assert [row["id"] for row in listed.json()] == [good["id"]]
+        assert store.row(bad["id"]).status == "quarantined"
+        assert http.get(f"/t/{bad['id']}").status_code == 410
+
+
+def test_a_log_entry_that_is_not_json_sets_its_table_aside_not_its_socket_on_fire(sqlite):
+    with client(sqlite) as http:
+        made = http.post("/api/tables", json={"variant": "backgammon",
+                                              "seats": ["human", "beginner"]}).json()
+    store = Store(sqlite)
+    with store.writer.begin() as db:
+        db.execute(text("UPDATE entries SET entry = '{\"roll\": [1' WHERE idx = 0"))
+    with client(sqlite) as http:
+        for _ in range(2):
+            with connect(http, made["id"], made["token"]) as socket:
+                message = socket.receive_json()
+                assert message["type"] == "error" and "set aside" in message["message"]
+        assert store.row(made["id"]).status == "quarantined"
+        assert "log entry 1 of game 1 is not JSON" in store.row(made["id"]).reason
+
+
+# --- the also-list: passwords and sign-ins per account ----------------------------------
+
+@pytest.mark.parametrize("password", ["password123", "aaaaaaaaaa", "Alice1234", "12345678"])
+def test_the_commonest_passwords_are_refused(sqlite, password):
+    with client(sqlite) as http:
+        answer = http.post("/api/signup", json={"name": "Alice", "password": password})
+        assert answer.status_code == 400 and "attacker tries" in answer.json()["error"]
+
+
+def test_sign_ins_are_limited_per_account_from_any_number_of_addresses(sqlite):
+    config = config_with(sign_ins_per_hour_per_account=5)
+    with addressed_client(sqlite, config) as http:
+        sign_up(http, "Alice", A)
+        codes = [http.post("/api/signin", json={"name": "alice", "password": "guess"},
+                           headers=at(f"10.1.0.{n}")).status_code for n in range(7)]
+        assert codes == [401] * 5 + [429] * 2
