@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+import oracle as oracle_module
 import pytest
 
 from gammon.core.position import Position
@@ -125,6 +126,16 @@ def check(name: str, engine: Results, oracle: Answers, *, afresh: bool = False,
     return positions
 
 
+#: A test's two runs: against the stored answers (make test), and asking afresh (make long).
+AFRESH = pytest.mark.parametrize(
+    "afresh", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["stored", "asked_afresh"])
+
+
+def name_of(game: str, options: dict[str, Any]) -> str:
+    """The stored answers' name for ``game`` under ``options``."""
+    return game + "".join(f"-{key}={value}" for key, value in sorted(options.items()))
+
+
 def boards(rules) -> Results:
     """The boards the plays of ``rules`` lead to: what most games' answers hold."""
     return lambda position, dice: [
@@ -140,6 +151,18 @@ def agree(name: str, rules, oracle: Results, *, afresh: bool,
     positions = check(name, engine or boards(rules), each_position(oracle), afresh=afresh,
                       questions=questions, about=about)
     return len(positions) * len(ROLLS)
+
+
+def agree_on_random_games(name: str, rules, oracle: Results, *, afresh: bool, count: int,
+                          seed: int, hand_made: list[Position],
+                          engine: Results | None = None) -> int:
+    """:func:`agree` on ``count`` positions of seeded random games of ``rules`` and the
+    ``hand_made`` ones."""
+    return agree(name, rules, oracle, afresh=afresh, engine=engine,
+                 questions=lambda: oracle_module.random_game_positions(rules, count, seed=seed)
+                 + hand_made,
+                 about=f"{name}: {count} positions of random games (seed {seed}) and the "
+                       "hand-made ones")
 
 
 def _difference(position: Position, plays: list[list], oracle: Answers) -> str:

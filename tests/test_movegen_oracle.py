@@ -238,8 +238,7 @@ def oracle_plays(position, dice):
     return {(board, used) for board in expected}
 
 
-@pytest.mark.parametrize("afresh", [False, pytest.param(True, marks=pytest.mark.slow)],
-                         ids=["stored", "asked_afresh"])
+@answers.AFRESH
 @pytest.mark.parametrize("name", GAME_SAMPLES)
 def test_random_game_positions(name, afresh):
     """Positions of seeded random games, every roll, against the oracle's answers

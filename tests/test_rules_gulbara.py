@@ -282,15 +282,13 @@ HAND_MADE = [GB.start_position(0), position(*ROOMY), position(*SHORT),
              position({22: 1, 1: 14}, SHORT[1])]
 
 
-@pytest.mark.parametrize("afresh", [False, pytest.param(True, marks=pytest.mark.slow)],
-                         ids=["stored", "asked_afresh"])
+@answers.AFRESH
 def test_gb_kernel_agrees_with_the_rules_page(afresh):
     """The oracle's answers stored (:mod:`answers`), asked afresh in make long."""
-    checked = answers.agree(
+    checked = answers.agree_on_random_games(
         "gul-bara", GB, lambda pos, dice: oracle.same_way_results(
-            pos, dice, first_past=False, start_quarter=False), afresh=afresh,
-        questions=lambda: oracle.random_game_positions(GB, 140, seed=35) + HAND_MADE,
-        about="gul-bara: 140 positions of random games (seed 35) and the hand-made ones")
+            pos, dice, first_past=False, start_quarter=False), afresh=afresh, count=140,
+        seed=35, hand_made=HAND_MADE)
     assert checked >= 3000
 
 

@@ -240,18 +240,15 @@ def agree(rules, positions: list[Position]) -> int:
                                                      "start_quarter": False},
     {"opponent_quarter": 5, "front_prime": True}, {"opponent_quarter": 2},
 ])
-@pytest.mark.parametrize("afresh", [False, pytest.param(True, marks=pytest.mark.slow)],
-                         ids=["stored", "asked_afresh"])
+@answers.AFRESH
 def test_mz_kernel_agrees_with_the_rules_page(options, afresh):
     """The oracle's answers stored (:mod:`answers`), asked afresh in make long."""
     rules = gammon.variant("moultezim", **options)
     count = 140 if not options else 40
-    checked = answers.agree(
-        "moultezim" + "".join(f"-{k}={v}" for k, v in sorted(options.items())), rules,
-        lambda pos, dice: oracle_results(rules, pos, dice), afresh=afresh,
-        questions=lambda: oracle.random_game_positions(rules, count, seed=34) + HAND_MADE,
-        about=f"moultezim {options}: {count} positions of random games (seed 34) and "
-              "the hand-made ones")
+    checked = answers.agree_on_random_games(
+        answers.name_of("moultezim", options), rules,
+        lambda pos, dice: oracle_results(rules, pos, dice), afresh=afresh, count=count,
+        seed=34, hand_made=HAND_MADE)
     assert checked >= (3000 if not options else 1000)
 
 

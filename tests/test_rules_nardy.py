@@ -574,8 +574,7 @@ def oracle_results(rules, pos: Position, dice: tuple[int, int]) -> set[bytes]:
 
 @pytest.mark.parametrize("options", [{}, {"head_doubles_both": False},
                                      {"wide_head_exception": True}])
-@pytest.mark.parametrize("afresh", [False, pytest.param(True, marks=pytest.mark.slow)],
-                         ids=["stored", "asked_afresh"])
+@answers.AFRESH
 def test_ln_kernel_agrees_with_the_rules_page(options, afresh):
     """The oracle's answers stored (:mod:`answers`), asked afresh in make long."""
     rules = gammon.variant("long-nardy", **options)
@@ -588,7 +587,7 @@ def test_ln_kernel_agrees_with_the_rules_page(options, afresh):
         return positions + [position({24: 15}, after) for after in AFTER.values()]
 
     assert answers.agree(
-        "long-nardy" + "".join(f"-{k}={v}" for k, v in sorted(options.items())), rules,
+        answers.name_of("long-nardy", options), rules,
         lambda pos, dice: oracle_results(rules, pos, dice), afresh=afresh,
         questions=questions, about=f"long-nardy {options}: 60 positions of random games "
         "(seed 5) and the hand-made ones") >= 60 * 21

@@ -339,20 +339,16 @@ def agree(rules, positions: list[Position]) -> int:
 
 
 @pytest.mark.parametrize("options", [{}, {"pinned_holds_bear_off": False}])
-@pytest.mark.parametrize("afresh", [False, pytest.param(True, marks=pytest.mark.slow)],
-                         ids=["stored", "asked_afresh"])
+@answers.AFRESH
 def test_plakoto_kernel_agrees_with_the_rules_page(options, afresh):
     """The oracle's answers stored (:mod:`answers`), asked afresh in make long: boards
     with their pins."""
     rules = gammon.variant("plakoto", **options)
     count = 200 if not options else 60
-    name = "plakoto" + "".join(f"-{k}={v}" for k, v in sorted(options.items()))
-    checked = answers.agree(
+    name = answers.name_of("plakoto", options)
+    checked = answers.agree_on_random_games(
         name, rules, lambda pos, dice: oracle.pin_results(pos, dice, rules.pinned_holds_bear_off),
-        afresh=afresh,
-        questions=lambda: oracle.random_game_positions(rules, count, seed=33) + HAND_MADE,
-        about=f"plakoto {options}: {count} positions of random games (seed 33) and the "
-              "hand-made ones",
+        afresh=afresh, count=count, seed=33, hand_made=HAND_MADE,
         engine=lambda pos, dice: [(p.result.board, p.result.pins)
                                   for p in rules.state(pos, dice).legal_actions()])
     positions = [p for p, _ in answers.stored(name)]
