@@ -204,10 +204,26 @@ def test_a_mistyped_seat_link_never_replaces_the_seat_this_browser_holds(server,
     key = f"gammon-token-{table}"
     token = page.evaluate(f"localStorage.getItem('{key}')")
     assert token and "#" not in page.url  # kept, and out of the address bar
+    page.goto("about:blank")  # a link from elsewhere loads the page afresh
     page.goto(server.url + f"/t/{table}#token=typo")
     wait_for(page, "document.querySelector('#seats .you') !== null")  # the held seat
     assert page.evaluate(f"localStorage.getItem('{key}')") == token
     assert not any(token in url for url in requested)  # never sent in an address
+    # A valid link to the other seat (the opponent's own, sent to make this browser play
+    # for them) does not take this browser off its seat: it only offers to change.
+    held = page.evaluate("table.you")
+    outsider = browser.new_context()
+    taken = outsider.request.post(server.url + f"/api/tables/{table}/seats", data={})
+    assert taken.ok, taken.text()
+    page.goto("about:blank")
+    page.goto(server.url + taken.json()["url"])
+    wait_for(page, "!document.querySelector('#switch-offer').hidden")
+    assert page.evaluate("table.you") == held
+    assert page.evaluate(f"localStorage.getItem('{key}')") == token
+    page.click("#switch")  # a deliberate choice: then the link's seat is played and kept
+    wait_for(page, f"table && table.you === {taken.json()['seat']}")
+    assert page.evaluate(f"localStorage.getItem('{key}')") == taken.json()["token"]
+    outsider.close()
     context.close()
 
 

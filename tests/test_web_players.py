@@ -222,6 +222,11 @@ def test_a_rematch_is_one_new_table_for_both_players(database):
         outsider = http.post(f"/api/tables/{made['id']}/rematch", json={"token": "x" * 24})
         assert outsider.status_code == 403
         first = http.post(f"/api/tables/{made['id']}/rematch", json={"token": other["token"]})
+        # the free seat of the rematch is the opponent's, not a stranger's
+        stranger = http.post(f"/api/tables/{first.json()['id']}/seats", json={})
+        assert stranger.status_code == 400 and "kept" in stranger.json()["error"]
+        listed = {row["id"]: row for row in http.get("/api/tables").json()}
+        assert listed[first.json()["id"]]["free"] == []
         second = http.post(f"/api/tables/{made['id']}/rematch", json={"token": made["token"]})
         assert first.status_code == second.status_code == 201
         assert first.json()["id"] == second.json()["id"] != made["id"]

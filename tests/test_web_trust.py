@@ -9,7 +9,7 @@ import time
 
 import pytest
 from sqlalchemy import select, text
-from webclient import FAST, addressed_client, at, client, connect, state_of, until
+from webclient import FAST, addressed_client, at, client, connect, refusal, state_of, until
 
 from gammon.web.accounts import LISTED_AFTER, PAIR_RATED_PER_DAY, PLAYS_TO_RATE
 from gammon.web.config import Limits, Rates, ServerConfig
@@ -336,3 +336,99 @@ def test_sign_ins_are_limited_per_account_from_any_number_of_addresses(sqlite):
         codes = [http.post("/api/signin", json={"name": "alice", "password": "guess"},
                            headers=at(f"10.1.0.{n}")).status_code for n in range(7)]
         assert codes == [401] * 5 + [429] * 2
+
+
+# --- the also-list: chat per person and per address, none at a finished table -----------
+
+def test_chat_is_limited_per_person_not_per_connection(sqlite):
+    """Forty sockets must not say forty times as much: the spectator's fourth line is
+    refused though each of four connections has sent one line only."""
+    with client(sqlite) as http:
+        made = http.post("/api/tables", json={"variant": "backgammon",
+                                              "seats": ["human", "human"]}).json()
+        sockets = [connect(http, made["id"]) for _ in range(4)]
+        watchers = [manager.__enter__() for manager in sockets]
+        try:
+            for n, watcher in enumerate(watchers):
+                state_of(watcher)
+                watcher.send_json({"type": "chat", "text": f"line {n}"})
+            assert "too fast" in refusal(watchers[-1])["message"]
+        finally:
+            for manager in sockets:
+                manager.__exit__(None, None, None)
+
+
+def test_chat_is_limited_per_address_across_its_accounts(sqlite):
+    config = config_with(chat_lines_per_minute_per_address=4)
+    with addressed_client(sqlite, config) as http:
+        made = http.post("/api/tables", json={"variant": "backgammon",
+                                              "seats": ["human", "human"]}).json()
+        said = []
+        for name in ("Alice", "Bob"):
+            sign_up(http, name, A)  # the client's cookie is now this account's
+            with http.websocket_connect(f"/ws/{made['id']}", headers=at(A)) as watcher:
+                watcher.send_json({"type": "hello", "token": None})
+                state_of(watcher)
+                for n in range(3):
+                    watcher.send_json({"type": "chat", "text": f"{name} {n}"})
+                    said.append(answer_to_chat(watcher))
+        assert said[:4] == ["Alice 0", "Alice 1", "Alice 2", "Bob 0"]
+        assert "too much chat from your address" in said[4]
+        assert "at most 4 lines a minute" in said[4]
+
+
+def answer_to_chat(socket) -> str:
+    """What the server answered a chat line: the line as shown, or the refusal."""
+    while True:
+        message = socket.receive_json()
+        if message["type"] == "error":
+            return message["message"]
+        if message["type"] == "chat" and len(message["lines"]) == 1:
+            return message["lines"][0]["text"]
+
+
+def test_no_chat_is_kept_at_a_finished_table(sqlite):
+    with client(sqlite) as http:
+        made = http.post("/api/tables", json={"variant": "hypergammon-1",
+                                              "seats": ["human", "beginner"]}).json()
+        with connect(http, made["id"], made["token"]) as socket:
+            play_until_over({0: socket}, socket, lambda seat, q: 0)
+            socket.send_json({"type": "chat", "text": "gg, sucker"})
+            assert "chat is closed" in refusal(socket)["message"]
+    with Store(sqlite).reader.connect() as db:
+        assert db.execute(text("SELECT count(*) FROM chat")).scalar() == 0
+
+
+# --- the also-list: walking away from a rated game is not free ---------------------------
+
+def test_walking_away_from_a_rated_game_without_a_clock_loses_it(sqlite):
+    """A rated table with no clock used to be archived unrated once idle: the player who
+    was losing walked away for free. Now the one asked, gone for the idle limit, loses."""
+    with addressed_client(sqlite) as http:
+        made, taken = rated_table(http, "Alice", "Bob")
+        plays = {0: 0, 1: 0}
+        with connect(http, made["id"], made["token"]) as first, \
+                connect(http, made["id"], taken["token"]) as second:
+            sockets = {0: first, 1: second}
+            table = state_of(first)
+            acted = -1
+            while min(plays.values()) < PLAYS_TO_RATE + 1:
+                question = table["question"]
+                if question is not None and table["version"] != acted:
+                    plays[question["seat"]] += question["kind"] == "play"
+                    sockets[question["seat"]].send_json(
+                        {"type": "act", "version": table["version"], "index": 0})
+                    acted = table["version"]
+                table = state_of(first)
+        gone = table["question"]["seat"]
+        app = http.app.app  # inside the test's address wrapper
+        lobby = app.state.lobby
+        lobby.config = dataclasses.replace(lobby.config, limits=Limits(idle_minutes=0.001))
+        time.sleep(0.1)
+        assert http.portal.call(lobby.close_idle) == 1
+        saved = app.state.store.row(made["id"])
+        assert saved.status == "over" and saved.reason == ""
+        with Store(sqlite).engine.connect() as db:
+            kept = db.execute(select(results)).one()
+        users = lobby.rooms[made["id"]].users
+        assert kept.rated and (kept.loser, kept.winner) == (users[gone], users[1 - gone])

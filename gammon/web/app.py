@@ -544,7 +544,8 @@ def _row(saved: Any, taken: set[int]) -> dict[str, Any]:
             "clock": settings.get("clock"),
             "seats": [{"seat": p, "name": names[p], "human": s.human, "taken": p in taken,
                        "account": p in saved.players} for p, s in enumerate(seats)],
-            "free": [p for p, s in enumerate(seats) if s.human and p not in taken],
+            "free": [] if settings.get("rematch_of") else  # kept for the players
+            [p for p, s in enumerate(seats) if s.human and p not in taken],
             "over": saved.status == OVER}
 
 

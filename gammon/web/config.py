@@ -115,8 +115,10 @@ class Rates:
     #: Passwords being hashed or waiting to be, on one server process: more are refused
     #: (503) until some are done, so signing in never takes the tables' threads.
     hashing_queue: int = 8
-    #: Chat lines a connection may send a minute.
+    #: Chat lines a person may send a minute (an account, or a guest's address), from any
+    #: number of connections, and all the people of one address together.
     chat_lines_per_minute: int = 12
+    chat_lines_per_minute_per_address: int = 30
 
 
 @dataclass(frozen=True)

@@ -118,6 +118,9 @@ class Live:
         self.lobby = lobby
         self.config = config
         self.per_address = Rates(config.rates.messages_per_second_per_address)
+        talk = config.rates.chat_lines_per_minute
+        self.chat_per_speaker = Rates(talk / 60, burst=min(talk, 3))
+        self.chat_per_address = Rates.per_minute(config.rates.chat_lines_per_minute_per_address)
         self.sockets: dict[str, int] = {}  # by address
         self.open = 0
 
@@ -210,8 +213,7 @@ class Live:
 
     async def _messages(self, socket: WebSocket, connection: Connection, room: Room,
                         seat: int | None, address: str, user: User | None) -> None:
-        chat_rate = self.config.rates.chat_lines_per_minute
-        talk = Bucket(chat_rate / 60, min(chat_rate, 3))
+        speaker = f"account {user.id}" if user is not None else f"guest at {address}"
         dropped = 0
         warned = -1.0
         loop = asyncio.get_running_loop()
@@ -239,9 +241,7 @@ class Live:
             try:
                 if message.get("type") == "chat":
                     words = chat_text(message.get("text"), self.config.limits.chat_chars)
-                    if not talk.take():
-                        raise IllegalPlayError(f"you are chatting too fast: at most "
-                                               f"{chat_rate} lines a minute")
+                    self._may_chat(speaker, address)
                     await self.lobby.say(room, seat, user, words)
                     continue
                 await self._handle(connection, room, seat, message, arrived)
@@ -252,6 +252,17 @@ class Live:
                               str(message.get("type"))[:20])
                 connection.error("the server could not do that; the table is as it was",
                                  room.version)
+
+    def _may_chat(self, speaker: str, address: str) -> None:
+        # Per person and per address, not per connection: forty sockets must not say
+        # forty times as much.
+        if not self.chat_per_speaker.take(speaker):
+            raise IllegalPlayError(f"you are chatting too fast: at most "
+                                   f"{self.config.rates.chat_lines_per_minute} lines a minute")
+        if not self.chat_per_address.take(address):
+            raise IllegalPlayError(
+                f"too much chat from your address: at most "
+                f"{self.config.rates.chat_lines_per_minute_per_address} lines a minute")
 
     async def _handle(self, connection: Connection, room: Room, seat: int | None,
                       message: dict[str, Any], arrived: float) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hmac
 import json
 import logging
@@ -123,8 +124,10 @@ class Room:
     #: Whether the result is rated (two accounts), and the clock, if the table has one.
     rated: bool = False
     clock: Clock | None = None
-    #: The table its rematch is played at, once someone asked for one.
+    #: The table its rematch is played at, once someone asked for one; and, at a
+    #: rematch, the table whose players its seats are kept for.
     rematch: str = ""
+    rematch_of: str = ""
     #: The seats whose pages have connected: a clock starts once every person's has.
     arrived: set[int] = field(default_factory=set)
     #: The chat lines kept for those who join later.
@@ -139,6 +142,7 @@ class Room:
         room = cls(saved.id, table, saved.commitment, tokens, saved.status, saved.reason,
                    players=dict(saved.players), users=dict(saved.users),
                    rated=bool(saved.settings.get("rated")), rematch=saved.rematch,
+                   rematch_of=str(saved.settings.get("rematch_of", "")),
                    arrived=set(saved.arrived))
         control = saved.settings.get("clock")
         if control:
@@ -467,9 +471,12 @@ class Lobby:
             made = await asyncio.to_thread(new_id, table_id)
             if made != table_id:  # someone else made it a moment ago
                 room = await self.room(made)
-                return room, *await self.take(room, seat, user, creator, or_other=True)
+                return room, *await self.take(room, seat, user, creator, or_other=True,
+                                              rematching=True)
         room = await self.room(table_id)
-        seat, token = await self.take(room, seat, user, creator, or_other=True)
+        # its maker: a player of the table it rematches, when it is a rematch
+        seat, token = await self.take(room, seat, user, creator, or_other=True,
+                                      rematching=True)
         async with room.lock:
             await asyncio.to_thread(self._commit, room, None)
             room.publish()
@@ -487,12 +494,13 @@ class Lobby:
             raise InvalidOptionError("sign in as the account that played this seat")
         if room.rematch:
             next_room = await self.room(room.rematch)
-            return next_room, *await self.take(next_room, seat, user, creator, or_other=True)
+            return next_room, *await self.take(next_room, seat, user, creator, or_other=True,
+                                               rematching=True)
         await self._room_for_one_more(creator)
         saved = await asyncio.to_thread(self.store.row, room.id)
         assert saved is not None
         seed = new_seed()
-        settings = {**saved.settings, "seed": seed}
+        settings = {**saved.settings, "seed": seed, "rematch_of": room.id}
         found = await self._open(settings, seed, creator, user, lambda new: self.store.rematch(
             room.id, new, settings, commitment(seed), creator), seat)
         room.rematch = found[0].id
@@ -500,10 +508,17 @@ class Lobby:
         return found
 
     async def take(self, room: Room, seat: int | None = None, user: User | None = None,
-                   address: str = "", *, or_other: bool = False) -> tuple[int, str]:
+                   address: str = "", *, or_other: bool = False,
+                   rematching: bool = False) -> tuple[int, str]:
         """Take a free person's seat (``seat``, or the first free one; ``or_other``: the
         first free one when ``seat`` is not) as ``user`` (or a guest), from the address
-        hashed as ``address``: the seat and its secret token, shown to the taker once."""
+        hashed as ``address``: the seat and its secret token, shown to the taker once. A
+        rematch's seats are for its table's players, asking for the rematch there
+        (``rematching``)."""
+        if room.rematch_of and not rematching:
+            raise InvalidOptionError(
+                f"this table is the rematch of table {room.rematch_of}: its seats are kept "
+                "for that table's players, who take them with its rematch button")
         room.tokens = await asyncio.to_thread(self.store.tokens, room.id)
         free = room.free
         if not free:
@@ -705,7 +720,10 @@ class Lobby:
 
     async def say(self, room: Room, seat: int | None, user: User | None, words: str) -> None:
         """A chat line from a seat (the players' chat) or a spectator (the spectators'),
-        kept and shown to its own side only."""
+        kept and shown to its own side only. A finished table's chat is closed: what
+        is said after the game is not kept (a rematch has a chat of its own)."""
+        if room.status != OPEN or room.table.finished:
+            raise IllegalPlayError("this table is over: its chat is closed")
         channel = PLAYERS if seat is not None else SPECTATORS
         name = room.names[seat] if seat is not None else (
             user.name if user is not None else "spectator")
@@ -933,14 +951,29 @@ class Lobby:
             try:
                 room = await self.room(table_id)
                 async with room.lock:
-                    await asyncio.to_thread(self._commit, room, None,
-                                            close=f"closed after {minutes:g} minutes "
-                                                  "without a move")
+                    walked_away = self._walked_away(room)
+                    if walked_away is not None:  # leaving a rated game loses it
+                        await asyncio.to_thread(self._commit, room,
+                                                functools.partial(Table.time_out, seat=walked_away))
+                    else:
+                        await asyncio.to_thread(self._commit, room, None,
+                                                close=f"closed after {minutes:g} minutes "
+                                                      "without a move")
                     room.publish()
                 closed += 1
             except GammonError as error:
                 log.warning("table %s: not closed: %s", table_id, error)
         return closed
+
+    @staticmethod
+    def _walked_away(room: Room) -> int | None:
+        """The person who left a rated game with no clock unfinished, asked and gone for
+        the idle limit: they lose it, as on time (the result is rated if it was played)."""
+        question = room.table.question
+        if room.rated and room.status == OPEN and len(room.users) == 2 and \
+                question is not None and question.seat in room.users:
+            return question.seat
+        return None
 
     def forget_unwatched(self) -> None:
         """Drop the copies of tables nobody here watches or plays (they stay stored)."""

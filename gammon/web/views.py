@@ -203,6 +203,7 @@ def _shared(room: Room) -> dict[str, Any]:
         "rated": room.rated,
         "accounts": sorted(room.players),
         "rematch": room.rematch or None,
+        "rematch_of": room.rematch_of or None,
         "timed_out": table.timed_out,
     }
     if state is None:

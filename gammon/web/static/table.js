@@ -6,10 +6,14 @@ const tableId = location.pathname.split("/").pop();
 const storeKey = `gammon-token-${tableId}`;
 // A seat link carries its token after the "#" (never sent to a server, so never in a
 // proxy's log; a token in the query is not read). It is kept in this browser only once
-// the server has taken it: a mistyped link must not replace a good token.
+// the server has taken it: a mistyped link must not replace a good token. A browser that
+// holds a seat here keeps it: a link to another seat of this table (an opponent's own
+// link, sent to make this browser play for them) only offers to change seats.
 const linked = new URLSearchParams(location.hash.slice(1)).get("token") || "";
 const stored = localStorage.getItem(storeKey) || "";
-let token = linked || stored;
+let token = stored || linked;
+let otherSeatLink = stored && linked !== stored ? linked : "";
+let seated = "";  // the token the server last seated this page with
 if (linked) history.replaceState(null, "", location.pathname);
 // An invitation (/t/ID#join) offers a free seat to a browser that holds none here: the
 // page shows the stakes and the seat is taken only by a click (a page of another site
@@ -54,14 +58,17 @@ function receive(message) {
     clock = table.clock ? { ...table.clock, at: performance.now() } : null;
     const mine = table.question && table.question.seat === table.you;
     if (mine && !wasMine) beep();
-    if (token && token === linked && table.you !== null) localStorage.setItem(storeKey, token);
+    if (token && table.you !== null) {
+      seated = token;
+      if (token === linked) localStorage.setItem(storeKey, token);
+    }
     sent = false;
     pick = null;
     ringPick = null;
     draw();
   } else if (message.type === "error") {
     $("error").textContent = message.message;
-    if (token && token === linked && stored && stored !== linked) {
+    if (token && token !== seated && token === linked && stored && stored !== linked) {
       token = stored;  // the link's token was refused: back to the seat this browser holds
       socket.close();
     }
@@ -119,9 +126,12 @@ function draw() {
   }
   $("info").textContent = (table.info || []).join("; ") + (table.rated ? ` (${t("create.rated")})` : "");
   $("chat-title").textContent = t(table.you === null ? "chat.spectators" : "chat.players");
+  $("chat-form").hidden = table.over;  // the server keeps no chat of a finished table
+  $("chat-closed").hidden = !table.over;
   const free = table.seats.some((s) => s.human && !s.taken);
-  $("invite").hidden = !(free && table.you !== null && !table.over);
+  $("invite").hidden = !(free && table.you !== null && !table.over && !table.rematch_of);
   offerSeat(free);
+  offerOtherSeat();
   const lines = $("lines");
   lines.replaceChildren();
   for (const line of table.lines) {
@@ -678,9 +688,22 @@ function stakesText() {
   return [game, kind, rated, timed].join(", ");
 }
 
+function offerOtherSeat() {
+  $("switch-offer").hidden = !(otherSeatLink && table.you !== null);
+}
+
+$("switch").onclick = () => {
+  token = otherSeatLink;  // kept once the server takes it, as any link's token
+  otherSeatLink = "";
+  $("switch-offer").hidden = true;
+  if (socket) { socket.onclose = null; socket.close(); }
+  connect();
+};
+
 function offerSeat(free) {
   const offer = $("join-offer");
-  offer.hidden = !(invited && !token && free && table.you === null && !table.over);
+  offer.hidden = !(invited && !token && free && table.you === null && !table.over
+                   && !table.rematch_of);
   if (!offer.hidden) $("join-stakes").textContent = t("table.join_offer", { stakes: stakesText() });
 }
 
