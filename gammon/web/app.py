@@ -285,7 +285,7 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
                                     address_hash(address(request)),
                                     config.rates.sign_ups_per_day_per_address)
             else:
-                if not account_tries.take(str(name).casefold()[:40]):
+                if not account_tries.take(accounts.tries_key(name)):
                     raise Refused("too many tries at this account: try again within the "
                                   "hour", 429)
                 user = await hashed(accounts.sign_in, name, body.get("password"))
@@ -293,8 +293,7 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
         except Refused as refused:
             return _error(str(refused), refused.status)
         except AccountError as error:
-            return _error(str(error), 409 if new and "taken" in str(error) else 400 if new
-                          else 401)
+            return _error(str(error), error.status)
         answer = JSONResponse({"name": user.name}, status_code=201 if new else 200)
         answer.set_cookie(COOKIE, token, max_age=LOGIN_DAYS * 86400, httponly=True,
                           samesite="lax", secure=request.url.scheme == "https", path="/")
