@@ -1,20 +1,22 @@
-"""Names that can be trusted (issue 44): look-alike and blank names, and names a database
-cannot hold (docs/security.md, "Rated play")."""
+"""Names and logins that can be trusted (issue 44): look-alike and blank names, names a
+database cannot hold, and logins that end (docs/security.md, "Rated play")."""
 
 from __future__ import annotations
 
 import dataclasses
+import time
 
 import pytest
 from argon2 import PasswordHasher
-from sqlalchemy import inspect, select, text
+from sqlalchemy import func, inspect, select, text, update
 from starlette.testclient import TestClient
-from webclient import FAST
+from webclient import FAST, new_table
 
-from gammon.web.accounts import Accounts, User
+from gammon.web import rooms
+from gammon.web.accounts import COOKIE, LOGINS_PER_ACCOUNT, SECURE_COOKIE, Accounts, User
 from gammon.web.app import create_app
 from gammon.web.names import keys, skeleton
-from gammon.web.store import Store, users
+from gammon.web.store import Store, logins, users
 
 PASSWORD = "a good password"
 #: These tests sign up and in more often than an address may a minute.
@@ -173,6 +175,96 @@ def test_a_nul_or_a_lone_surrogate_in_a_name_or_password_is_answered_400(databas
             assert password.status_code == 400 and "surrogate" in password.json()["error"]
         assert http.post("/api/signin", json={"name": "alice", "password": PASSWORD}
                          ).status_code == 200
+
+
+# --- logins ---------------------------------------------------------------------------
+
+def _logins(http) -> int:
+    with http.app.state.store.engine.connect() as db:
+        return db.execute(select(func.count()).select_from(logins)).scalar_one()
+
+
+def test_expired_logins_are_deleted_by_the_sweep_and_at_sign_in(sqlite, monkeypatch):
+    monkeypatch.setattr(rooms, "SLOW_SWEEP", 0.0)  # every sweep is a slow one
+    with client(sqlite) as http:
+        assert sign_up(http, "alice").status_code == 201
+        store = http.app.state.store
+        with store.writer.begin() as db:
+            db.execute(update(logins).values(expires=time.time() - 1))
+        assert http.get("/api/me").json() == {"name": None}
+        deadline = time.time() + 20
+        while _logins(http) and time.time() < deadline:
+            time.sleep(0.2)
+        assert _logins(http) == 0  # the sweep deleted it
+    accounts = Accounts(Store(sqlite))
+    user = accounts.sign_in("alice", PASSWORD)
+    with accounts.store.writer.begin() as db:
+        db.execute(logins.insert().values(token_hash="0" * 64, user_id=user.id,
+                                          expires=time.time() - 1))
+    token = accounts.new_login(user)
+    with accounts.store.engine.connect() as db:
+        left = db.execute(select(logins.c.token_hash)).scalars().all()
+    assert left != [] and "0" * 64 not in left and accounts.user_of(token) == user
+
+
+def test_an_account_keeps_its_newest_logins(sqlite):
+    accounts = Accounts(Store(sqlite))
+    user = accounts.sign_up("alice", PASSWORD)
+    tokens = [accounts.new_login(user) for _ in range(LOGINS_PER_ACCOUNT + 5)]
+    signed_in = [accounts.user_of(token) == user for token in tokens]
+    assert signed_in == [False] * 5 + [True] * LOGINS_PER_ACCOUNT
+
+
+def test_signing_out_everywhere_ends_every_login_of_the_account(sqlite):
+    app = create_app(sqlite, config=NAMES)
+    with TestClient(app) as phone, TestClient(app) as laptop, TestClient(app) as other:
+        assert sign_up(phone, "alice").status_code == 201
+        assert laptop.post("/api/signin", json={"name": "alice", "password": PASSWORD}
+                           ).status_code == 200
+        assert sign_up(other, "bob").status_code == 201
+        here = phone.post("/api/signout", json={})
+        assert here.json() == {"name": None, "ended": 1}
+        assert laptop.get("/api/me").json()["name"] == "alice"  # only that one ended
+        phone.post("/api/signin", json={"name": "alice", "password": PASSWORD})
+        everywhere = laptop.post("/api/signout", json={"everywhere": True})
+        assert everywhere.status_code == 200 and everywhere.json()["ended"] == 2
+        assert phone.get("/api/me").json() == laptop.get("/api/me").json() == {"name": None}
+        assert other.get("/api/me").json()["name"] == "bob"
+        wrong = other.post("/api/signout", json={"everywhere": "yes"})
+        assert wrong.status_code == 400 and "true or false" in wrong.json()["error"]
+        unknown = other.post("/api/signout", json={"all": True})
+        assert unknown.status_code == 400 and "everywhere" in unknown.json()["error"]
+        assert other.get("/api/me").json()["name"] == "bob"
+
+
+def test_over_https_the_login_is_a_host_cookie_and_over_http_a_plain_one(sqlite):
+    app = create_app(sqlite, config=NAMES)
+    with TestClient(app, base_url="https://testserver") as https, TestClient(app) as http:
+        answer = sign_up(https, "alice")
+        cookie = answer.headers["set-cookie"]
+        assert cookie.startswith(SECURE_COOKIE + "=")
+        attributes = [part.strip().lower() for part in cookie.split(";")[1:]]
+        assert {"secure", "httponly", "path=/", "samesite=lax"} <= set(attributes)
+        assert not any(part.startswith("domain") for part in attributes)
+        assert https.get("/api/me").json()["name"] == "alice"
+        made = new_table(https, seats=["human", "beginner"])
+        row = next(r for r in https.get("/api/tables").json() if r["id"] == made["id"])
+        assert row["seats"][0]["name"] == "alice"
+        # A plain cookie planted over HTTP (or by a sibling host) signs nobody in there.
+        plain = http.post("/api/signin", json={"name": "alice", "password": PASSWORD})
+        assert plain.headers["set-cookie"].startswith(COOKIE + "=")
+        assert "secure" not in plain.headers["set-cookie"].lower()
+        assert http.get("/api/me").json()["name"] == "alice"  # local play keeps working
+        token = http.cookies[COOKIE]
+        https.cookies.clear()
+        https.cookies.set(COOKIE, token)
+        assert https.get("/api/me").json() == {"name": None}
+        out = TestClient(app, base_url="https://testserver")
+        out.cookies.set(SECURE_COOKIE, token)
+        gone = out.post("/api/signout", json={})
+        assert gone.json()["ended"] == 1
+        assert gone.headers["set-cookie"].startswith(SECURE_COOKIE + '=""')
+        assert "secure" in gone.headers["set-cookie"].lower()
 
 
 # --- older databases ------------------------------------------------------------------

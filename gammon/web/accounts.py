@@ -228,9 +228,15 @@ class Accounts:
     def new_login(self, user: User) -> str:
         """A login for ``user``: the token for its cookie (kept here only as a hash)."""
         token = secrets.token_urlsafe(24)
+        now = time.time()
         with self.store.writer.begin() as db:
+            mine = logins.c.user_id == user.id
+            db.execute(logins.delete().where(mine, logins.c.expires <= now))
+            kept = (select(logins.c.token_hash).where(mine)
+                    .order_by(logins.c.expires.desc()).limit(LOGINS_PER_ACCOUNT - 1))
+            db.execute(logins.delete().where(mine, logins.c.token_hash.not_in(kept)))
             db.execute(insert(logins).values(token_hash=token_hash(token), user_id=user.id,
-                                             expires=time.time() + LOGIN_DAYS * 86400))
+                                             expires=now + LOGIN_DAYS * 86400))
         return token
 
     def user_of(self, token: str | None) -> User | None:
@@ -244,10 +250,16 @@ class Accounts:
                        logins.c.expires > time.time())).one_or_none()
         return None if found is None else User(int(found.id), str(found.name))
 
-    def sign_out(self, token: str | None) -> None:
-        if token and len(token) <= 64:
-            with self.store.writer.begin() as db:
-                db.execute(logins.delete().where(logins.c.token_hash == token_hash(token)))
+    def sign_out(self, token: str | None, everywhere: bool = False) -> int:
+        """End the login ``token`` (and, ``everywhere``, every login of its account, on
+        every device): how many logins were ended."""
+        if not token or len(token) > 64:
+            return 0
+        this = logins.c.token_hash == token_hash(token)
+        with self.store.writer.begin() as db:
+            if everywhere:
+                this = logins.c.user_id.in_(select(logins.c.user_id).where(this))
+            return int(db.execute(logins.delete().where(this)).rowcount)
 
     # --- ratings ----------------------------------------------------------------------------
 
