@@ -3,8 +3,14 @@
 A person may play as a guest (a seat link is all they hold) or sign up with a name and a
 password. The password is kept only as an Argon2id hash (argon2-cffi, its recommended
 parameters); it is never stored, logged or sent back in clear. Signing in gives a login:
-a random token in an ``HttpOnly``, ``SameSite=Lax`` cookie (``Secure`` over HTTPS), of
-which the server keeps only the SHA-256, so a copy of the database signs nobody in.
+a random token in an ``HttpOnly``, ``SameSite=Lax`` cookie (over HTTPS a ``__Host-``
+cookie: ``Secure``, the whole site's, no other host's to set), of which the server keeps
+only the SHA-256, so a copy of the database signs nobody in. A login lasts
+:data:`LOGIN_DAYS`; the expired ones are deleted, an account keeps its
+:data:`LOGINS_PER_ACCOUNT` newest, and its owner may sign out everywhere at once.
+
+A name is checked by :mod:`gammon.web.names`: it draws every character it holds, in one
+script, and no two accounts' names, nor a name and a word the site keeps, look alike.
 
 Ratings are Glicko-2 (:mod:`gammon.table.ratings`), one per account and *pool*: a
 variant and a kind of play (``backgammon:game`` for single games,
@@ -19,7 +25,6 @@ rated results of the day; the leaderboard lists an account once it has
 
 from __future__ import annotations
 
-import re
 import secrets
 import time
 from dataclasses import dataclass
@@ -28,24 +33,31 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import and_, func, insert, or_, select, update
+from sqlalchemy import and_, func, insert, or_, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from gammon.core.errors import GammonError
 from gammon.table.ratings import Rating, rate
+from gammon.web.names import BadName, check, keys, normal
 from gammon.web.store import Store, logins, ratings, results, token_hash, users
 
-#: A name: a letter or digit first, then letters, digits, ``_`` or ``-`` (any script:
-#: most players of the nardy read Cyrillic), 3 to 20 in all.
-NAME = re.compile(r"[^\W_][\w-]{2,19}")
 PASSWORD_CHARS = (8, 128)
 #: Days a login lasts.
 LOGIN_DAYS = 30
-#: The cookie a login is kept in.
+#: Logins one account keeps (on as many devices): a new one past them ends the oldest.
+LOGINS_PER_ACCOUNT = 20
+#: The cookie a login is kept in over plain HTTP (a server on one's own machine), and
+#: over HTTPS: a ``__Host-`` cookie, which a browser takes only when it is ``Secure``,
+#: for the path ``/`` and no ``Domain``, so no other host (a sibling subdomain, a
+#: network on the way over HTTP) can plant or shadow it.
 COOKIE = "gammon_login"
-#: Names nobody may take: words the pages use for seats that are not accounts.
+SECURE_COOKIE = "__Host-gammon_login"
+#: Names nobody may take: words the pages use for seats that are not accounts (and any
+#: name that looks like one of them).
 RESERVED = {"guest", "player", "spectator", "admin", "gammon", "bot", "human", "server"}
+#: The characters a name may end in after a word it may not be (``player2``).
+_TAIL = "0123456789_-"
 #: Checker plays each player must have made at a table for its result to be rated (as
 #: lichess aborts a game its players have not both moved in): a resignation at the first
 #: decision, or a seat that never moved and lost on time, rates nothing.
@@ -62,7 +74,23 @@ COMMON_PASSWORDS = frozenset((Path(__file__).parent / "data" / "common-passwords
 
 class AccountError(GammonError):
     """A sign-up or sign-in refused: the message says why (and never which of the name
-    or the password was wrong)."""
+    or the password was wrong); ``status`` is the HTTP status that says so."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def cookie_name(secure: bool) -> str:
+    """The name of the login cookie over HTTPS (``secure``) or plain HTTP."""
+    return SECURE_COOKIE if secure else COOKIE
+
+
+def _text(value: Any) -> bool:
+    """Whether ``value`` is text a database can hold: no NUL, no half of a surrogate
+    pair (JSON can send both; PostgreSQL refuses the first, UTF-8 the second)."""
+    return isinstance(value, str) and "\x00" not in value and \
+        not any("\ud800" <= char <= "\udfff" for char in value)
 
 
 @dataclass(frozen=True)
@@ -88,18 +116,26 @@ class Accounts:
     def __init__(self, store: Store, reserved: set[str] | frozenset[str] = frozenset()) -> None:
         self.store = store
         self.hasher = PasswordHasher()
-        self.reserved = {name.casefold() for name in (*RESERVED, *reserved)}
+        # Kept by both keys: a look-alike of a kept word is kept too.
+        self.reserved = {key for name in (*RESERVED, *reserved) for key in keys(name)}
         # Signing in as nobody costs as much as signing in: an unknown name is not told
         # apart by the time the answer takes.
         self._dummy = self.hasher.hash(secrets.token_hex(16))
 
     def check_name(self, name: Any) -> str:
-        if not isinstance(name, str) or not NAME.fullmatch(name):
-            raise AccountError("a name is 3 to 20 letters, digits, _ or -, beginning with a "
-                               "letter or digit")
-        base = name.casefold().rstrip("0123456789_-")
-        if name.casefold() in self.reserved or base in self.reserved:
-            raise AccountError(f"{name!r} is kept for the site's own use: choose another name")
+        """``name`` NFKC-normalised, as it is kept and shown, or :class:`AccountError`
+        saying what is wrong with it and what is allowed."""
+        if not isinstance(name, str):
+            raise AccountError("a name is 3 to 20 letters and digits of one script, with _ "
+                               "or -, beginning with a letter or digit")
+        try:
+            name = check(name)
+        except BadName as error:
+            raise AccountError(str(error)) from None
+        base = name.rstrip(_TAIL)
+        if self.reserved & {*keys(name), *(keys(base) if base else ())}:
+            raise AccountError(f"{name!r} is, or looks like, a name kept for the site's own "
+                               "use (its bots and seats): choose another name")
         return name
 
     @staticmethod
@@ -107,6 +143,8 @@ class Accounts:
         low, high = PASSWORD_CHARS
         if not isinstance(password, str) or not low <= len(password) <= high:
             raise AccountError(f"a password is {low} to {high} characters")
+        if not _text(password):
+            raise AccountError("a password holds no NUL nor halves of surrogate pairs")
         folded = password.casefold()
         # The name with a few characters about it is as good as no password.
         beside_name = folded.replace(name.casefold(), "") if name else folded
@@ -122,9 +160,14 @@ class Accounts:
         ``per_day`` of them a day (any number when None)."""
         name = self.check_name(name)
         digest = self.hasher.hash(self.check_password(password, name))
+        key, shape = keys(name)
+        taken = AccountError(f"the name {name!r} is taken, or looks like one that is: "
+                             "choose another", 409)
         now = time.time()
         try:
             with self.store.writer.begin() as db:
+                if self.store.postgres:  # sign-ups look for look-alikes one at a time
+                    db.execute(text("SELECT pg_advisory_xact_lock(4243)"))
                 if per_day is not None and address:
                     made = db.execute(select(func.count()).select_from(users).where(
                         users.c.address == address, users.c.created > now - 86400)
@@ -132,21 +175,44 @@ class Accounts:
                     if made >= per_day:
                         raise AccountError(f"your address has made {made} accounts today, "
                                            "the most it may: sign in to one of them")
+                both = (key, shape)
+                if db.execute(select(users.c.id).where(
+                        or_(users.c.key.in_(both), users.c.shape.in_(both))).limit(1)
+                              ).first() is not None:
+                    raise taken
                 user_id = db.execute(insert(users).values(
-                    name=name, key=name.casefold(), password=digest, created=now,
+                    name=name, key=key, shape=shape, password=digest, created=now,
                     address=address)).inserted_primary_key[0]  # type: ignore[index]
         except IntegrityError:
-            raise AccountError(f"the name {name!r} is taken: choose another") from None
+            raise taken from None
         return User(int(user_id), name)
 
+    @staticmethod
+    def tries_key(name: Any) -> str:
+        """What the sign-ins at one account are counted by: its key, so that no spelling
+        of its name (its case, a look-alike letter) is tried apart."""
+        if isinstance(name, str) and len(name) <= 40:
+            return keys(name)[0]
+        return str(name)[:40]
+
     def sign_in(self, name: Any, password: Any) -> User:
-        wrong = AccountError("that name and password do not match an account")
+        wrong = AccountError("that name and password do not match an account", 401)
+        if isinstance(name, str) and not _text(name):
+            raise AccountError("a name holds no control characters (NUL) nor halves of "
+                               "surrogate pairs: letters, digits, _ or -")
+        if isinstance(password, str) and not _text(password):
+            raise AccountError("a password holds no NUL nor halves of surrogate pairs")
         if not isinstance(name, str) or not isinstance(password, str) or len(name) > 40 \
                 or len(password) > PASSWORD_CHARS[1]:
             raise wrong
+        # By its key, or by its exact name: an account of an older schema whose name
+        # looks like an earlier one's is keyed apart (store._rekey_names).
+        name = normal(name)
         with self.store.engine.connect() as db:
-            found = db.execute(select(users.c.id, users.c.name, users.c.password)
-                               .where(users.c.key == name.casefold())).one_or_none()
+            found = db.execute(
+                select(users.c.id, users.c.name, users.c.password)
+                .where(or_(users.c.key == keys(name)[0], users.c.name == name))
+                .order_by((users.c.name == name).desc()).limit(1)).one_or_none()
         try:
             self.hasher.verify(found.password if found else self._dummy, password)
         except (VerificationError, InvalidHashError):
@@ -162,9 +228,15 @@ class Accounts:
     def new_login(self, user: User) -> str:
         """A login for ``user``: the token for its cookie (kept here only as a hash)."""
         token = secrets.token_urlsafe(24)
+        now = time.time()
         with self.store.writer.begin() as db:
+            mine = logins.c.user_id == user.id
+            db.execute(logins.delete().where(mine, logins.c.expires <= now))
+            kept = (select(logins.c.token_hash).where(mine)
+                    .order_by(logins.c.expires.desc()).limit(LOGINS_PER_ACCOUNT - 1))
+            db.execute(logins.delete().where(mine, logins.c.token_hash.not_in(kept)))
             db.execute(insert(logins).values(token_hash=token_hash(token), user_id=user.id,
-                                             expires=time.time() + LOGIN_DAYS * 86400))
+                                             expires=now + LOGIN_DAYS * 86400))
         return token
 
     def user_of(self, token: str | None) -> User | None:
@@ -178,10 +250,16 @@ class Accounts:
                        logins.c.expires > time.time())).one_or_none()
         return None if found is None else User(int(found.id), str(found.name))
 
-    def sign_out(self, token: str | None) -> None:
-        if token and len(token) <= 64:
-            with self.store.writer.begin() as db:
-                db.execute(logins.delete().where(logins.c.token_hash == token_hash(token)))
+    def sign_out(self, token: str | None, everywhere: bool = False) -> int:
+        """End the login ``token`` (and, ``everywhere``, every login of its account, on
+        every device): how many logins were ended."""
+        if not token or len(token) > 64:
+            return 0
+        this = logins.c.token_hash == token_hash(token)
+        with self.store.writer.begin() as db:
+            if everywhere:
+                this = logins.c.user_id.in_(select(logins.c.user_id).where(this))
+            return int(db.execute(logins.delete().where(this)).rowcount)
 
     # --- ratings ----------------------------------------------------------------------------
 
@@ -266,4 +344,5 @@ def rate_result(db: Connection, pool: str, winner: int, loser: int) -> None:
                                              ratings.c.pool == pool).values(**values))
 
 
-__all__ = ["COOKIE", "AccountError", "Accounts", "User", "pool_of", "rate_result", "settle"]
+__all__ = ["COOKIE", "SECURE_COOKIE", "AccountError", "Accounts", "User", "cookie_name",
+           "pool_of", "rate_result", "settle"]

@@ -70,7 +70,7 @@ from gammon.stakes.match import ROTATIONS, Rotation, rotation
 from gammon.stakes.rules import StakeRules
 from gammon.table.clock import time_control
 from gammon.table.table import Seat, Table
-from gammon.web.accounts import COOKIE, LOGIN_DAYS, AccountError, Accounts, User
+from gammon.web.accounts import LOGIN_DAYS, AccountError, Accounts, User, cookie_name
 from gammon.web.config import ServerConfig, load_config
 from gammon.web.live import POLICY, Live
 from gammon.web.rates import Rates
@@ -136,6 +136,12 @@ def _error(message: str, status: int = 400) -> JSONResponse:
 def address(connection: HTTPConnection) -> str:
     """The client's address (uvicorn puts a trusted proxy's X-Forwarded-For here)."""
     return connection.client.host if connection.client else "unknown"
+
+
+def secure(connection: HTTPConnection) -> bool:
+    """Whether the connection came over HTTPS (uvicorn puts a trusted proxy's
+    X-Forwarded-Proto here): its login cookie is then the ``__Host-`` one."""
+    return connection.url.scheme in ("https", "wss")
 
 
 def same_origin(connection: HTTPConnection) -> bool:
@@ -265,7 +271,7 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
             hashing_now[0] -= 1
 
     async def signed_in(connection: HTTPConnection) -> User | None:
-        token = connection.cookies.get(COOKIE)
+        token = connection.cookies.get(cookie_name(secure(connection)))
         return await asyncio.to_thread(accounts.user_of, token) if token else None
 
     async def account(request: Request, new: bool) -> Response:
@@ -285,7 +291,7 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
                                     address_hash(address(request)),
                                     config.rates.sign_ups_per_day_per_address)
             else:
-                if not account_tries.take(str(name).casefold()[:40]):
+                if not account_tries.take(accounts.tries_key(name)):
                     raise Refused("too many tries at this account: try again within the "
                                   "hour", 429)
                 user = await hashed(accounts.sign_in, name, body.get("password"))
@@ -293,11 +299,11 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
         except Refused as refused:
             return _error(str(refused), refused.status)
         except AccountError as error:
-            return _error(str(error), 409 if new and "taken" in str(error) else 400 if new
-                          else 401)
+            return _error(str(error), error.status)
         answer = JSONResponse({"name": user.name}, status_code=201 if new else 200)
-        answer.set_cookie(COOKIE, token, max_age=LOGIN_DAYS * 86400, httponly=True,
-                          samesite="lax", secure=request.url.scheme == "https", path="/")
+        # No Domain: the cookie is this host's alone (a __Host- cookie must have none).
+        answer.set_cookie(cookie_name(secure(request)), token, max_age=LOGIN_DAYS * 86400,
+                          httponly=True, samesite="lax", secure=secure(request), path="/")
         return answer
 
     async def sign_up(request: Request) -> Response:
@@ -307,11 +313,24 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
         return await account(request, False)
 
     async def sign_out(request: Request) -> Response:
-        if not same_origin(request):
-            return _error("sign out from this site's own pages", 403)
-        await asyncio.to_thread(accounts.sign_out, request.cookies.get(COOKIE))
-        answer = JSONResponse({"name": None})
-        answer.delete_cookie(COOKIE, path="/")
+        """This login ends; with ``{"everywhere": true}``, every login of its account."""
+        try:
+            if not same_origin(request):
+                raise Refused("sign out from this site's own pages", 403)
+            body = await read_json(request, config.limits.request_bytes)
+            if set(body) - {"everywhere"}:
+                raise Refused("send {} to sign out here, {\"everywhere\": true} to sign "
+                              "out on every device")
+            everywhere = _yes_no(body.get("everywhere", False), "everywhere")
+        except Refused as refused:
+            return _error(str(refused), refused.status)
+        except GammonError as error:
+            return _error(str(error))
+        name = cookie_name(secure(request))
+        ended = await asyncio.to_thread(accounts.sign_out, request.cookies.get(name),
+                                        everywhere)
+        answer = JSONResponse({"name": None, "ended": ended})
+        answer.delete_cookie(name, path="/", secure=secure(request), httponly=True)
         return answer
 
     async def me(request: Request) -> Response:

@@ -67,7 +67,7 @@ LEASE = 6.0
 #: another process's sweep takes it on.
 HEAD_START = 2.0
 #: Seconds between sweeps (tables whose bots nobody plays), and between the slower ones
-#: (idle tables, rooms nobody watches).
+#: (idle tables, rooms nobody watches, expired logins).
 SWEEP, SLOW_SWEEP = 1.0, 30.0
 #: Seconds a room nobody watches stays in memory.
 KEEP = 120.0
@@ -938,6 +938,7 @@ class Lobby:
                     slow = time.monotonic()
                     await self.close_idle()
                     self.forget_unwatched()
+                    await asyncio.to_thread(self.store.forget_logins, time.time())
             except asyncio.CancelledError:
                 raise
             except Exception:  # the database is away a moment: sweep again later

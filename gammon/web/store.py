@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -60,7 +61,9 @@ from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.exc import IntegrityError
 
 from gammon.core.errors import GammonError
+from gammon.web.names import keys
 
+log = logging.getLogger("gammon.web")
 #: The PostgreSQL channel the processes tell each other of changes on.
 CHANNEL = "gammon_tables"
 #: A table's status.
@@ -120,12 +123,17 @@ users = Table(
     "users", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("name", String(32), nullable=False),
-    # The name as compared: two accounts never differ by case alone.
-    Column("key", String(32), nullable=False, unique=True),
+    # The name as compared (gammon.web.names.keys): its skeleton, case-folded, so that
+    # two accounts never differ by case or by look-alike letters alone (since the fifth
+    # schema; a casefolded name before), and the second key, its skeleton's case-folded
+    # skeleton (a capital I for an l). Text: a skeleton is longer than its name.
+    Column("key", Text, nullable=False, unique=True),
     Column("password", String(128), nullable=False),
     Column("created", Float, nullable=False),
     # The address (hashed) the account was made from (since the fourth schema).
     Column("address", String(32), nullable=False, server_default=""),
+    Column("shape", Text, nullable=False, server_default=""),
+    Index("users_by_shape", "shape"),
 )
 logins = Table(
     "logins", metadata,
@@ -171,7 +179,7 @@ results = Table(
 FIRST_ADDED = ("status", "version", "needs", "runner", "lease_until", "updated", "creator",
                "reason")
 ADDED = {"tables": (*FIRST_ADDED, "clock", "deadline", "rematch"),
-         "seats": ("user_id", "name", "address", "arrived"), "users": ("address",)}
+         "seats": ("user_id", "name", "address", "arrived"), "users": ("address", "shape")}
 
 
 def token_hash(token: str) -> str:
@@ -392,6 +400,8 @@ class Store:
                     db, checkfirst=True)
                 Index("tables_by_creator", tables.c.creator, tables.c.status).create(
                     db, checkfirst=True)
+            if "users" in have and "shape" not in have["users"]:
+                _rekey_names(db, self.postgres)
 
     def notify(self, db: Connection, notice: Notice) -> None:
         """Tell every listening process of a change (when the transaction commits)."""
@@ -659,6 +669,34 @@ class Store:
             query = query.where(tables.c.status == status)
         with self.engine.connect() as db:
             return [_saved(row) for row in db.execute(query)]
+
+    def forget_logins(self, now: float) -> int:
+        """Delete the logins that have expired (they sign nobody in): how many."""
+        with self.writer.begin() as db:
+            return int(db.execute(logins.delete().where(logins.c.expires <= now)).rowcount)
+
+
+def _rekey_names(db: Connection, postgres: bool) -> None:
+    """Key the accounts of a database of the fourth schema or before by their names'
+    skeletons (they were keyed by their casefolded names). Where two accounts' names
+    look alike, the later one's key gets its id, so it stays unique: that account still
+    signs in by its exact name, and no new one may take a name like either."""
+    if postgres:
+        db.execute(text("ALTER TABLE users ALTER COLUMN key TYPE TEXT"))
+    # The table's own index (a new Index of that name would join the table's for good).
+    next(i for i in users.indexes if i.name == "users_by_shape").create(db, checkfirst=True)
+    found = db.execute(select(users.c.id, users.c.name).order_by(users.c.id)).all()
+    for row in found:  # out of the way of every new key first
+        db.execute(update(users).where(users.c.id == row.id).values(key=f"#{row.id}"))
+    taken: set[str] = set()
+    for row in found:
+        key, shape = keys(row.name)
+        if key in taken:
+            log.warning("account %d's name looks like an earlier account's: it is kept, "
+                        "keyed apart", row.id)
+            key = f"{key}#{row.id}"
+        taken.add(key)
+        db.execute(update(users).where(users.c.id == row.id).values(key=key, shape=shape))
 
 
 def _add_column(db: Connection, column: Column[Any]) -> None:

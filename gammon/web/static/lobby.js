@@ -134,6 +134,7 @@ async function showMe() {
   $("me").textContent = me.name ? t("account.signed_in", { name: me.name }) : t("account.guest");
   $("account").hidden = Boolean(me.name);
   $("sign-out").hidden = !me.name;
+  $("sign-out-everywhere").hidden = !me.name;
 }
 
 async function account(path) {
@@ -161,10 +162,13 @@ async function showLeaders() {
 
 $("account").onsubmit = (event) => { event.preventDefault(); account("/api/signin"); };
 $("sign-up").onclick = () => account("/api/signup");
-$("sign-out").onclick = async () => {
-  await fetch("/api/signout", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+async function signOut(everywhere) {
+  await fetch("/api/signout", { method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ everywhere }) });
   showMe();
-};
+}
+$("sign-out").onclick = () => signOut(false);
+$("sign-out-everywhere").onclick = () => signOut(true);
 
 async function start() {
   variants = await (await fetch("/api/variants")).json();
