@@ -432,3 +432,86 @@ def test_walking_away_from_a_rated_game_without_a_clock_loses_it(sqlite):
             kept = db.execute(select(results)).one()
         users = lobby.rooms[made["id"]].users
         assert kept.rated and (kept.loser, kept.winner) == (users[gone], users[1 - gone])
+
+
+# --- the also-list: the bots' workers shared fairly, reviews capped per address ----------
+
+def test_the_bots_workers_go_round_the_addresses_in_turn():
+    """Five busy tables of one address doubled another player's bot wait: each job of
+    theirs queued behind all five. Now the next free worker goes to the address whose
+    turn it is: B's one decision is second, not sixth."""
+    import asyncio
+
+    from gammon.web.workers import FairShare
+
+    async def scenario() -> list[str]:
+        share = FairShare(1)
+        served: list[str] = []
+        release = asyncio.Event()
+
+        async def job(owner: str, hold: bool = False) -> None:
+            async with share.slot(owner):
+                served.append(owner)
+                if hold:
+                    await release.wait()
+                await asyncio.sleep(0)
+
+        first = asyncio.create_task(job("A", hold=True))
+        await asyncio.sleep(0)
+        jobs = [asyncio.create_task(job("A")) for _ in range(4)]
+        await asyncio.sleep(0)
+        late = asyncio.create_task(job("B"))
+        gone = asyncio.create_task(job("C"))
+        await asyncio.sleep(0)
+        gone.cancel()  # a job given up while it waits gives its turn away
+        release.set()
+        await asyncio.gather(first, late, *jobs)
+        assert share.busy == 0 and not share.waiting
+        return served
+
+    assert asyncio.run(scenario()) == ["A", "A", "B", "A", "A", "A"]
+
+
+def test_an_address_has_one_review_made_at_a_time(sqlite, monkeypatch):
+    """Reviews (a 1-ply analysis of every decision, in the bots' workers) could be asked
+    for by the dozen and starve other tables' bots. An address has one made at a time,
+    in its share of the workers."""
+    release = threading.Event()
+    owners: list[str] = []
+
+    async def held_review(function, *args, budget, owner=""):
+        import asyncio
+
+        owners.append(owner)
+        while not release.is_set():
+            await asyncio.sleep(0.01)
+        return "<p>a review</p>"
+
+    with addressed_client(sqlite) as http:
+        finished = []
+        for _ in range(2):
+            made = http.post("/api/tables", json={"variant": "hypergammon-1",
+                                                  "seats": ["human", "beginner"]}).json()
+            with connect(http, made["id"], made["token"]) as socket:
+                play_until_over({0: socket}, socket, lambda seat, q: 0)
+            finished.append(made["id"])
+        monkeypatch.setattr(http.app.app.state.lobby.thinkers, "run", held_review)
+        answers: dict[str, int] = {}
+        waiting = threading.Thread(target=lambda: answers.update(
+            first=http.get(f"/t/{finished[0]}/review", headers=at(A)).status_code))
+        waiting.start()
+        deadline = time.monotonic() + 10
+        while not owners and time.monotonic() < deadline:
+            time.sleep(0.01)
+        second = http.get(f"/t/{finished[1]}/review", headers=at(A))
+        assert second.status_code == 429 and "being made" in second.json()["error"]
+        other = threading.Thread(target=lambda: answers.update(
+            other=http.get(f"/t/{finished[1]}/review", headers=at(B)).status_code))
+        other.start()
+        while len(owners) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        release.set()
+        waiting.join(10)
+        other.join(10)
+        assert answers == {"first": 200, "other": 200}
+        assert len(set(owners)) == 2  # each in its own address's share

@@ -243,6 +243,7 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
     variants_json = json.dumps(_variants(config))
     listing: dict[str, Any] = {"at": 0.0, "json": "[]"}
     reviews: OrderedDict[str, str] = OrderedDict()
+    reviewing: dict[str, int] = {}  # reviews being made, by hashed address
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -485,13 +486,23 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
         if page is None:
             if not creations.take("review " + address(request)):
                 return _error("you are asking for reviews too fast: wait a minute", 429)
-            try:
+            owner = address_hash(address(request))
+            if reviewing.get(owner, 0) >= config.limits.reviews_per_address:
+                return _error("a review you asked for is being made: wait for it, then ask "
+                              "for the next", 429)
+            reviewing[owner] = reviewing.get(owner, 0) + 1
+            try:  # in the address's share of the bots' workers, never ahead of the others
                 page = await lobby.thinkers.run(review_page_of, room.table.to_json(),
-                                                room.names, room.id, budget=REVIEW_SECONDS)
+                                                room.names, room.id, budget=REVIEW_SECONDS,
+                                                owner=owner)
             except GammonError as error:
                 return _error(str(error), 409)
             except TimeoutError:
                 return _error("the review took too long; it is not made for this table", 503)
+            finally:
+                reviewing[owner] -= 1
+                if not reviewing[owner]:
+                    del reviewing[owner]
             reviews[room.id] = page
             while len(reviews) > REVIEWS:
                 reviews.popitem(last=False)

@@ -89,6 +89,8 @@ class Limits:
     lobby_rows: int = 200
     #: Characters of a chat line.
     chat_chars: int = 300
+    #: Reviews of finished tables an address may have made (or waiting) at once.
+    reviews_per_address: int = 1
     #: The fastest clock a rated table may have: seconds free a decision, and reserve
     #: (a faster one is lost by a slow connection or a page that is not looked at).
     rated_delay: int = 8

@@ -128,6 +128,8 @@ class Room:
     #: rematch, the table whose players its seats are kept for.
     rematch: str = ""
     rematch_of: str = ""
+    #: The address that made it, hashed: its bots think in that address's share.
+    creator: str = ""
     #: The seats whose pages have connected: a clock starts once every person's has.
     arrived: set[int] = field(default_factory=set)
     #: The chat lines kept for those who join later.
@@ -143,6 +145,7 @@ class Room:
                    players=dict(saved.players), users=dict(saved.users),
                    rated=bool(saved.settings.get("rated")), rematch=saved.rematch,
                    rematch_of=str(saved.settings.get("rematch_of", "")),
+                   creator=saved.creator,
                    arrived=set(saved.arrived))
         control = saved.settings.get("clock")
         if control:
@@ -899,7 +902,7 @@ class Lobby:
         try:
             decision = await self.thinkers.decide(
                 spec, question.state, seed, MARGIN if budget is None else budget,
-                room.names[seat])
+                room.names[seat], owner=room.creator)
         finally:
             keep.cancel()
 

@@ -260,6 +260,8 @@ class Saved:
     arrived: set[int] = field(default_factory=set)
     #: Why the row does not read (its settings are not a table's), or "".
     damaged: str = ""
+    #: The address that made the table, hashed: whose share of the bots it uses.
+    creator: str = ""
 
 
 class DamagedRow(GammonError):
@@ -301,7 +303,7 @@ def _saved(row: Row[Any]) -> Saved:
         settings, damaged = {}, f"the stored table does not read: {error}"
     return Saved(row.id, settings, row.commitment, row.created, row.status,
                  row.version, bool(row.finished), row.reason, row.needs, row.clock,
-                 row.rematch, damaged=damaged)
+                 row.rematch, damaged=damaged, creator=row.creator)
 
 
 class Locked:

@@ -9,6 +9,13 @@ memory or dies, and the decision is played by the fallback bot instead, in a thr
 with a note that says why. The pool's workers are forked from a server process that has
 imported the engine once (multiprocessing's forkserver), so a replacement is ready in
 a moment.
+
+The workers are shared fairly between the addresses that made the tables (and asked
+for the reviews): at most one job per worker is handed to the pool at a time, and the
+next free worker goes to the address that waited longest for its turn, round robin, so
+five busy tables of one address cost another person's bot one turn in six, not a place
+behind all of them. Only a job a worker has taken is on its time budget: a decision that
+waits its turn is not charged for the wait.
 """
 
 from __future__ import annotations
@@ -20,7 +27,10 @@ import os
 import resource
 import threading
 import time
+from collections import OrderedDict, deque
+from collections.abc import AsyncIterator
 from concurrent.futures import TimeoutError as FutureTimeout
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,6 +89,59 @@ def _think_in_worker(spec: str, state: State, seed: str | None) -> Any:
         os._exit(1)
 
 
+class FairShare:
+    """``slots`` jobs at once; when all are busy, the next free slot goes to the owner
+    whose turn it is, round robin over the owners waiting."""
+
+    def __init__(self, slots: int) -> None:
+        self.slots = slots
+        self.busy = 0
+        self.waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
+
+    @asynccontextmanager
+    async def slot(self, owner: str) -> AsyncIterator[None]:
+        if self.busy < self.slots and not self.waiting:
+            self.busy += 1
+        else:
+            turn = asyncio.get_running_loop().create_future()
+            self.waiting.setdefault(owner, deque()).append(turn)
+            try:
+                await turn
+            except asyncio.CancelledError:
+                if turn.done() and not turn.cancelled():  # given the slot as it left
+                    self._pass_on()
+                else:
+                    self._forget(owner, turn)
+                raise
+        try:
+            yield
+        finally:
+            self._pass_on()
+
+    def waiting_for(self, owner: str) -> int:
+        return len(self.waiting.get(owner, ()))
+
+    def _pass_on(self) -> None:
+        while self.waiting:
+            owner, turns = next(iter(self.waiting.items()))
+            turn = turns.popleft()
+            if turns:
+                self.waiting.move_to_end(owner)  # its next job waits for the others
+            else:
+                del self.waiting[owner]
+            if not turn.done():
+                turn.set_result(None)  # the slot passes straight on: busy stays
+                return
+        self.busy -= 1
+
+    def _forget(self, owner: str, turn: asyncio.Future[None]) -> None:
+        turns = self.waiting.get(owner)
+        if turns is not None and turn in turns:
+            turns.remove(turn)
+            if not turns:
+                del self.waiting[owner]
+
+
 class Thinkers:
     """``workers`` processes that think for every table of this server process; a
     decision over ``budget`` seconds, or over ``memory_bytes`` of memory, is played by
@@ -89,6 +152,7 @@ class Thinkers:
         self.fallback = fallback
         self.memory_bytes = memory_bytes
         self.pool = self._new_pool()
+        self.share = FairShare(self.workers)
         #: Decisions asked for, and those the fallback played.
         self.decisions = self.overruns = 0
 
@@ -105,8 +169,14 @@ class Thinkers:
         self.pool.schedule(os.getpid).result(timeout=120)
 
     async def decide(self, spec: str, state: State, seed: str | None, budget: float,
-                     name: str) -> Decision:
-        """The action of the bot ``spec`` (shown as ``name``) at ``state``."""
+                     name: str, owner: str = "") -> Decision:
+        """The action of the bot ``spec`` (shown as ``name``) at ``state``, in the share
+        of the workers of ``owner`` (the hashed address that made the table)."""
+        async with self.share.slot(owner):
+            return await self._decide(spec, state, seed, budget, name)
+
+    async def _decide(self, spec: str, state: State, seed: str | None, budget: float,
+                      name: str) -> Decision:
         self.decisions += 1
         try:
             future = self.pool.schedule(_think_in_worker, args=(spec, state, seed),
@@ -131,11 +201,12 @@ class Thinkers:
         action = await asyncio.to_thread(think, self.fallback, state, seed)
         return Decision(action, f"{why}: the {self.fallback} bot played for it")
 
-    async def run(self, function: Any, *args: Any, budget: float) -> Any:
-        """``function(*args)`` in a worker (other long work: a game's review); a
-        TimeoutError when it takes more than ``budget`` seconds."""
-        future = self.pool.schedule(function, args=args, timeout=budget)
-        return await asyncio.wrap_future(future)
+    async def run(self, function: Any, *args: Any, budget: float, owner: str = "") -> Any:
+        """``function(*args)`` in a worker (other long work: a game's review), in the
+        share of ``owner``; a TimeoutError when it takes more than ``budget`` seconds."""
+        async with self.share.slot(owner):
+            future = self.pool.schedule(function, args=args, timeout=budget)
+            return await asyncio.wrap_future(future)
 
     def close(self) -> None:
         self.pool.stop()
