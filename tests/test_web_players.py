@@ -353,3 +353,21 @@ def test_a_damaged_clock_in_the_database_sets_the_table_aside(sqlite):
         answer = http.post(f"/api/tables/{made['id']}/seats", json={})
         assert answer.status_code == 410 and "set aside" in answer.json()["error"]
         assert store.row(made["id"]).status == "quarantined"
+
+
+def test_each_hypergammon_rates_into_its_own_pool():
+    """Hypergammon with one, two or three checkers are three games: a table of each was
+    rated into one pool, ``hypergammon``, that the leaderboard did not list."""
+    from gammon.table.table import Seat, Table
+    from gammon.web.accounts import pool_of
+
+    def pool(name: str, kind: str = "game") -> str | None:
+        table = Table(name, [Seat("human"), Seat("human")], kind=kind, length=3)
+        return pool_of({"variant": table.name, "options": table.options,
+                        "kind": table.kind, "length": table.length})
+
+    assert [pool(f"hypergammon-{n}") for n in (1, 2, 3)] == [
+        "hypergammon-1:game", "hypergammon-2:game", "hypergammon-3:game"]
+    assert pool("hypergammon") == "hypergammon-3:game"  # its default: three checkers
+    assert pool("backgammon", "match") == "backgammon:match3"
+    assert pool_of({"variant": "backgammon", "options": {"made_up": 1}}) is None

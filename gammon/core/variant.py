@@ -685,6 +685,21 @@ def variant_names() -> list[str]:
     return names
 
 
+def preset_name(name: str, options: dict[str, Any]) -> str | None:
+    """The name a variant ``name`` played with ``options`` is listed by: ``name`` with
+    no options, the preset that sets exactly these (``hypergammon`` with three checkers
+    is ``hypergammon-3``), or None when no listed name plays it."""
+    found = _REGISTRY.get(name)
+    if found is None:
+        return None
+    cls, preset = found
+    if {**preset, **options} == preset:
+        return name
+    named = typing.cast(Named, cls)
+    return next((key for key, values in named.presets.items()
+                 if values == {**preset, **options}), None)
+
+
 def track_variant(name: str, **options: Any) -> TrackVariant:
     """:func:`variant`, for callers that need a game on a track (the stakes layer, move
     text): raises :class:`InvalidOptionError` for a game that is not one."""

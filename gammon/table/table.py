@@ -220,6 +220,12 @@ class Table:
         return self.rotation.name if self.rotation is not None else self._rules.name
 
     @property
+    def options(self) -> dict[str, Any]:
+        """The variant's options that differ from its defaults, as JSON (none for a
+        rotation, whose games are as they are)."""
+        return {} if self.rotation is not None else _plain(self._rules.options())
+
+    @property
     def state(self) -> Any:
         """The state of the game being played (or the last one); None before the first."""
         return self.series.state
@@ -457,7 +463,7 @@ class Table:
             "format": FORMAT,
             "version": VERSION,
             "variant": self.name,
-            "options": {} if self.rotation is not None else _plain(self._rules.options()),
+            "options": self.options,
             "seats": [{"kind": s.kind, "name": s.name} for s in self.seats],
             "kind": self.kind,
             "length": self.length,

@@ -38,6 +38,8 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from gammon.core.errors import GammonError
+from gammon.core.variant import preset_name
+from gammon.stakes.match import ROTATIONS
 from gammon.table.ratings import Rating, rate
 from gammon.web.names import BadName, check, keys, normal
 from gammon.web.store import Store, logins, ratings, results, token_hash, users
@@ -103,10 +105,16 @@ def pool_of(settings: dict[str, Any]) -> str | None:
     """The rating pool of a table's settings: its variant and kind of play (None for money
     play, which is not rated)."""
     kind = settings.get("kind", "game")
+    # A variant's options make another game (hypergammon with one checker or three):
+    # the pool is the listed name that plays it, and a game no name lists is not rated.
+    name = settings["variant"] if settings["variant"] in ROTATIONS else \
+        preset_name(settings["variant"], settings.get("options") or {})
+    if name is None:
+        return None
     if kind == "game":
-        return f"{settings['variant']}:game"
+        return f"{name}:game"
     if kind == "match":
-        return f"{settings['variant']}:match{settings['length']}"
+        return f"{name}:match{settings['length']}"
     return None
 
 

@@ -684,7 +684,8 @@ class Lobby:
                 note = ""
                 if status == OVER and room.rated and table.winner is not None and \
                         len(room.users) == 2:
-                    pool = pool_of({"variant": table.name, "kind": table.kind,
+                    pool = pool_of({"variant": table.name, "options": table.options,
+                                    "kind": table.kind,
                                     "length": table.length})
                     assert pool is not None
                     why = settle(locked.db, room.id, pool, room.users[table.winner],
