@@ -20,12 +20,19 @@ CONFIG ?=
 	hypergammon bot-ratings learn clean
 
 # uv installs the environment (seconds, where pip took a minute and a half); the learn
-# extra below keeps pip, which finds this machine's own build of torch.
+# extra below keeps pip, which finds this machine's own build of torch. The game needs
+# only the package itself: the tests' extras (Ray, OpenSpiel, Playwright, PostgreSQL's
+# driver...) come with the first make test or make check, never before a first board.
+TESTING := $(VENV)/.testing
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet 'uv>=0.5'
-	$(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[test]'
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -e .
 	touch $(STAMP)
+
+$(TESTING): $(STAMP)
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[test]'
+	touch $(TESTING)
 
 # The first game of `make play` waits only for backgammon's kernels and bot (about a
 # minute); the other variants' kernels compile once, in the background of that first
@@ -74,14 +81,14 @@ gnubg:
 PYTEST := CI=$${CI:-true} $(BIN)/pytest -q -n auto --dist loadfile --durations=30
 
 # The whole suite but the long checks: what CI runs (README: the time it takes).
-test: $(PREPARED) debian
+test: $(TESTING) $(PREPARED) debian
 	$(BIN)/ruff check gammon tests benchmarks examples
 	$(BIN)/mypy
 	$(PYTEST) -m 'not slow'
 
 # The edit-test loop: lint, types and the tests that need no server, browser, database or
 # gnubg and play no thousands of games (README: the time it takes).
-check: $(PREPARED)
+check: $(TESTING) $(PREPARED)
 	$(BIN)/ruff check gammon tests benchmarks examples
 	$(BIN)/mypy
 	$(PYTEST) -m 'not slow and not web and not gnubg and not heavy'
@@ -90,17 +97,17 @@ check: $(PREPARED)
 # position-rolls against the oracles, every variant of each kind, whole matches clicked
 # through in the browser, the README's trained figures): run before a release and by
 # make soak.
-long: $(PREPARED) debian
+long: $(TESTING) $(PREPARED) debian
 	$(PYTEST) -m slow
 
 # The oracles' and gnubg's answers that make test reads (tests/answers.py), written again:
 # only after the questions or an oracle were meant to change, and said in the commit.
-answers: $(PREPARED) debian
+answers: $(TESTING) $(PREPARED) debian
 	GAMMON_WRITE_ANSWERS=1 $(PYTEST) -m slow -k asked_afresh
 
 # Longer still (hours on two cores): the fuzzers on 10,000
 # examples each, and the soak run of docs/soak.md (resumable: results in soak-results/).
-fuzz: $(STAMP)
+fuzz: $(TESTING)
 	GAMMON_FUZZ_EXAMPLES=10000 $(BIN)/pytest -q tests/test_fuzz.py --hypothesis-show-statistics
 
 soak: long
@@ -108,7 +115,7 @@ soak: long
 
 # Hypergammon with three checkers solved here (minutes, 6 GB of memory; the table is too
 # large to ship), then the tests that read it, which make test leaves waiting for it.
-hypergammon: $(STAMP)
+hypergammon: $(TESTING)
 	$(BIN)/gammon solve 3
 	$(BIN)/pytest -q -m solved tests/test_agents_exact.py
 
