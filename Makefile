@@ -127,9 +127,12 @@ $(BENCHVENV)/.installed: pyproject.toml benchmarks/requirements.txt
 	$(BENCHVENV)/bin/pip install --quiet -e . -r benchmarks/requirements.txt
 	touch $@
 
+# Each ratio is also appended to benchmarks/speed-record.jsonl with the commit
+# (benchmarks/record.py): commit that line with the change it measures.
 bench: $(BENCHVENV)/.installed
-	$(BENCHVENV)/bin/python benchmarks/bench_openspiel.py
-	$(BENCHVENV)/bin/python benchmarks/bench_vector.py
+	$(BENCHVENV)/bin/python benchmarks/bench_openspiel.py --json > .bench-openspiel.json
+	$(BENCHVENV)/bin/python benchmarks/bench_vector.py --json | tee .bench-vector.json
+	$(BENCHVENV)/bin/python benchmarks/record.py .bench-openspiel.json .bench-vector.json
 
 # Learning with a standard library: sb3-contrib's MaskablePPO on the Gymnasium env's step
 # encoding (examples/maskable_ppo.py; the learn extra brings torch, so make test leaves it
