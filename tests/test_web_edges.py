@@ -6,11 +6,16 @@ once. The raw-socket tests share one ``gammon serve``; the last test stops it.""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import dataclasses
 import json
+import logging
 import os
+import signal
 import socket
+import subprocess
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -19,11 +24,14 @@ import pytest
 from browser import Server
 from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
-from webclient import FAST, client, new_table
+from webclient import FAST, client, connect, new_table, until
 
 from gammon.core.errors import InvalidOptionError
+from gammon.web import rooms
 from gammon.web.app import SECURITY_HEADERS
 from gammon.web.config import host_names, load_config
+from gammon.web.live import Connection
+from gammon.web.store import Store
 
 #: The shared server: few websockets (so that uvicorn's concurrency limit, sockets + 100,
 #: is reached with a hundred idle connections), a short shutdown, fast tests.
@@ -31,6 +39,7 @@ CONFIG = """
 [limits]
 open_tables_per_address = 100
 sockets = 8
+shutdown_seconds = 2
 [rates]
 tables_per_minute_per_address = 100
 sockets_per_minute_per_address = 1000
@@ -246,3 +255,129 @@ def test_a_request_over_the_concurrency_limit_is_answered_503_with_the_headers(s
     time.sleep(0.3)
     with urllib.request.urlopen(served.url + "/api/variants", timeout=20) as answer:
         assert answer.status == 200
+
+
+# --- 5. a bounded shutdown --------------------------------------------------------------
+
+def test_a_send_that_swallows_its_cancellation_does_not_hold_the_handler():
+    """As asyncio.wait_for can lose a cancellation on Python 3.11: a send that goes on
+    after one; the connection's sender is cancelled again and the handler is done."""
+
+    class Stuck:
+        client_state = None
+
+        async def send_text(self, text: str) -> None:
+            try:
+                await asyncio.sleep(3600)
+            except asyncio.CancelledError:
+                await asyncio.sleep(3600)  # the cancellation lost
+
+        async def close(self, *args) -> None:
+            await asyncio.sleep(3600)
+
+    async def run() -> float:
+        connection = Connection(Stuck(), send_seconds=3600)  # type: ignore[arg-type]
+        connection.push("{}")
+        await asyncio.sleep(0.05)  # the sender is in its send
+        started = time.monotonic()
+        await asyncio.wait_for(connection.finish(2.0), 10)
+        assert connection.sender.done()
+        return time.monotonic() - started
+
+    took: list[float] = []  # in a thread of its own: Playwright's loop may run in this one
+    thread = threading.Thread(target=lambda: took.append(asyncio.run(run())))
+    thread.start()
+    thread.join(15)
+    assert took and took[0] < 3
+
+
+# --- 6. a warning about one table, once -------------------------------------------------
+
+def test_a_warning_about_one_table_is_logged_once_not_on_every_sweep(database, caplog,
+                                                                     monkeypatch):
+    from gammon.table.dice import commitment, new_seed
+    from gammon.table.table import Table
+
+    monkeypatch.setattr(rooms, "SWEEP", 0.05)
+    monkeypatch.setattr(rooms, "HEAD_START", 0.0)
+    store = Store(database)
+    seed = new_seed()
+    data = Table("backgammon", ["human", "mcts:100000000"], seed=seed, fair=True).to_json()
+    del data["log"], data["finished"]
+    store.create("00000000beef", data, commitment(seed), "someone")  # a bot not offered
+    caplog.set_level(logging.WARNING, logger="gammon.web")
+    with client(database) as http:
+        seat = http.post("/api/tables/00000000beef/seats", json={}).json()
+        with connect(http, "00000000beef", seat["token"]) as socket:
+            table = until(socket, lambda t: t["question"] and t["question"]["seat"] == 1
+                          or t.get("actions"))
+            while table.get("actions"):  # the person plays until the bot is asked
+                socket.send_json({"type": "act", "version": table["version"], "index": 0})
+                table = until(socket, lambda t: t["question"] and t["question"]["seat"] == 1
+                              or t.get("actions"))
+            sweeps = http.app.state.lobby
+            time.sleep(1.5)  # some thirty sweeps find it
+            assert sweeps.thinkers.decisions == 0
+    said = [r for r in caplog.records if "its bots are not played here" in r.getMessage()]
+    assert len(said) == 1, [r.getMessage() for r in said][:3]
+
+
+# Last: it stops the module's server.
+def test_sigterm_stops_the_server_whatever_its_websockets_do(served):
+    """Websockets that stop reading while a game is played fast at their table: the
+    server's sends to them wait on full buffers (mid-send) when SIGTERM comes, and the
+    process still ends within its shutdown_seconds (2) and a margin."""
+    from websockets.sync.client import connect as connect_to
+
+    made = json.loads(urllib.request.urlopen(urllib.request.Request(
+        served.url + "/api/tables", data=json.dumps({
+            "variant": "backgammon", "seats": ["human", "beginner"], "kind": "money",
+            "games": 1000}).encode(), headers={"content-type": "application/json"}),
+        timeout=20).read())
+    stalled = []
+    for _ in range(4):
+        watcher = socket.socket()
+        watcher.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        watcher.connect(("127.0.0.1", served.port))
+        watcher.sendall(upgrade(served.port, f"/ws/{made['id']}"))
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            answer += watcher.recv(1)
+        hello, mask = b'{"type":"hello"}', os.urandom(4)
+        watcher.sendall(bytes([0x81, 0x80 | len(hello)]) + mask
+                        + bytes(b ^ mask[i % 4] for i, b in enumerate(hello)))
+        stalled.append(watcher)  # and never read again
+    seen = [0]
+
+    def play() -> None:
+        with connect_to(served.url.replace("http", "ws") + f"/ws/{made['id']}") as player:
+            player.send(json.dumps({"type": "hello", "token": made["token"]}))
+            try:
+                while True:
+                    message = json.loads(player.recv(timeout=30))
+                    if message["type"] == "state":
+                        seen[0] += 1
+                        if message["table"].get("actions"):
+                            player.send(json.dumps({"type": "act", "index": 0,
+                                                    "version": message["table"]["version"]}))
+            except Exception:  # the server stopped
+                return
+
+    threading.Thread(target=play, daemon=True).start()
+    deadline = time.monotonic() + 120
+    while seen[0] < 400:  # some 8 MB to each watcher: far more than its buffers hold
+        assert time.monotonic() < deadline, f"only {seen[0]} states in two minutes"
+        time.sleep(0.1)
+    process = served.process
+    started = time.monotonic()
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(12)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        pytest.fail("SIGTERM did not stop the server in 12 s")
+    finally:
+        for watcher in stalled:
+            watcher.close()
+    assert time.monotonic() - started < 8

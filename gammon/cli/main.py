@@ -970,6 +970,7 @@ def serve(
                 http="gammon.web.serving:HTTP", ws="gammon.web.serving:WebSockets",
                 ws_max_size=settings.limits.message_chars * 4, ws_max_queue=8,
                 limit_concurrency=settings.limits.sockets + 100, timeout_keep_alive=5,
+                timeout_graceful_shutdown=math.ceil(settings.limits.shutdown_seconds),
                 ws_per_message_deflate=settings.compress_websockets,
                 proxy_headers=True, forwarded_allow_ips=proxy)
 

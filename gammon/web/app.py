@@ -283,6 +283,11 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
         gc.set_threshold(20_000, 20, 20)
         lobby.start()
         yield
+        # Bounded, whatever a connection does: uvicorn has waited limits.shutdown_seconds
+        # for the connections and cancelled their handlers; a handler still running (a
+        # cancellation lost in a send, as asyncio.wait_for can on Python 3.11) is
+        # cancelled again until it stops, for as long again at most.
+        await live.stop(config.limits.shutdown_seconds)
         await lobby.stop()
         hashing.shutdown(wait=False, cancel_futures=True)
 

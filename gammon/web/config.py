@@ -99,6 +99,9 @@ class Limits:
     hello_seconds: float = 10.0
     #: Seconds a message may wait to be sent to a browser before it is dropped.
     send_seconds: float = 10.0
+    #: Seconds a stopping server (SIGTERM, Ctrl-C) waits for its connections to finish
+    #: before it cancels what is left (a browser that stopped reading holds a send open).
+    shutdown_seconds: float = 5.0
     #: Tables the lobby lists.
     lobby_rows: int = 200
     #: Characters of a chat line.
