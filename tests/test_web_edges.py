@@ -21,7 +21,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-from browser import Server
+from browser import Server, wait_for
 from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 from webclient import FAST, client, connect, new_table, until
@@ -255,6 +255,30 @@ def test_a_request_over_the_concurrency_limit_is_answered_503_with_the_headers(s
     time.sleep(0.3)
     with urllib.request.urlopen(served.url + "/api/variants", timeout=20) as answer:
         assert answer.status == 200
+
+
+# --- 4. a stored language named like a property of every object -------------------------
+
+@pytest.mark.parametrize("language", ["constructor", "__proto__", "toString",
+                                      "hasOwnProperty"])
+def test_a_stored_language_named_like_an_object_property_shows_english(served, browser,
+                                                                        language):
+    context = browser.new_context()
+    context.add_init_script(f"localStorage.setItem('gammon:language', {json.dumps(language)});")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text)
+            if message.type == "error" else None)
+    page.goto(served.url + "/")
+    # The catalogue was read (the picker is filled by translatePage) and the lobby ran.
+    wait_for(page, "document.getElementById('language').options.length === 2 && "
+                   "!document.getElementById('variant').disabled", 20_000)
+    assert page.evaluate("document.documentElement.lang") == "en"
+    assert page.evaluate("document.getElementById('language').value") == "en"
+    assert page.locator("[data-i18n='create.title']").inner_text() == "New table"
+    assert errors == []
+    context.close()
 
 
 # --- 5. a bounded shutdown --------------------------------------------------------------
