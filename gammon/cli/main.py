@@ -935,7 +935,7 @@ def serve(
 
     import uvicorn
 
-    from gammon.web.config import load_config
+    from gammon.web.config import listening_hosts, load_config
     from gammon.web.store import Store
 
     try:
@@ -956,16 +956,21 @@ def serve(
     if soft != resource.RLIM_INFINITY and soft < wanted:
         limit = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
         resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, limit), hard))
+    # The names it answers for: the configured ones and what it listens on.
+    hosts = list(dict.fromkeys([*settings.hosts, *listening_hosts(host)]))
     os.environ["GAMMON_SERVE"] = json.dumps({
         "database": database, "config": str(config) if config else None,
-        "bot_delay": settings.bot_delay})
+        "bot_delay": settings.bot_delay, "hosts": hosts})
     console.print(f"gammon serves on http://{host}:{port}/ ({workers} process"
-                  f"{'es' if workers > 1 else ''}, tables in {store.engine.url!r}); Ctrl-C "
+                  f"{'es' if workers > 1 else ''}, tables in {store.engine.url!r}) for the "
+                  f"host names {', '.join(hosts)} (hosts in --config adds others); Ctrl-C "
                   "stops it, and every table is there when it starts again.")
     uvicorn.run("gammon.web.app:app_from_environment", factory=True, host=host, port=port,
                 workers=workers, log_level="warning",
+                http="gammon.web.serving:HTTP", ws="gammon.web.serving:WebSockets",
                 ws_max_size=settings.limits.message_chars * 4, ws_max_queue=8,
                 limit_concurrency=settings.limits.sockets + 100, timeout_keep_alive=5,
+                timeout_graceful_shutdown=math.ceil(settings.limits.shutdown_seconds),
                 ws_per_message_deflate=settings.compress_websockets,
                 proxy_headers=True, forwarded_allow_ips=proxy)
 

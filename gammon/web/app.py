@@ -41,12 +41,13 @@ import logging
 import os
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import (
     FileResponse,
@@ -101,24 +102,42 @@ REVIEWS = 32
 REVIEW_SECONDS = 60.0
 
 
-class SecurityHeaders:
-    """ASGI middleware: :data:`SECURITY_HEADERS` on every HTTP response."""
+class Gate:
+    """ASGI middleware outside all of the application, its error handler included:
+    a request for a host name the server does not answer for (``ServerConfig.hosts``) is
+    answered 400, on HTTP and websockets alike, and every answer the application makes
+    (a page, a 500, a redirect, a websocket's handshake or its refusal) carries
+    :data:`SECURITY_HEADERS`. The answers uvicorn makes without the application (a request
+    it cannot parse, a websocket refused before the application accepts it) get them from
+    :mod:`gammon.web.serving`."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+    def __init__(self, app: ASGIApp, hosts: Sequence[str]) -> None:
+        self.app = TrustedHostMiddleware(app, allowed_hosts=list(hosts), www_redirect=False)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
 
         async def with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message.setdefault("headers", [])
-                message["headers"] = [*message["headers"], *SECURITY_HEADERS]
+            if message["type"] in ("http.response.start", "websocket.http.response.start",
+                                   "websocket.accept"):
+                message = {**message, "headers": [*message.get("headers", []),
+                                                  *SECURITY_HEADERS]}
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+class GatedStarlette(Starlette):
+    """Starlette with :class:`Gate` outside its whole middleware stack (``add_middleware``
+    puts a middleware inside the error handler, whose 500 would go without the
+    headers)."""
+
+    hosts: tuple[str, ...] = ("*",)
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return Gate(super().build_middleware_stack(), self.hosts)
 
 
 class Refused(GammonError):
@@ -145,12 +164,28 @@ def secure(connection: HTTPConnection) -> bool:
 
 
 def same_origin(connection: HTTPConnection) -> bool:
-    """Whether a browser's request comes from a page of this site (or from no page)."""
+    """Whether a browser's request comes from a page of this site (or from no page): the
+    ``Origin`` is this request's scheme, host and port. The scheme is the one the
+    browser used: behind a proxy that ends TLS, the ``X-Forwarded-Proto`` it sets, which
+    uvicorn reads from the proxies it trusts (``gammon serve --proxy``; docs/deploy.md), so
+    a page of ``http://site`` is another site's to ``https://site``."""
     origin = connection.headers.get("origin")
     if origin is None:
         return True
-    host = connection.headers.get("host", "")
-    return origin.split("://", 1)[-1] == host
+    scheme, sep, where = origin.partition("://")
+    if not sep:
+        return False  # "null": a sandboxed frame, a file, a redirect across sites
+    ours = {"ws": "http", "wss": "https"}.get(connection.url.scheme, connection.url.scheme)
+    return _site(scheme, where) == _site(ours, connection.headers.get("host", ""))
+
+
+def _site(scheme: str, host: str) -> tuple[str, str]:
+    """A scheme and host (with its port unless it is the scheme's own), as compared."""
+    scheme, host = scheme.lower(), host.lower()
+    default = {"http": ":80", "https": ":443"}.get(scheme)
+    if default is not None:
+        host = host.removesuffix(default)
+    return scheme, host
 
 
 async def read_json(request: Request, limit: int) -> dict[str, Any]:
@@ -255,6 +290,11 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
         gc.set_threshold(20_000, 20, 20)
         lobby.start()
         yield
+        # Bounded, whatever a connection does: uvicorn has waited limits.shutdown_seconds
+        # for the connections and cancelled their handlers; a handler still running (a
+        # cancellation lost in a send, as asyncio.wait_for can on Python 3.11) is
+        # cancelled again until it stops, for as long again at most.
+        await live.stop(config.limits.shutdown_seconds)
         await lobby.stop()
         hashing.shutdown(wait=False, cancel_futures=True)
 
@@ -539,8 +579,8 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
         WebSocketRoute("/ws/{id}", websocket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
-    app.add_middleware(SecurityHeaders)
+    app = GatedStarlette(routes=routes, lifespan=lifespan)
+    app.hosts = config.hosts
     app.state.lobby = lobby
     app.state.live = live
     app.state.store = store
@@ -554,6 +594,8 @@ def app_from_environment() -> Starlette:
     settings = json.loads(os.environ["GAMMON_SERVE"])
     config = load_config(Path(settings["config"]) if settings.get("config") else None,
                          bot_delay=settings["bot_delay"])
+    if settings.get("hosts"):
+        config = dataclasses.replace(config, hosts=tuple(settings["hosts"]))
     return create_app(settings["database"], config=config)
 
 

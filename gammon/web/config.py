@@ -20,13 +20,18 @@ server's configuration file (TOML), never a client::
     [rates]
     messages_per_second = 20
 
+    hosts = ["tables.example.org"]  # the names the site is reached by (the Host header)
+
 :func:`load_config` reads such a file; :class:`ServerConfig` is what a server runs
 with, its defaults fit for the public internet.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import ipaddress
+import socket
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -50,6 +55,15 @@ LEVELS = {
 MARGIN = 2.0
 #: Level names (and so seat names a client sends) are short words.
 LEVEL_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
+#: The host names a server answers for unless its configuration says otherwise: this
+#: machine's own (local play), and Starlette's TestClient's (``testserver``, a name no
+#: public DNS gives, so no page elsewhere can be rebound to it).
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]", "testserver")
+#: The characters of a host name in ``hosts`` (a name, an IPv4 address, or ``*.`` and a
+#: domain: any of its subdomains).
+HOST_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-.")
+#: The addresses ``gammon serve --host`` listens on everywhere with.
+EVERYWHERE = ("", "0.0.0.0", "::")
 
 
 @dataclass(frozen=True)
@@ -85,6 +99,9 @@ class Limits:
     hello_seconds: float = 10.0
     #: Seconds a message may wait to be sent to a browser before it is dropped.
     send_seconds: float = 10.0
+    #: Seconds a stopping server (SIGTERM, Ctrl-C) waits for its connections to finish
+    #: before it cancels what is left (a browser that stopped reading holds a send open).
+    shutdown_seconds: float = 5.0
     #: Tables the lobby lists.
     lobby_rows: int = 200
     #: Characters of a chat line.
@@ -152,6 +169,11 @@ class ServerConfig:
     #: but compressing it for every browser costs the server a fifth more CPU per
     #: message (benchmarks/load_web.py).
     compress_websockets: bool = False
+    #: The host names (the Host header) this server answers for; any other is answered
+    #: 400, so that a page of another site rebound to this server's address by DNS is
+    #: never served (nor a redirect built from its name). ``*.example.org``: every
+    #: subdomain of it; ``*``: any name (no check). ``gammon serve --host`` adds its own.
+    hosts: tuple[str, ...] = LOCAL_HOSTS
 
     def menu(self, rules: Rules) -> dict[str, Level]:
         """The levels ``rules`` offers on this server, in the order the lobby shows."""
@@ -234,7 +256,7 @@ def load_config(path: Path | None, **overrides: Any) -> ServerConfig:
             raise InvalidOptionError(f"cannot read the server configuration {path}: "
                                      f"{error}") from None
     sections = {"limits": Limits, "rates": Rates, "pool": BotPool}
-    known = {*sections, "bots", "bot_delay", "check_at_start", "compress_websockets"}
+    known = {*sections, "bots", "bot_delay", "check_at_start", "compress_websockets", "hosts"}
     unknown = set(data) - known
     if unknown:
         raise InvalidOptionError(f"{path}: unknown sections {sorted(unknown)}; known: "
@@ -246,8 +268,54 @@ def load_config(path: Path | None, **overrides: Any) -> ServerConfig:
     for name in ("bot_delay", "check_at_start", "compress_websockets"):
         if name in data:
             values[name] = data[name]
+    if "hosts" in data:
+        values["hosts"] = host_names(data["hosts"], f"{path}: hosts")
     values.update(overrides)
     return ServerConfig(**values)
+
+
+def host_names(given: Any, where: str = "hosts") -> tuple[str, ...]:
+    """The host names of a configuration's ``hosts``, checked and written as the Host
+    header has them (lower case, an IPv6 address in brackets); InvalidOptionError saying
+    what a name may be."""
+    if not isinstance(given, list | tuple) or not given:
+        raise InvalidOptionError(f"{where} is a list of host names, such as "
+                                 "[\"tables.example.org\"]")
+    names = []
+    for name in given:
+        wrong = InvalidOptionError(
+            f"{where}: {str(name)[:60]!r} is not a host name: write a name "
+            "(tables.example.org), an address (192.0.2.7, ::1), *.example.org for its "
+            "subdomains, or * for any (no port)")
+        if not isinstance(name, str):
+            raise wrong
+        name = name.strip().lower()
+        try:
+            name = f"[{ipaddress.IPv6Address(name.strip('[]'))}]"
+        except ValueError:
+            pattern = name.removeprefix("*.")
+            if name != "*" and (not pattern or set(pattern) - HOST_CHARACTERS
+                                or "*" in pattern or ".." in pattern):
+                raise wrong from None
+        names.append(name)
+    return tuple(dict.fromkeys(names))
+
+
+def listening_hosts(host: str) -> tuple[str, ...]:
+    """The host names a server listening on ``host`` (``gammon serve --host``) is reached
+    by, beyond the configured ones: the address itself, or, listening everywhere, this
+    machine's name and addresses (so people on its network can play)."""
+    if host.strip() not in EVERYWHERE:
+        return host_names([host])
+    names = [socket.gethostname(), socket.getfqdn()]
+    with contextlib.suppress(OSError):
+        names += [str(found[4][0]) for found in socket.getaddrinfo(socket.gethostname(), None)]
+    found: list[str] = []
+    for name in names:
+        if name:
+            with contextlib.suppress(InvalidOptionError):  # a name no browser sends
+                found += host_names([name.split("%")[0]])
+    return tuple(dict.fromkeys(found))
 
 
 def _section(kind: type, given: Any, where: str) -> Any:

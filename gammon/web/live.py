@@ -40,7 +40,7 @@ from gammon.stakes.cube import CubeState
 from gammon.web.accounts import User
 from gammon.web.config import ServerConfig
 from gammon.web.rates import Bucket, Rates
-from gammon.web.rooms import Lobby, Room, Unavailable
+from gammon.web.rooms import Lobby, Room, Unavailable, stop_tasks
 from gammon.web.views import preview
 
 log = logging.getLogger("gammon.web")
@@ -48,7 +48,8 @@ log = logging.getLogger("gammon.web")
 #: Small messages (errors, pongs, previews) a connection keeps waiting at most.
 OUTBOX = 16
 #: Close codes (RFC 6455, and ours in the 4000s).
-UNSUPPORTED, INVALID, POLICY, TOO_BIG, NO_TABLE, SET_ASIDE = 1003, 1007, 1008, 1009, 4404, 4410
+UNSUPPORTED, INVALID, POLICY, TOO_BIG, RESTARTING, NO_TABLE, SET_ASIDE = (
+    1003, 1007, 1008, 1009, 1012, 4404, 4410)
 
 
 class Connection:
@@ -97,18 +98,18 @@ class Connection:
                     self.sent_bytes += len(text)
                 if self.closing is not None:
                     if socket.client_state == WebSocketState.CONNECTED:
-                        await socket.close(*self.closing)
+                        await asyncio.wait_for(socket.close(*self.closing), self.send_seconds)
                     return
         except (TimeoutError, OSError, RuntimeError):
-            with contextlib.suppress(Exception):
-                await socket.close(POLICY, "not reading")
+            with contextlib.suppress(Exception):  # the close waits on the send: bounded too
+                await asyncio.wait_for(socket.close(POLICY, "not reading"), self.send_seconds)
         except Exception:  # the browser went away: it reconnects by itself
             pass
 
-    async def finish(self) -> None:
-        self.sender.cancel()
-        with contextlib.suppress(BaseException):
-            await self.sender
+    async def finish(self, seconds: float = 2.0) -> None:
+        """Stop sending: the sender cancelled, again if a cancellation was lost, for
+        ``seconds`` at most (then it is left to the loop)."""
+        await stop_tasks({self.sender}, seconds)
 
 
 class Live:
@@ -123,6 +124,8 @@ class Live:
         self.chat_per_address = Rates.per_minute(config.rates.chat_lines_per_minute_per_address)
         self.sockets: dict[str, int] = {}  # by address
         self.open = 0
+        self.connections: set[Connection] = set()
+        self.handlers: set[asyncio.Task[Any]] = set()
 
     def admit(self, address: str) -> str | None:
         """Why a new websocket from ``address`` is refused, or None."""
@@ -133,11 +136,23 @@ class Live:
             return "too many connections from your address"
         return None
 
+    async def stop(self, seconds: float) -> None:
+        """At shutdown: every connection told the server is going (1012, as uvicorn
+        says it), then every handler still running cancelled, again and again if a
+        cancellation is lost, for ``seconds`` at most."""
+        for connection in list(self.connections):
+            connection.close(RESTARTING, "the server is restarting")
+        await stop_tasks(self.handlers, seconds)
+
     async def serve(self, socket: WebSocket, address: str, table_id: str,
                     user: User | None = None) -> None:
         self.sockets[address] = self.sockets.get(address, 0) + 1
         self.open += 1
         connection = Connection(socket, self.config.limits.send_seconds)
+        handler = asyncio.current_task()
+        if handler is not None:
+            self.handlers.add(handler)
+        self.connections.add(connection)
         room: Room | None = None
         try:
             await socket.accept()
@@ -164,10 +179,16 @@ class Live:
             self.sockets[address] -= 1
             if not self.sockets[address]:
                 del self.sockets[address]
-            if connection.closing is not None:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(asyncio.shield(connection.sender), 2.0)
-            await connection.finish()
+            self.connections.discard(connection)
+            try:
+                if connection.closing is not None:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(asyncio.shield(connection.sender), 2.0)
+            finally:
+                try:
+                    await connection.finish()
+                finally:
+                    self.handlers.discard(handler)
 
     async def _hello(self, socket: WebSocket, connection: Connection) -> dict[str, Any] | None:
         try:

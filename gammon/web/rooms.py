@@ -71,6 +71,11 @@ HEAD_START = 2.0
 SWEEP, SLOW_SWEEP = 1.0, 30.0
 #: Seconds a room nobody watches stays in memory.
 KEEP = 120.0
+#: Tables a process remembers having warned about (a warning about one table is logged
+#: once, not on every sweep); beyond it the memory starts again.
+WARNED = 10_000
+#: Seconds a stopping process gives its own background tasks.
+STOP_SECONDS = 5.0
 #: A table's ID, as :meth:`Lobby.create` makes them.
 TABLE_ID = re.compile(r"[0-9a-f]{12}")
 #: Chat lines a room keeps to show those who join later.
@@ -317,6 +322,7 @@ class Lobby:
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._warned: set[tuple[str, str]] = set()
 
     # --- the process's life -------------------------------------------------------------
 
@@ -341,13 +347,19 @@ class Lobby:
             room.view(None)
 
     async def stop(self) -> None:
-        tasks = [*self._tasks, *(r.runner for r in self.rooms.values() if r.runner)]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        tasks = {*self._tasks, *(r.runner for r in self.rooms.values() if r.runner)}
+        await stop_tasks(tasks, STOP_SECONDS)
         self.thinkers.close()
+
+    def warn_once(self, table_id: str, what: str, message: str, *args: Any) -> None:
+        """Log a warning about a table once per process and kind (``what``), not on each
+        sweep that finds it as it was."""
+        if (table_id, what) in self._warned:
+            return
+        if len(self._warned) >= WARNED:
+            self._warned.clear()
+        self._warned.add((table_id, what))
+        log.warning(message, *args)
 
     def _spawn(self, work: Any) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(work)
@@ -881,7 +893,8 @@ class Lobby:
         async with room.lock:
             why = unoffered(room, self.config) if room.table.bot_question else None
             if why is not None:  # another process may offer it; else the table idles out
-                log.warning("table %s: its bots are not played here: %s", room.id, why)
+                self.warn_once(room.id, "unoffered", "table %s: its bots are not played "
+                               "here: %s", room.id, why)
                 return False
             if not await asyncio.to_thread(self.store.lease, room.id, self.runner_id, LEASE):
                 return False
@@ -967,7 +980,8 @@ class Lobby:
                     room.publish()
                 closed += 1
             except GammonError as error:
-                log.warning("table %s: not closed: %s", table_id, error)
+                self.warn_once(table_id, "not closed", "table %s: not closed: %s", table_id,
+                               error)
         return closed
 
     @staticmethod
@@ -989,4 +1003,25 @@ class Lobby:
                 del self.rooms[table_id]
 
 
-__all__ = ["Client", "Lobby", "Room", "Unavailable", "restore", "seat_names", "unoffered"]
+async def stop_tasks(tasks: set[asyncio.Task[Any]], seconds: float) -> None:
+    """Cancel ``tasks`` and wait for them, ``seconds`` at most: a task that goes on (its
+    cancellation lost, as ``asyncio.wait_for`` can lose one on Python 3.11 when what it
+    waits for finishes at that moment) is cancelled again every tenth of a second. A
+    cancellation of the caller is not swallowed."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    waiting = {task for task in tasks if task is not asyncio.current_task()}
+    while waiting and loop.time() < deadline:
+        for task in waiting:
+            task.cancel()
+        done, _ = await asyncio.wait(waiting, timeout=min(0.1, deadline - loop.time()))
+        waiting -= done
+    for task in tasks:
+        if task.done() and not task.cancelled():
+            task.exception()  # seen: no "exception was never retrieved" at exit
+    if waiting:
+        log.error("%d task(s) went on after being cancelled for %g s", len(waiting), seconds)
+
+
+__all__ = ["Client", "Lobby", "Room", "Unavailable", "restore", "seat_names", "stop_tasks",
+           "unoffered"]

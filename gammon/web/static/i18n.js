@@ -6,25 +6,28 @@
 const LANGUAGES = { en: "English", ru: "Русский" };
 const languageKey = "gammon:language";
 let catalogue = {};
+// Whether ``table`` has ``key`` of its own: never a property every object inherits, so
+// a language, a message or a placeholder named "constructor" or "__proto__" is unknown.
+const owns = (table, key) => Object.prototype.hasOwnProperty.call(table, key);
 
 function chosenLanguage() {
   const kept = localStorage.getItem(languageKey);
-  if (kept && kept in LANGUAGES) return kept;
+  if (kept && owns(LANGUAGES, kept)) return kept;
   return (navigator.language || "").toLowerCase().startsWith("ru") ? "ru" : "en";
 }
 
 // The message ``key`` with its {placeholders} filled from ``params`` (as text: a page
 // shows it with textContent); the key itself when the catalogue lacks it.
 function t(key, params = {}) {
-  const text = key in catalogue ? catalogue[key] : key;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  const text = owns(catalogue, key) ? String(catalogue[key]) : key;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (owns(params, name) ? String(params[name]) : whole));
 }
 
 // A word the server sends (an action, a variant's name) in the page's language, when
 // the catalogue has it under ``prefix``; else as the server wrote it.
 function serverWord(prefix, word) {
   const key = `${prefix}.${word}`;
-  return key in catalogue ? catalogue[key] : word;
+  return owns(catalogue, key) ? catalogue[key] : word;
 }
 
 // A seat's name as the pages show it: a guest is "player N" in the page's language, an
