@@ -585,3 +585,20 @@ def test_a_bot_worker_ends_when_its_server_is_killed():
         time.sleep(0.2)
     os.kill(worker, signal.SIGKILL)
     raise AssertionError("the worker outlived its server by 10 s")
+
+
+def test_the_threat_models_configuration_example_is_a_configuration(tmp_path):
+    """docs/security.md's TOML example, as an operator would copy it, loads, and each of
+    its keys sets what its comment says."""
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).parents[1] / "docs" / "security.md").read_text()
+    example = re.search(r"```toml\n(.*?)```", page, re.S)
+    assert example is not None
+    (tmp_path / "gammon.toml").write_text(example.group(1))
+    config = load_config(tmp_path / "gammon.toml")
+    assert config.hosts == ("tables.example.org",)
+    assert config.limits.open_tables == 2000 and config.limits.shutdown_seconds == 5
+    assert config.rates.chat_lines_per_minute_per_address == 30
+    assert config.pool.workers == 2
