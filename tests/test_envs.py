@@ -134,14 +134,20 @@ def test_the_cube_and_the_match_are_observed():
     assert extra[0] == 1.0
 
 
-def test_the_action_space_is_the_generators_capacity_and_the_mask_a_prefix():
+def test_the_action_space_is_the_proved_bound_on_a_decision_and_the_mask_a_prefix():
+    """The action space is gammon.core.variant.most_plays of the mover's checkers (3,875
+    for fifteen), with room for the resignation offers when the stakes list them."""
     e = env("acey-deucey")
     e.reset(seed=5)
     assert e.action_space(e.agent_selection).n == max_actions(gammon.variant("acey-deucey"))
-    assert max_actions(gammon.variant("backgammon")) == tracks.MAX_PLAYS
+    assert max_actions(gammon.variant("backgammon")) == 3875 < tracks.MAX_PLAYS
+    assert max_actions(gammon.variant("hypergammon")) == 34
+    assert max_actions(gammon.variant("multi-gam")) == 125
     mask = e.observe(e.agent_selection)["action_mask"]
-    assert mask.dtype == np.int8 and mask.shape == (tracks.MAX_PLAYS,)
+    assert mask.dtype == np.int8 and mask.shape == (3875,)
     assert len(e.unwrapped.legal_actions()) == mask.sum()
+    listing = env("backgammon", stakes={"list_resignations": True})
+    assert listing.action_space("player_0").n == 3875 + 3
 
 
 def test_an_illegal_action_is_refused_with_its_reason_and_changes_nothing():

@@ -75,7 +75,8 @@ class GammonEnv(AECEnv):
         self.action_encoding = action_encoding
         players = self.rules.players
         self.possible_agents = [f"player_{p}" for p in range(players)]
-        self.max_actions = max_actions(self.rules) if self.steps is None else self.steps.size
+        self.max_actions = (max_actions(self.rules, self.stakes) if self.steps is None
+                            else self.steps.size)
         size = self.observer.size + (0 if self.steps is None else self.steps.sides)
         self.action_spaces = {a: spaces.Discrete(self.max_actions) for a in self.possible_agents}
         self.observation_spaces = {

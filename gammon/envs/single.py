@@ -118,7 +118,8 @@ class GammonGymEnv(gymnasium.Env):
         self._gained = 0.0
         self.render_mode = render_mode
         self.observer = observer_for(self.rules)
-        self.max_actions = max_actions(self.rules) if self.steps is None else self.steps.size
+        self.max_actions = (max_actions(self.rules, self.stakes) if self.steps is None
+                            else self.steps.size)
         self.observation_size = self.observer.size + (0 if self.steps is None
                                                       else self.steps.sides)
         self.illegal_reward = ((-2.0 if self.whole_match

@@ -10,10 +10,12 @@ of the player to move (``info["to_play"]``).
 - **actions**: ``(num_envs,)`` integers, the ``k``-th legal whole-turn play of each env
   (:mod:`gammon.envs.vector`); the action space is ``Discrete(max_actions)`` per env.
 - **masks**: ``info["action_mask"]``, ``(num_envs, max_actions)`` booleans, a prefix of
-  ``info["counts"]`` ones. The move generator's capacity (24,576) makes a wide mask:
-  ``max_actions=1024`` keeps it small for backgammon (its largest decision met in 300
-  random games had 748 plays); a decision that does not fit raises
-  :class:`~gammon.core.errors.InvalidOptionError` rather than being cut short.
+  ``info["counts"]`` ones. Their width is the most plays a decision of the variant can
+  list (``rules.game_type.max_actions``, :func:`gammon.core.variant.most_plays`: 3,875
+  for backgammon, 34 for hypergammon), a proved bound, so every decision fits and a step
+  never fails once its actions are applied; ``max_actions`` may widen the space, and one
+  below the bound is refused when the environment is made, saying the least allowed
+  (decisions of over 2,000 plays exist in backgammon; 1,024 would not hold them).
 - **rewards** ``(num_envs,)`` ``float32``: the reward of the player who chose the action,
   the points they won (or lost) when the game ended in that step, else 0. Both players'
   are in ``info["rewards"]`` ``(num_envs, 2)``.
@@ -53,9 +55,10 @@ from gammon.envs.vector import KEEP, VectorEnv
 class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` games of ``variant`` in self-play, as a Gymnasium vector environment
     (module text). ``max_actions``: the size of each env's action space and of the masks
-    (default: the move generator's capacity); ``seed``, ``threads``, ``keep`` and the
-    variant's ``options`` as in :class:`~gammon.envs.vector.VectorEnv`, and its
-    ``stakes``, ``match`` and ``whole_match``."""
+    (default and least: the most plays a decision of the variant can list); ``seed``,
+    ``threads``, ``keep`` and the variant's ``options`` as in
+    :class:`~gammon.envs.vector.VectorEnv`, and its ``stakes``, ``match`` and
+    ``whole_match``."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
@@ -68,11 +71,12 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
                                stakes=stakes, match=match, whole_match=whole_match,
                                **options)
         self.num_envs = self.games.num_envs
-        capacity = self.games.max_actions
-        self.max_actions = capacity if max_actions is None else check_whole(
-            "max_actions", max_actions, 1, capacity,
-            " (the size of the action space; the move generator holds at most "
-            f"{capacity:,} plays)")
+        least = self.games.max_actions
+        self.max_actions = least if max_actions is None else check_whole(
+            "max_actions", max_actions, least,
+            meaning=f" (the size of the action space and the masks: a decision of "
+                    f"{self.games.rules.name} can list up to {least:,} plays, and a mask is "
+                    "never cut short)")
         checkers = self.games.rules.checkers
         # As the PettingZoo environment bounds the same units (gammon.envs.observe).
         self.single_observation_space = spaces.Box(
@@ -84,12 +88,12 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
 
     def _mask(self, counts: np.ndarray) -> np.ndarray:
         largest = int(counts.max())
-        if largest > self.max_actions:
+        if largest > self.max_actions:  # pragma: no cover - the bound is proved to hold
             env = int(np.argmax(counts))
             raise InvalidOptionError(
                 f"env {env} has a decision with {largest} legal actions, more than "
-                f"max_actions={self.max_actions}: give a larger max_actions (at most "
-                f"{self.games.max_actions:,})")
+                f"max_actions={self.max_actions}, the bound gammon.core.variant.most_plays "
+                "proves: please report the position")
         mask: np.ndarray = np.arange(self.max_actions)[None, :] < counts[:, None]
         return mask
 
