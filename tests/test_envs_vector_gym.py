@@ -215,3 +215,34 @@ def test_record_episode_statistics_over_whole_matches():
             total[terminated] = 0
     assert ended >= 5 and env.episode_count == ended
     assert games.sum() > ended  # matches of more than one game met
+
+
+def test_whole_matches_give_each_seats_return_in_final_info():
+    """RecordEpisodeStatistics' return over a whole match sums the deciders' rewards, both
+    seats' mixed; final_info["returns"] gives each seat's: +1 for the match's winner and
+    -1 for its loser (match equity from 0-0 to the end), what a count of info["rewards"]
+    made here gives, zeros in the rows that go on."""
+    envs = 6
+    env = RecordEpisodeStatistics(GymnasiumVectorEnv("hypergammon", envs, match=3,
+                                                     whole_match=True))
+    _, info = env.reset(seed=8)
+    rng = np.random.default_rng(8)
+    seats = np.zeros((envs, 2))
+    ended, mixed = 0, 0
+    for _ in range(400):
+        _, _, terminated, _, info = env.step(random_legal(rng, info["action_mask"]))
+        seats += info["rewards"]
+        if not terminated.any():
+            assert "final_info" not in info
+            continue
+        returns = info["final_info"]["returns"]
+        assert returns.shape == (envs, 2) and not returns[~terminated].any()
+        for e in np.flatnonzero(terminated):
+            winner = info["final_info"]["match_winner"][e]
+            np.testing.assert_allclose(returns[e], seats[e], atol=1e-5)
+            np.testing.assert_allclose(returns[e, winner], 1.0, atol=1e-5)
+            np.testing.assert_allclose(returns[e, 1 - winner], -1.0, atol=1e-5)
+            mixed += not np.isclose(info["episode"]["r"][e], returns[e]).any()
+        seats[terminated] = 0.0
+        ended += int(terminated.sum())
+    assert ended >= 5 and mixed > 0  # the wrapper's r was no seat's return

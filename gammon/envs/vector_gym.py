@@ -26,8 +26,15 @@ of the player to move (``info["to_play"]``).
   the first decision of the env's next game. The ended game's last observation (its last
   board from the side of the player who ended it, no dice; zeros in the stakes units) is
   in ``info["final_obs"]``, an object array with ``None`` for the envs that go on
-  (``info["_final_obs"]`` marks them), and ``info["final_info"]`` holds ``winner`` and
-  ``turns`` (plays the game took), as Gymnasium's own vector environments give them.
+  (``info["_final_obs"]`` marks them), and ``info["final_info"]`` holds ``winner``,
+  ``turns`` (plays the game took) and ``returns``, as Gymnasium's own vector
+  environments give them.
+- **per-seat returns**: ``info["final_info"]["returns"]`` ``(num_envs, 2)`` ``float64``,
+  each seat's rewards summed over the episode that ended (zeros in the other rows):
+  ``RecordEpisodeStatistics`` sums the deciders' rewards, which in self-play mix both
+  seats (over a whole match the winner's gains and the loser's losses of match
+  equity), so its ``r`` is no seat's return; these are (+1 and -1 over a match, the
+  points won and lost over a game).
 - **the cube and matches** (``stakes``, ``match``, ``whole_match``, as
   :class:`~gammon.envs.vector.VectorEnv` takes them): cube decisions are actions 0 and 1
   (2 for a beaver or raccoon), the reward is the decider's points times the cube, or
@@ -85,6 +92,8 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.render_mode = None
+        # Each seat's rewards so far in each env's episode (final_info["returns"]).
+        self._returns = np.zeros((self.num_envs, 2), np.float64)
 
     def _mask(self, counts: np.ndarray) -> np.ndarray:
         largest = int(counts.max())
@@ -106,6 +115,7 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
                                      f"game), not {options!r}")
         obs, info = self.games.reset(seed)
         info["action_mask"] = self._mask(info["counts"])
+        self._returns = np.zeros((self.num_envs, 2), np.float64)
         return obs, info
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
@@ -120,6 +130,7 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
         finals = info.pop("final_boards")
         info["rewards"] = both
         info["action_mask"] = self._mask(info["counts"])
+        self._returns += both
         if dones.any():
             ended = np.flatnonzero(dones)
             final = np.zeros((ended.size, self.games.observation_size), np.float32)
@@ -129,7 +140,10 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
             for row, env in enumerate(ended):
                 info["final_obs"][env] = final[row]
             info["_final_obs"] = dones.copy()
-            final_info = {"winner": info["winner"], "turns": info["turns"]}
+            returns = np.where(dones[:, None], self._returns, 0.0)
+            self._returns[ended] = 0.0
+            final_info = {"winner": info["winner"], "turns": info["turns"],
+                          "returns": returns}
             for name in ("points", "final_score", "match_winner"):
                 if name in info:
                     final_info[name] = info[name]
