@@ -3,6 +3,7 @@ every variant, and what the adapters promise on top (docs/envs.md)."""
 
 from __future__ import annotations
 
+import importlib
 import random
 
 import gymnasium
@@ -18,6 +19,8 @@ from gammon.core.variant import variant_names
 from gammon.envs import GammonEnv, GammonGymEnv, env, env_id, max_actions
 from gammon.envs.observe import DICE_UNITS
 from gammon.kernels import tracks
+from gammon.stakes.cube import CubeState
+from gammon.stakes.rules import StakeRules
 
 VARIANTS = variant_names()
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
@@ -134,14 +137,20 @@ def test_the_cube_and_the_match_are_observed():
     assert extra[0] == 1.0
 
 
-def test_the_action_space_is_the_generators_capacity_and_the_mask_a_prefix():
+def test_the_action_space_is_the_proved_bound_on_a_decision_and_the_mask_a_prefix():
+    """The action space is gammon.core.variant.most_plays of the mover's checkers (3,875
+    for fifteen), with room for the resignation offers when the stakes list them."""
     e = env("acey-deucey")
     e.reset(seed=5)
     assert e.action_space(e.agent_selection).n == max_actions(gammon.variant("acey-deucey"))
-    assert max_actions(gammon.variant("backgammon")) == tracks.MAX_PLAYS
+    assert max_actions(gammon.variant("backgammon")) == 3875 < tracks.MAX_PLAYS
+    assert max_actions(gammon.variant("hypergammon")) == 34
+    assert max_actions(gammon.variant("multi-gam")) == 125
     mask = e.observe(e.agent_selection)["action_mask"]
-    assert mask.dtype == np.int8 and mask.shape == (tracks.MAX_PLAYS,)
+    assert mask.dtype == np.int8 and mask.shape == (3875,)
     assert len(e.unwrapped.legal_actions()) == mask.sum()
+    listing = env("backgammon", stakes={"list_resignations": True})
+    assert listing.action_space("player_0").n == 3875 + 3
 
 
 def test_an_illegal_action_is_refused_with_its_reason_and_changes_nothing():
@@ -310,12 +319,13 @@ def test_a_seed_is_a_whole_number():
 
 def test_in_a_match_an_illegal_action_never_pays_and_ends_the_episode():
     """match=5 set the illegal-action reward to -4, while a legal game can cost 24 (a
-    backgammon at cube 8); after an illegal action ended the episode, step played on."""
+    backgammon at cube 8); after an illegal action ended the episode, step played on.
+    The penalty is now -4 times the cube (test_the_illegal_action_penalty_...)."""
     single = gymnasium.make("gammon/Backgammon-v0", opponents="heuristic", match=5).unwrapped
-    assert single.illegal_reward < -3 * 64
+    assert single.illegal_reward == -4.0
     single.reset(seed=0)
     _, reward, terminated, _, info = single.step(single.max_actions - 1)
-    assert terminated and reward == single.illegal_reward and "illegal_action" in info
+    assert terminated and reward == -4.0 and "illegal_action" in info
     with pytest.raises(GammonError, match="illegal action ended the episode"):
         single.step(0)
 
@@ -495,7 +505,7 @@ def test_a_game_in_steps_makes_the_engines_plays_and_a_bad_step_is_refused():
         if before.legal_actions() and hasattr(before.legal_actions()[0], "moves"):
             illegal = next(k for k in range(stepped.unwrapped.max_actions) if k not in legal)
             with pytest.raises(IllegalPlayError, match="legal numbers"):
-                stepped.step(int(illegal))
+                stepped.unwrapped.step(int(illegal))  # env() would end the game
         stepped.step(int(rng.choice(legal)))
         after = stepped.unwrapped.game
         if after is not before and hasattr(before.legal_actions()[0], "moves"):
@@ -508,3 +518,99 @@ def test_the_step_encoding_is_refused_where_turns_do_not_simply_alternate():
         GammonEnv("multi-gam", action_encoding="step")
     with pytest.raises(InvalidOptionError, match="'play'"):
         GammonEnv("backgammon", action_encoding="steps")
+
+
+# PettingZoo's state_test module: its functions are called, not collected (state_test
+# itself also wants a parallel environment, which a game taken in turns has not).
+STATE_TEST = importlib.import_module("pettingzoo.test.state_test")
+
+
+@pytest.mark.parametrize("name, kwargs", [("backgammon", {}),
+                                          ("backgammon", {"stakes": {"beaver": True}}),
+                                          ("long-nardy", {}), ("multi-gam", {}),
+                                          ("backgammon", {"action_encoding": "step"})])
+def test_pettingzoo_state_test_passes_with_unmasked_random_actions(name, kwargs):
+    """PettingZoo's state test steps with action_space(agent).sample(), masks ignored: as
+    shipped, env() raised at the first illegal sample. Wrapped as PettingZoo's classic
+    games are, an illegal action ends the game and the test runs on; its api_test too."""
+    STATE_TEST.test_state_space(env(name, **kwargs))
+    STATE_TEST.test_state(env(name, **kwargs), num_cycles=40)
+    api_test(env(name, **kwargs), num_cycles=100)
+
+
+def test_env_is_wrapped_as_pettingzoos_classic_games_and_raw_env_is_not():
+    """env() is OrderEnforcing(AssertOutOfBounds(TerminateIllegal(raw_env))), as chess's
+    env(); an illegal action there ends the game for all, the agent who tried it losing
+    the penalty and the others nothing, where raw_env raises and changes nothing."""
+    from pettingzoo.utils import wrappers
+
+    e = env("backgammon")
+    chain = [e, e.env, e.env.env]
+    assert isinstance(chain[0], wrappers.OrderEnforcingWrapper)
+    assert isinstance(chain[1], wrappers.AssertOutOfBoundsWrapper)
+    assert isinstance(chain[2], wrappers.TerminateIllegalWrapper)
+    assert type(e.unwrapped) is gammon.envs.raw_env
+    e.reset(seed=4)
+    agent = e.agent_selection
+    legal = int(e.observe(agent)["action_mask"].sum())
+    e.step(legal)  # the first number outside the mask
+    assert all(e.terminations.values())
+    assert e.rewards[agent] == -4.0
+    assert all(r == 0.0 for a, r in e.rewards.items() if a != agent)
+    final = {}
+    for each in e.agent_iter():  # the game is over: each agent reads its reward, steps out
+        final[each] = e.last()[1]
+        e.step(None)
+    assert not e.agents and final == {a: -4.0 if a == agent else 0.0 for a in final}
+    assert len(final) == 2
+    with pytest.raises(IllegalPlayError, match="outside the action space: 0 to 3874"):
+        fresh = env("backgammon")
+        fresh.reset(seed=4)
+        fresh.step(3875)
+    raw = gammon.envs.raw_env("backgammon")
+    raw.reset(seed=4)
+    before = raw.game
+    with pytest.raises(IllegalPlayError, match="is not legal here"):
+        raw.step(len(before.legal_actions()))
+    assert raw.game is before
+
+
+def cube_at(rules, value: int) -> CubeState:
+    """A money game with the cube at ``value``, player 0 to play 6-5 from the start."""
+    return CubeState.midgame(rules, rules.start_position().with_turn(0), (6, 5),
+                             stakes=StakeRules(), cube_value=value, cube_owner=1)
+
+
+def test_the_illegal_action_penalty_is_one_scale_across_stakes():
+    """With the cube (stakes) or in a one-game match the default penalty was -193 (a
+    backgammon at the cube's highest, 64, and one), 48 times the -4 of a game without
+    the cube. Now it is -4 points times the cube's value at the illegal action: -4 at a
+    cube of 1 in money play with the cube, in a 1-point and in a 5-point match, and -8,
+    -32 at 2 and 8 (below the -6 and -24 of a backgammon there), in both environments;
+    -2 with whole_match, and a given illegal_reward is multiplied alike."""
+    for kwargs in ({}, {"stakes": {}}, {"stakes": {"jacoby": True}}, {"match": 1},
+                   {"match": 5}):
+        single = GammonGymEnv(**kwargs)
+        assert single.illegal_reward == -4.0, kwargs
+        single.reset(seed=1)
+        _, reward, terminated, _, _ = single.step(single.max_actions - 1)
+        assert terminated and reward == -4.0, kwargs
+    assert GammonGymEnv(match=3, whole_match=True).illegal_reward == -2.0
+    for value, expected in ((2, -8.0), (8, -32.0)):
+        single = GammonGymEnv(stakes={})
+        single.reset(seed=1)
+        single.game = cube_at(single.rules, value)
+        _, reward, terminated, _, _ = single.step(single.max_actions - 1)
+        assert terminated and reward == expected < -3 * value
+        aec = env("backgammon", stakes={})
+        aec.reset(seed=1)
+        aec.unwrapped.game = cube_at(aec.unwrapped.rules, value)
+        aec.unwrapped.agent_selection = "player_0"
+        aec.step(aec.unwrapped.max_actions - 1)
+        assert aec.rewards["player_0"] == expected and aec.rewards["player_1"] == 0.0
+    given = GammonGymEnv(stakes={}, illegal_reward=-1)
+    given.reset(seed=1)
+    given.game = cube_at(given.rules, 4)
+    assert given.step(0 + given.max_actions - 1)[1] == -4.0
+    multigam = GammonGymEnv("multi-gam")
+    assert multigam.illegal_reward == -1.0  # below the last place's score, no cube

@@ -15,7 +15,6 @@ import gammon
 from gammon.core.dice import Roll
 from gammon.core.errors import GammonError, IllegalPlayError, InvalidOptionError
 from gammon.envs.vector import VectorEnv, supported_variants
-from gammon.kernels import tracks
 from gammon.nn.encoders import TrackEncoder
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -124,7 +123,7 @@ def test_observations_are_the_encoder_and_the_dice_units():
     dice_units = obs[:, -12:]
     assert (dice_units.sum(axis=1) == 2).all()
     mask = env.action_mask()
-    assert mask.shape == (6, tracks.MAX_PLAYS) and mask.dtype == bool
+    assert mask.shape == (6, rules.game_type.max_actions) and mask.dtype == bool
     np.testing.assert_array_equal(mask.sum(axis=1), info["counts"])
     assert mask[np.arange(6), info["counts"] - 1].all()
     x, offsets = env.afterstates()

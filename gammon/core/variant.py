@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 import typing
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -32,6 +33,29 @@ LAST_ROLL = "last roll"
 #: Memo of a game drawn because both sides' mothers lie pinned (Plakoto, Tapa).
 MOTHERS_PINNED = "both mothers pinned"
 
+
+def most_plays(checkers: int) -> int:
+    """A bound no decision of a track game exceeds: the distinct legal plays of one roll
+    for a mover with ``checkers`` checkers, the size of the environments' action space.
+
+    A play is at most four moves of one die (a double) and the move generator lists
+    distinct results. Of a double, a result is fixed by how many of its moves each
+    checker makes (a checker moved ``k`` times by the die goes the one way there is, and
+    what it hits, pins or passes is fixed by that way), so the plays of ``m`` moves are at
+    most the multisets of ``m`` checkers, ``C(checkers + m - 1, m)``; of two different
+    dice, ``2 * checkers`` plays of one move and ``checkers ** 2 + checkers`` of two (one
+    checker takes either die first). Summing the double's lengths 1 to 4 (so that plays
+    of different lengths would be covered too) gives ``C(c + 3, 4) + C(c + 2, 3) +
+    C(c + 1, 2) + c``, more than the two dice's ``c ** 2 + 3 * c``: 3,875 for fifteen
+    checkers, 125 for Multi-Gam's five, 34 for three. Never more than the generator holds
+    (:data:`gammon.kernels.tracks.MAX_PLAYS`). The largest decision found: 2,140 plays of
+    1-1 for backgammon (fifteen checkers spread on fifteen points, by a search of random
+    and then improved layouts; ``tests/test_envs_vector_gym.py`` plays one of 2,066).
+    """
+    doubles = sum(math.comb(checkers + moves - 1, moves)
+                  for moves in range(1, tracks.MAX_DICE + 1))
+    bound = max(doubles, checkers * checkers + 3 * checkers)
+    return max(1, min(bound, tracks.MAX_PLAYS))
 
 @dataclass(frozen=True)
 class TrackVariant:
@@ -221,7 +245,7 @@ class TrackVariant:
     def game_type(self) -> GameType:
         return GameType(
             players=self.players, turns=self.turns, board=self.board, checkers=True,
-            stakes=self.players == 2, max_actions=tracks.MAX_PLAYS,
+            stakes=self.players == 2, max_actions=most_plays(self.checkers),
             chance=f"two {self.sides}-sided dice a turn"
             + (", one each to open" if self.players == 2 else ""))
 

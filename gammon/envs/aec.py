@@ -8,9 +8,18 @@ games, with the cube's value when ``stakes`` or a ``match`` are given; Multi-Gam
 Acedrex's money). Actions and observations are described in :mod:`gammon.envs.observe`:
 action ``k`` is the ``k``-th legal whole decision, the mask a prefix.
 
-An action outside the mask raises :class:`~gammon.core.errors.IllegalPlayError` and
-changes nothing (PettingZoo's ``TerminateIllegalWrapper`` turns that into a lost game
-if a learner prefers).
+:func:`env` wraps the environment as PettingZoo's classic games do theirs (chess, go,
+connect four), so that PettingZoo's tests and an unmasked random policy run on it:
+``OrderEnforcingWrapper`` (no step before ``reset``), ``AssertOutOfBoundsWrapper`` (here
+an action that is no whole number, or outside the action space, raises
+:class:`~gammon.core.errors.IllegalPlayError` saying what is allowed) and
+``TerminateIllegalWrapper``: an action outside the mask ends the game for every agent,
+the agent who tried it rewarded with the illegal-action penalty
+(:func:`gammon.envs.games.illegal_penalty`: ``illegal_reward`` points, by default one
+more than a backgammon, times the cube's value; -2 with ``whole_match``) and the others
+with 0. :class:`GammonEnv` (``raw_env``) is the environment unwrapped: there an action
+outside the mask raises :class:`~gammon.core.errors.IllegalPlayError` and changes
+nothing.
 """
 
 from __future__ import annotations
@@ -33,6 +42,8 @@ from gammon.envs.games import (
     check_seed,
     check_stakes,
     check_whole_match,
+    illegal_penalty,
+    illegal_scale,
     make_rules,
     new_game,
     play_match_on,
@@ -75,7 +86,8 @@ class GammonEnv(AECEnv):
         self.action_encoding = action_encoding
         players = self.rules.players
         self.possible_agents = [f"player_{p}" for p in range(players)]
-        self.max_actions = max_actions(self.rules) if self.steps is None else self.steps.size
+        self.max_actions = (max_actions(self.rules, self.stakes) if self.steps is None
+                            else self.steps.size)
         size = self.observer.size + (0 if self.steps is None else self.steps.sides)
         self.action_spaces = {a: spaces.Discrete(self.max_actions) for a in self.possible_agents}
         self.observation_spaces = {
@@ -158,6 +170,14 @@ class GammonEnv(AECEnv):
             raise IllegalPlayError(why)
         return index
 
+    def action_range(self) -> int:
+        """How many numbers the agent to act may choose among, as an error about an
+        action that is no number says it: the legal ones (``0 .. n-1``), or with the step
+        encoding the whole action space."""
+        if self.steps is not None or self.game is None or self.game.is_terminal:
+            return self.max_actions
+        return len(self.game.legal_actions())
+
     @staticmethod
     def _index(action: Any, legal: int) -> int:
         index = action_number(action, legal)
@@ -223,10 +243,52 @@ class GammonEnv(AECEnv):
         pass
 
 
-def env(variant: Any = "backgammon", **kwargs: Any) -> GammonEnv:
-    """PettingZoo's usual entry point: :class:`GammonEnv` in its order-enforcing wrapper
-    (which refuses to step before ``reset`` and the like)."""
-    wrapped: GammonEnv = wrappers.OrderEnforcingWrapper(GammonEnv(variant, **kwargs))
+class TerminateIllegal(wrappers.TerminateIllegalWrapper):
+    """PettingZoo's ``TerminateIllegalWrapper`` with gammon's penalty: ``scale`` points
+    times the cube's value at the decision (:func:`gammon.envs.games.illegal_penalty`),
+    worked out before each step."""
+
+    def __init__(self, env: GammonEnv, scale: float) -> None:
+        super().__init__(env, illegal_reward=scale)
+        self.scale = scale
+
+    def step(self, action: Any) -> None:
+        raw = self.env.unwrapped
+        assert isinstance(raw, GammonEnv)
+        if raw.game is not None and not raw.game.is_terminal:
+            self._illegal_value = illegal_penalty(self.scale, raw.game, raw.whole_match)
+        super().step(action)
+
+
+class InActionSpace(wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's ``AssertOutOfBoundsWrapper``, with gammon's words: an action that is
+    no whole number (``True``, ``1.5``, ``None`` for an agent still playing) or lies
+    outside the action space raises :class:`~gammon.core.errors.IllegalPlayError` saying
+    what is allowed."""
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if not (action is None and (self.terminations[agent] or self.truncations[agent])):
+            raw = self.env.unwrapped
+            assert isinstance(raw, GammonEnv)
+            size = raw.max_actions
+            index = action_number(action, raw.action_range())
+            if not 0 <= index < size:
+                raise IllegalPlayError(f"action {action!r} is outside the action space: "
+                                       f"0 to {size - 1}")
+        super().step(action)
+
+
+def env(variant: Any = "backgammon", *, illegal_reward: float | None = None,
+        **kwargs: Any) -> GammonEnv:
+    """PettingZoo's usual entry point: :class:`GammonEnv` wrapped as PettingZoo's classic
+    games are (module text): an illegal action ends the game, costing the agent that
+    tried it ``illegal_reward`` points times the cube (default: one more than a
+    backgammon, -4; -2 with ``whole_match``)."""
+    raw = GammonEnv(variant, **kwargs)
+    scale = illegal_scale(raw.rules, raw.whole_match, illegal_reward)
+    wrapped: GammonEnv = wrappers.OrderEnforcingWrapper(InActionSpace(
+        TerminateIllegal(raw, scale)))
     return wrapped
 
 

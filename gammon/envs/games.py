@@ -14,6 +14,7 @@ import gammon
 from gammon.agents.cube import match_equity as chance
 from gammon.core.errors import IllegalPlayError, InvalidOptionError
 from gammon.core.protocol import Rules, State, play_on
+from gammon.nn.evaluator import result_range
 from gammon.render import board_for
 from gammon.stakes.cube import CubeState, cube_game
 from gammon.stakes.prompt import cube_text, is_stakes_decision, question, score_text
@@ -108,6 +109,33 @@ def most_points(rules: Any) -> int:
     cube: a single game, one more for a gammon (mars), one more for a backgammon (koks),
     as the variant scores them."""
     return 1 + int(rules.gammons) + int(rules.backgammons)
+
+
+def illegal_scale(rules: Any, whole_match: bool, illegal_reward: Any = None) -> float:
+    """The illegal-action penalty's scale (``illegal_reward``; docs/envs.md, "Chance,
+    rewards, seeds"): given, a finite number; by default one point below the most a game
+    can cost at a cube of 1 in a two-player track game (a backgammon: -4), with
+    ``whole_match`` -2 (below a match lost, -1 in match equity), else one below the
+    results a network maps (:func:`gammon.nn.evaluator.result_range`: Multi-Gam -1)."""
+    if illegal_reward is not None:
+        return check_reward("illegal_reward", illegal_reward)
+    if whole_match:
+        return -2.0
+    if rules.board == "track" and rules.players == 2:
+        return -float(most_points(rules) + 1)
+    return float(result_range(rules)[0]) - 1.0
+
+
+def illegal_penalty(scale: float, state: Any, whole_match: bool) -> float:
+    """The reward of an illegal action at ``state``: the ``scale`` in points of a cube at
+    1, times the cube's value there, as every result of the game is (not with
+    ``whole_match``, whose rewards are match equity). So with the default scale an
+    illegal action costs more than the worst the player could be held to by legal play
+    from that decision (a backgammon at the cube's value, dropping any double), with the
+    cube or without, in money play or a match, on the scale of the game's results."""
+    if whole_match or not isinstance(state, CubeState):
+        return scale
+    return scale * state.cube_value
 
 
 def new_game(rules: Any, stakes: Any = None, match: int = 0) -> Any:

@@ -6,7 +6,9 @@ Acedrex step or jump. Action ``k`` is the ``k``-th entry of the state's
 ``legal_actions()``, in the engine's order (for the track games the move generator's,
 which is deterministic), so the legal actions are always ``0 .. n-1`` and the action mask
 is a prefix. The action space is ``Discrete(max_actions(rules))``: a bound no decision of
-the variant exceeds (for the track games the move generator's capacity, which it checks).
+the variant exceeds (for the track games :func:`gammon.core.variant.most_plays`, proved
+from the number of checkers: 3,875 for fifteen; the resignation offers added when the
+stakes list them).
 
 Why not half-moves or checker steps: a split turn creates states the rules do not have
 (half a double played, a die "used" in an order the rules do not distinguish), makes the
@@ -58,9 +60,17 @@ EXTRA_UNITS = 13
 _PLAY, _DOUBLE, _ANSWER, _RESIGN_ANSWER, _OTHER = range(5)
 
 
-def max_actions(rules: Rules) -> int:
-    """The size of the action space of ``rules``' games (module text)."""
-    return int(rules.game_type.max_actions)
+#: The resignation offers a decision may list with ``list_resignations``: a single game,
+#: a gammon, a backgammon.
+RESIGN_OFFERS = 3
+
+
+def max_actions(rules: Rules, stakes: Any = None) -> int:
+    """The size of the action space of ``rules``' games (module text), with ``stakes`` (a
+    :class:`~gammon.stakes.rules.StakeRules` or None) that list the resignation offers
+    among a decision's actions: room for those too."""
+    listed = stakes is not None and bool(getattr(stakes, "list_resignations", False))
+    return int(rules.game_type.max_actions) + (RESIGN_OFFERS if listed else 0)
 
 
 def action_mask(legal: int, size: int) -> np.ndarray:

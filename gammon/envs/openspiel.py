@@ -48,6 +48,10 @@ dice and the board in one line. The game has perfect information, so the informa
 state string is the history of actions (OpenSpiel's own public-information observer);
 no information state tensor is provided (the observation tensor is Markov: use it).
 
+**Pickling**: each variant's game class is an attribute of this module
+(:func:`game_class_for`: ``BackgammonGame``), so games pickle as OpenSpiel's Python games
+do, and states with them (their game and history; a turn in steps keeps its progress).
+
 **Length**: gammon's games have no fixed end (a hit sends a checker back), so
 ``max_game_length`` (:data:`MAX_GAME_LENGTH`, decisions) is a bound no game is expected
 to meet, not a proof: the longest of 20 random games in decisions of whole plays was 285
@@ -374,6 +378,20 @@ def _camel(name: str) -> str:
     return "".join(part.capitalize() for part in name.split("-"))
 
 
+def game_class_for(variant: str) -> type[GammonGame]:
+    """The game class of ``variant``, an attribute of this module (``BackgammonGame``), so
+    that pickle finds it by name as it finds OpenSpiel's own Python games: a game pickles
+    as its class and parameters, and a state as its game and the history of actions."""
+    class_name = f"{_camel(variant)}Game"
+    game_class = globals().get(class_name)
+    if game_class is None:
+        game_class = type(class_name, (GammonGame,), {"VARIANT": variant,
+                                                      "__module__": __name__})
+        globals()[class_name] = game_class
+    assert isinstance(game_class, type) and issubclass(game_class, GammonGame)
+    return game_class
+
+
 def register_games() -> list[str]:
     """Register every variant with OpenSpiel (idempotent); their OpenSpiel names."""
     names = []
@@ -381,8 +399,8 @@ def register_games() -> list[str]:
     for variant in variant_names():
         name = game_name(variant)
         if name not in registered:
-            game_class = type(f"{_camel(variant)}Game", (GammonGame,), {"VARIANT": variant})
-            pyspiel.register_game(_game_type(variant, gammon.variant(variant)), game_class)
+            pyspiel.register_game(_game_type(variant, gammon.variant(variant)),
+                                  game_class_for(variant))
         names.append(name)
     return names
 

@@ -13,11 +13,15 @@ The reward is the learner's result when the game ends (zero before). Gymnasium h
 action masks in its spaces, so an action outside the mask (the observation's
 ``action_mask``, :meth:`GammonGymEnv.action_masks` for sb3-contrib's ``MaskablePPO``;
 ``info["legal_actions"]`` counts them) cannot simply be refused: it ends the episode with
-``illegal_reward`` and ``info["illegal_action"]`` saying why. The default
-``illegal_reward`` is below the worst result the game can give (the most a two-player
-track game can cost with the cube at its highest; -1 in Multi-Gam, whose places score 1
-to 5; in Acedrex one below the most money a player can lose), so an illegal action never
-pays. An action that is no whole number at all (a bool, a float, a string) is the
+``info["illegal_action"]`` saying why, and a reward on one scale whatever the stakes:
+``illegal_reward`` points of a cube at 1, times the cube's value when the action was
+tried, as every result of the game is (:func:`gammon.envs.games.illegal_penalty`). The
+default ``illegal_reward`` is one point below the most a two-player track game can cost
+at a cube of 1 (-4 for backgammon: -4 at a cube of 1, -8 at 2, in money play, in a match
+of any length), so an illegal action costs more than the worst the learner could be
+held to by legal play from there; -2 with ``whole_match`` (rewards in match equity, not
+multiplied); -1 in Multi-Gam, whose places score 1 to 5; in Acedrex one below the most
+money a player can lose. An action that is no whole number at all (a bool, a float, a string) is the
 caller's slip, not the policy's choice: it raises
 :class:`~gammon.core.errors.IllegalPlayError`.
 """
@@ -39,36 +43,18 @@ from gammon.envs.games import (
     action_number,
     board_text,
     check_render_mode,
-    check_reward,
     check_seed,
     check_stakes,
     check_whole,
     check_whole_match,
+    illegal_penalty,
+    illegal_scale,
     make_rules,
-    most_points,
     new_game,
     play_match_on,
 )
 from gammon.envs.observe import action_mask, max_actions, observer_for
 from gammon.envs.steps import encoding_for
-from gammon.nn.evaluator import result_range
-from gammon.stakes.rules import StakeRules
-
-
-def worst_result(rules: Any, stakes: Any = None, match: int = 0) -> float:
-    """A reward below every result ``rules``' games can give a player (module text): in a
-    two-player track game the most it can cost (a backgammon, or the variant's top
-    level, at the cube's highest value), else the low end of the results a network
-    maps (:func:`gammon.nn.evaluator.result_range`), one lower."""
-    if rules.board != "track":
-        return result_range(rules)[0] - 1.0
-    cube = 1
-    if stakes is not None or match:  # a match has the cube too
-        rules_of_stakes = StakeRules(**stakes) if isinstance(stakes, dict) else (
-            stakes if stakes is not None else StakeRules())
-        if rules_of_stakes.cube_for(rules):
-            cube = rules_of_stakes.max_cube
-    return -float(most_points(rules) * cube + 1)
 
 
 class GammonGymEnv(gymnasium.Env):
@@ -118,13 +104,12 @@ class GammonGymEnv(gymnasium.Env):
         self._gained = 0.0
         self.render_mode = render_mode
         self.observer = observer_for(self.rules)
-        self.max_actions = max_actions(self.rules) if self.steps is None else self.steps.size
+        self.max_actions = (max_actions(self.rules, self.stakes) if self.steps is None
+                            else self.steps.size)
         self.observation_size = self.observer.size + (0 if self.steps is None
                                                       else self.steps.sides)
-        self.illegal_reward = ((-2.0 if self.whole_match
-                                else worst_result(self.rules, self.stakes, match))
-                               if illegal_reward is None
-                               else check_reward("illegal_reward", illegal_reward))
+        #: The illegal-action penalty's scale, in points of a cube at 1 (module text).
+        self.illegal_reward = illegal_scale(self.rules, self.whole_match, illegal_reward)
         self.action_space = spaces.Discrete(self.max_actions)
         self.observation_space = spaces.Dict({
             "observation": spaces.Box(self.observer.low, self.observer.high,
@@ -202,7 +187,8 @@ class GammonGymEnv(gymnasium.Env):
                                           dict[str, Any]]:
         self._ended = "an illegal action ended the episode"
         info = self._info() | {"illegal_action": why}
-        return self._observation(), self.illegal_reward, True, False, info
+        penalty = illegal_penalty(self.illegal_reward, self.game, self.whole_match)
+        return self._observation(), penalty, True, False, info
 
     def _apply(self, chosen: Any) -> tuple[dict[str, np.ndarray], float, bool, bool,
                                           dict[str, Any]]:

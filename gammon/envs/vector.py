@@ -12,8 +12,10 @@ PettingZoo nor Gymnasium. Every env is always at a decision of the player to mov
   :func:`gammon.kernels.tracks.generate_plays`. The legal actions of env ``e`` are
   ``0 .. counts[e] - 1`` (the mask is a prefix; :meth:`VectorEnv.action_mask` writes it
   out). A player who cannot move still decides: one empty play, ``counts[e] == 1``.
-  The action space is ``Discrete(max_actions)``, the move generator's capacity
-  (:data:`gammon.kernels.tracks.MAX_PLAYS`, the bound the PettingZoo environment uses).
+  The action space is ``Discrete(max_actions)``, the most plays a decision of the
+  variant can list (``rules.game_type.max_actions``, proved by
+  :func:`gammon.core.variant.most_plays`: 3,875 for backgammon; the bound the PettingZoo
+  environment uses).
 - **observations** ``(num_envs, observation_size)`` ``float32``, from the mover's side:
   :class:`~gammon.nn.encoders.TrackEncoder`'s inputs of the board, then 12 dice units,
   ``1`` at ``high - 1`` and at ``6 + low - 1`` (a double: one in each half). These are the
@@ -199,7 +201,7 @@ class VectorEnv:
         self.num_envs = num_envs
         self.encoder = TrackEncoder(rules)
         #: The size of the action space (module text).
-        self.max_actions = tracks.MAX_PLAYS
+        self.max_actions = int(rules.game_type.max_actions)
         #: Board inputs then the dice units (and with the stakes the extra units).
         self._base_size = self.encoder.inputs + kernel.DICE_UNITS
         self.observation_size = self._base_size + (EXTRA_UNITS if self.staked else 0)
@@ -336,8 +338,9 @@ class VectorEnv:
 
     def action_mask(self, width: int | None = None) -> np.ndarray:
         """``(num_envs, width)`` booleans, True for the legal actions: a prefix of
-        ``counts[e]`` ones. ``width`` defaults to :attr:`max_actions` (24,576 columns:
-        for big batches ``counts`` or ``width=counts.max()`` is the cheaper form)."""
+        ``counts[e]`` ones. ``width`` defaults to :attr:`max_actions` (3,875 columns for
+        backgammon: for big batches ``counts`` or ``width=counts.max()`` is the cheaper
+        form)."""
         counts = self.counts
         largest = int(counts.max())
         width = self.max_actions if width is None else check_whole(

@@ -10,10 +10,12 @@ of the player to move (``info["to_play"]``).
 - **actions**: ``(num_envs,)`` integers, the ``k``-th legal whole-turn play of each env
   (:mod:`gammon.envs.vector`); the action space is ``Discrete(max_actions)`` per env.
 - **masks**: ``info["action_mask"]``, ``(num_envs, max_actions)`` booleans, a prefix of
-  ``info["counts"]`` ones. The move generator's capacity (24,576) makes a wide mask:
-  ``max_actions=1024`` keeps it small for backgammon (its largest decision met in 300
-  random games had 748 plays); a decision that does not fit raises
-  :class:`~gammon.core.errors.InvalidOptionError` rather than being cut short.
+  ``info["counts"]`` ones. Their width is the most plays a decision of the variant can
+  list (``rules.game_type.max_actions``, :func:`gammon.core.variant.most_plays`: 3,875
+  for backgammon, 34 for hypergammon), a proved bound, so every decision fits and a step
+  never fails once its actions are applied; ``max_actions`` may widen the space, and one
+  below the bound is refused when the environment is made, saying the least allowed
+  (decisions of over 2,000 plays exist in backgammon; 1,024 would not hold them).
 - **rewards** ``(num_envs,)`` ``float32``: the reward of the player who chose the action,
   the points they won (or lost) when the game ended in that step, else 0. Both players'
   are in ``info["rewards"]`` ``(num_envs, 2)``.
@@ -24,8 +26,15 @@ of the player to move (``info["to_play"]``).
   the first decision of the env's next game. The ended game's last observation (its last
   board from the side of the player who ended it, no dice; zeros in the stakes units) is
   in ``info["final_obs"]``, an object array with ``None`` for the envs that go on
-  (``info["_final_obs"]`` marks them), and ``info["final_info"]`` holds ``winner`` and
-  ``turns`` (plays the game took), as Gymnasium's own vector environments give them.
+  (``info["_final_obs"]`` marks them), and ``info["final_info"]`` holds ``winner``,
+  ``turns`` (plays the game took) and ``returns``, as Gymnasium's own vector
+  environments give them.
+- **per-seat returns**: ``info["final_info"]["returns"]`` ``(num_envs, 2)`` ``float64``,
+  each seat's rewards summed over the episode that ended (zeros in the other rows):
+  ``RecordEpisodeStatistics`` sums the deciders' rewards, which in self-play mix both
+  seats (over a whole match the winner's gains and the loser's losses of match
+  equity), so its ``r`` is no seat's return; these are (+1 and -1 over a match, the
+  points won and lost over a game).
 - **the cube and matches** (``stakes``, ``match``, ``whole_match``, as
   :class:`~gammon.envs.vector.VectorEnv` takes them): cube decisions are actions 0 and 1
   (2 for a beaver or raccoon), the reward is the decider's points times the cube, or
@@ -53,9 +62,10 @@ from gammon.envs.vector import KEEP, VectorEnv
 class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` games of ``variant`` in self-play, as a Gymnasium vector environment
     (module text). ``max_actions``: the size of each env's action space and of the masks
-    (default: the move generator's capacity); ``seed``, ``threads``, ``keep`` and the
-    variant's ``options`` as in :class:`~gammon.envs.vector.VectorEnv`, and its
-    ``stakes``, ``match`` and ``whole_match``."""
+    (default and least: the most plays a decision of the variant can list); ``seed``,
+    ``threads``, ``keep`` and the variant's ``options`` as in
+    :class:`~gammon.envs.vector.VectorEnv`, and its ``stakes``, ``match`` and
+    ``whole_match``."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
@@ -68,11 +78,12 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
                                stakes=stakes, match=match, whole_match=whole_match,
                                **options)
         self.num_envs = self.games.num_envs
-        capacity = self.games.max_actions
-        self.max_actions = capacity if max_actions is None else check_whole(
-            "max_actions", max_actions, 1, capacity,
-            " (the size of the action space; the move generator holds at most "
-            f"{capacity:,} plays)")
+        least = self.games.max_actions
+        self.max_actions = least if max_actions is None else check_whole(
+            "max_actions", max_actions, least,
+            meaning=f" (the size of the action space and the masks: a decision of "
+                    f"{self.games.rules.name} can list up to {least:,} plays, and a mask is "
+                    "never cut short)")
         checkers = self.games.rules.checkers
         # As the PettingZoo environment bounds the same units (gammon.envs.observe).
         self.single_observation_space = spaces.Box(
@@ -81,15 +92,17 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.render_mode = None
+        # Each seat's rewards so far in each env's episode (final_info["returns"]).
+        self._returns = np.zeros((self.num_envs, 2), np.float64)
 
     def _mask(self, counts: np.ndarray) -> np.ndarray:
         largest = int(counts.max())
-        if largest > self.max_actions:
+        if largest > self.max_actions:  # pragma: no cover - the bound is proved to hold
             env = int(np.argmax(counts))
             raise InvalidOptionError(
                 f"env {env} has a decision with {largest} legal actions, more than "
-                f"max_actions={self.max_actions}: give a larger max_actions (at most "
-                f"{self.games.max_actions:,})")
+                f"max_actions={self.max_actions}, the bound gammon.core.variant.most_plays "
+                "proves: please report the position")
         mask: np.ndarray = np.arange(self.max_actions)[None, :] < counts[:, None]
         return mask
 
@@ -102,6 +115,7 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
                                      f"game), not {options!r}")
         obs, info = self.games.reset(seed)
         info["action_mask"] = self._mask(info["counts"])
+        self._returns = np.zeros((self.num_envs, 2), np.float64)
         return obs, info
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
@@ -116,6 +130,7 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
         finals = info.pop("final_boards")
         info["rewards"] = both
         info["action_mask"] = self._mask(info["counts"])
+        self._returns += both
         if dones.any():
             ended = np.flatnonzero(dones)
             final = np.zeros((ended.size, self.games.observation_size), np.float32)
@@ -125,7 +140,10 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
             for row, env in enumerate(ended):
                 info["final_obs"][env] = final[row]
             info["_final_obs"] = dones.copy()
-            final_info = {"winner": info["winner"], "turns": info["turns"]}
+            returns = np.where(dones[:, None], self._returns, 0.0)
+            self._returns[ended] = 0.0
+            final_info = {"winner": info["winner"], "turns": info["turns"],
+                          "returns": returns}
             for name in ("points", "final_score", "match_winner"):
                 if name in info:
                     final_info[name] = info[name]
