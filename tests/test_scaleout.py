@@ -326,6 +326,19 @@ def test_an_address_in_ray_address_is_checked_like_one_given(listener, flag):
     assert took < 30
 
 
+def test_the_address_a_ray_start_left_is_checked_too(listener, tmp_path):
+    """`--ray` alone joins the cluster the last `ray start` here recorded (Ray's
+    ray_current_cluster file, under RAY_TMPDIR): a head gone since is said as such."""
+    port = listener("closed")
+    (tmp_path / "ray").mkdir()
+    (tmp_path / "ray" / "ray_current_cluster").write_text(f"127.0.0.1:{port}")
+    code, text, took = _selfplay("--ray", env={"RAY_TMPDIR": str(tmp_path)})
+    assert code == 2, text[-2000:]
+    assert (f"no Ray head at 127.0.0.1:{port} (from the last `ray start` on this machine "
+            "(Ray's ray_current_cluster file)): nothing listens there") in text
+    assert took < 30
+
+
 @pytest.mark.parametrize(("value", "says"), [
     ("garbage", "RAY_ADDRESS (which --ray reads) takes auto, HOST:PORT"),
     ("ray://head:10001", "RAY_ADDRESS=ray://head:10001: Ray Client (ray://) is not supported"),
@@ -388,6 +401,28 @@ def test_a_head_that_wants_another_token_says_so(ray_local, env, says):
     assert code == 2, text[-2000:]
     assert f"no Ray head at {host}:{port} (given with --ray): {says}" in text
     assert "ray get-auth-token" in text and took < 30
+
+
+def test_a_machine_that_is_not_a_node_of_the_cluster_is_told_so(ray_local, monkeypatch):
+    """A driver joins through a raylet of the cluster on its machine; where none runs,
+    ray.init looked for one for a minute. The head is asked for its nodes instead."""
+    import ray
+    from ray._private import services
+
+    from gammon.agents import parallel
+    from gammon.agents.parallel import why_not_a_node
+
+    host, _, port = ray.get_runtime_context().gcs_address.rpartition(":")
+    assert why_not_a_node(host, int(port)) is None  # this machine is the fixture's node
+    monkeypatch.setattr(parallel, "NODE_SECONDS", 1.0)
+    monkeypatch.setattr(services, "find_node_ids", lambda: ["ab" * 28])  # another's raylet
+    why = why_not_a_node(host, int(port))
+    assert why is not None and "this machine is not a node of that cluster" in why
+    assert f"its nodes: {ray.nodes()[0]['NodeManagerAddress']})" in why
+    assert f"ray start --address={host}:{port}" in why
+    monkeypatch.setattr(services, "find_node_ids", lambda: [])  # no raylet here at all
+    why = why_not_a_node(host, int(port))
+    assert why is not None and "(no raylet runs here)" in why
 
 
 def test_the_heads_own_address_answers_as_a_ray_head(ray_local):

@@ -255,6 +255,65 @@ def why_no_head(host: str, port: int) -> tuple[str, str] | None:
             " not a Ray head that takes calls"), _START_IT
 
 
+_NODES_CALL = "/ray.rpc.NodeInfoGcsService/GetAllNodeInfo"
+#: How long a raylet running here may take to show among the cluster's live nodes (one
+#: that has just started registers within seconds; ``ray.init`` would wait a minute).
+NODE_SECONDS = 15.0
+
+
+def why_not_a_node(host: str, port: int) -> str | None:
+    """Why this machine cannot join the cluster whose head answers at ``host:port``, or
+    None: a driver joins through a raylet of the cluster on its own machine, and
+    ``ray.init`` looks for one for a minute before it says so. So this machine's raylets
+    (Ray's own search: its processes) must include one of the head's live nodes: said at
+    once where no raylet runs here, else asked of the head (calls of
+    :data:`ANSWER_SECONDS` at most) for up to :data:`NODE_SECONDS`, while a raylet that
+    has just started registers. None too where that cannot be asked (a Ray whose private
+    modules moved, TLS): ``ray.init`` decides."""
+    import time
+
+    from gammon.agents.grpc_probe import call
+
+    if os.environ.get("RAY_USE_TLS", "0").lower() in ("1", "true"):
+        return None
+    token, _ = _token()
+    use_token = token is not None and os.environ.get("RAY_AUTH_MODE", "token") == "token"
+    metadata = {"authorization": f"Bearer {token}"} if use_token else None
+    deadline = time.monotonic() + NODE_SECONDS
+    while True:
+        try:
+            from ray._private.services import find_node_ids
+            from ray.core.generated import gcs_service_pb2 as generated
+
+            messages: Any = generated  # protobuf's generated classes, unknown to mypy
+            local = set(find_node_ids())
+            nodes = []
+            if local:
+                request = messages.GetAllNodeInfoRequest(state_filter=0)  # ALIVE
+                answer = call(host, port, _NODES_CALL, request.SerializeToString(),
+                              metadata=metadata, timeout=ANSWER_SECONDS)
+                if answer.status != _OK or answer.message is None:
+                    return None
+                nodes = list(messages.GetAllNodeInfoReply.FromString(
+                    answer.message).node_info_list)
+        except Exception:  # a Ray that keeps these otherwise: ray.init decides
+            return None
+        if any(node.node_id.hex() in local for node in nodes):
+            return None
+        if not local or time.monotonic() >= deadline:
+            break
+        time.sleep(1)
+    if not local:
+        return ("this machine is not a node of that cluster (no raylet runs here). Run the "
+                f"command on a node of the cluster, or make this machine one first: ray "
+                f"start --address={host}:{port}")
+    where = ", ".join(sorted({node.node_manager_address for node in nodes})) or "none alive"
+    return (f"this machine is not a node of that cluster (the raylets here are not among "
+            f"its live nodes within {NODE_SECONDS:.0f} s; its nodes: {where}). Run the "
+            f"command on one of them, or make this machine a node first: ray start "
+            f"--address={host}:{port}")
+
+
 def connect(address: str, jobs: int = 1) -> Any:
     """Ray, started or joined (see the module text) unless this process already is; the
     ``ray`` module. A local instance started here gets ``jobs`` CPUs when ``jobs > 1``,
@@ -293,6 +352,10 @@ def connect(address: str, jobs: int = 1) -> Any:
             raise InvalidOptionError(
                 f"no Ray head at {where[0]}:{where[1]} ({origin}): {why}. To join it, "
                 f"{fix}{unset}")
+        stranger = why_not_a_node(*where)
+        if stranger is not None:
+            raise InvalidOptionError(
+                f"cannot join the Ray cluster at {where[0]}:{where[1]} ({origin}): {stranger}")
     try:
         ray.init(address=target, **options)
     except Exception as error:  # Ray's errors are of every kind
