@@ -190,15 +190,60 @@ def test_rays_client_is_refused_clearly(address):
     assert "Ray Client (ray://) is not supported" in text and "--ray HEAD:6379" in text
 
 
+#: HTTP/2 frames a server that is not Ray sends: its SETTINGS, and on stream 1 a header
+#: block with END_STREAM (HPACK, no Huffman): an HTTP 404 (a web server that speaks HTTP/2),
+#: or gRPC's "UNIMPLEMENTED" (a gRPC server without Ray's services).
+_SETTINGS_FRAME = bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+
+
+def _headers_frame(block: bytes) -> bytes:
+    return len(block).to_bytes(3, "big") + bytes([1, 5, 0, 0, 0, 1]) + block
+
+
+_ANSWERS = {
+    "http2": _headers_frame(b"\x8d"),  # :status 404 (HPACK's static entry 13)
+    "grpc": _headers_frame(b"\x88\x0f\x10\x10application/grpc"  # :status 200, content-type
+                           b"\x00\x0bgrpc-status\x0212"),  # grpc-status: 12 (UNIMPLEMENTED)
+}
+
+
 @pytest.fixture
 def listener():
     """What listens on a free port of this machine: nothing, a socket that never answers,
-    or an HTTP server (which answers, but not as Ray): ``listener(kind) -> port``."""
+    an HTTP/1 server (which answers, but not in HTTP/2), an HTTP/2 server that sends its
+    SETTINGS and then nothing (``h2-silent``), one that answers every request with a 404
+    (``http2``), or a gRPC server without Ray's services (``grpc``): ``listener(kind) ->
+    port``."""
     import http.server
     import socket
     import threading
 
     servers: list = []
+
+    def answer(connection: socket.socket, kind: str) -> None:
+        with connection:
+            try:
+                connection.sendall(_SETTINGS_FRAME)
+                received = b""
+                while len(received) < 24 + 9 + 9:  # the preface, SETTINGS, a HEADERS frame
+                    chunk = connection.recv(65536)
+                    if not chunk:
+                        return
+                    received += chunk
+                if kind in _ANSWERS:
+                    connection.sendall(_ANSWERS[kind])
+                while connection.recv(65536):  # h2-silent: read, never answer
+                    pass
+            except OSError:
+                pass
+
+    def serve(sock: socket.socket, kind: str) -> None:
+        while True:
+            try:
+                connection, _ = sock.accept()
+            except OSError:
+                return
+            threading.Thread(target=answer, args=(connection, kind), daemon=True).start()
 
     def start(kind: str) -> int:
         if kind == "http":
@@ -212,9 +257,11 @@ def listener():
         port = int(sock.getsockname()[1])
         if kind == "closed":
             sock.close()
-        else:
-            sock.listen()  # the kernel accepts connections; nobody ever answers them
-            servers.append(sock)
+            return port
+        sock.listen()  # "silent": the kernel accepts connections; nobody ever answers them
+        servers.append(sock)
+        if kind != "silent":
+            threading.Thread(target=serve, args=(sock, kind), daemon=True).start()
         return port
 
     yield start
@@ -226,28 +273,166 @@ def listener():
             server.close()
 
 
-@pytest.mark.parametrize(("kind", "why"), [
-    ("closed", "Connection refused"),
-    ("silent", "a connection, but no answer as a Ray head"),
-    ("http", "something answers there, but not as a Ray head"),
-])
-def test_a_wrong_address_fails_within_seconds(listener, kind, why):
-    """`--ray 127.0.0.1:9999` waited ten minutes; so did an address where something other
-    than a Ray head listens (Ray waits for a gRPC answer). Both are said within seconds
-    (run in its own process: this module's Ray may be running here)."""
+def _selfplay(*flag: str, env: dict[str, str] | None = None) -> tuple[int, str, float]:
+    """``gammon selfplay backgammon`` with ``flag`` in a process of its own (this module's
+    Ray may be running here), as a user runs it: its exit code, its error output on one
+    line, and the seconds it took. Stopped at 60 s: a test that waits that long fails."""
+    import os
     import subprocess
     import time
 
-    port = listener(kind)
+    environment = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
     began = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "gammon", "duel", HYPER, "--games", "2",
-                           "--ray", f"127.0.0.1:{port}"], capture_output=True, text=True,
-                          timeout=120)
-    took = time.perf_counter() - began
-    text = " ".join(done.stderr.split())
-    assert done.returncode == 2, done.stderr[-2000:]
-    assert f"no Ray head at 127.0.0.1:{port} ({why}" in text and "ray start --head" in text
+    try:
+        done = subprocess.run([sys.executable, "-m", "gammon", "selfplay", "backgammon",
+                               "--games", "50", *flag], capture_output=True, text=True,
+                              timeout=60, env={**environment, **(env or {})})
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{' '.join(flag)} with {env}: still waiting after 60 s")
+    return done.returncode, " ".join(done.stderr.split()), time.perf_counter() - began
+
+
+@pytest.mark.parametrize(("kind", "why"), [
+    ("closed", "nothing listens there (connection refused)"),
+    ("silent", "a connection, but no answer within 3 s"),
+    ("http", "something that does not speak HTTP/2 (gRPC's transport): not a Ray head"),
+    ("h2-silent", "an HTTP/2 server that did not answer a call within 3 s"),
+    ("http2", "an HTTP/2 server that is not gRPC (HTTP 404): not a Ray head"),
+    ("grpc", "a gRPC server without Ray's services: not a Ray head"),
+])
+def test_a_wrong_address_fails_within_seconds(listener, kind, why):
+    """`--ray 127.0.0.1:9999` waited ten minutes; so did an address where something other
+    than a Ray head listens (Ray waits for a gRPC answer, and retries while an HTTP/2
+    server is silent). Each is said within seconds: what was asked, and what is there."""
+    port = listener(kind)
+    code, text, took = _selfplay("--ray", f"127.0.0.1:{port}")
+    assert code == 2, text[-2000:]
+    assert f"no Ray head at 127.0.0.1:{port} (given with --ray): {why}" in text
+    assert "ray start --head" in text and "Traceback" not in text
     assert took < 30
+
+
+@pytest.mark.parametrize("flag", [["--ray"], ["--ray", "auto"]])
+def test_an_address_in_ray_address_is_checked_like_one_given(listener, flag):
+    """`RAY_ADDRESS=127.0.0.1:1 gammon selfplay backgammon --ray` (or `--ray auto`) waited
+    without end: Ray reads the variable itself. The address it names is checked as one
+    given with --ray is, and the message says where it came from."""
+    port = listener("closed")
+    code, text, took = _selfplay(*flag, env={"RAY_ADDRESS": f"127.0.0.1:{port}"})
+    assert code == 2, text[-2000:]
+    assert (f"no Ray head at 127.0.0.1:{port} (from RAY_ADDRESS): nothing listens there "
+            "(connection refused)") in text
+    assert "or unset RAY_ADDRESS" in text and "Traceback" not in text
+    assert took < 30
+
+
+def test_the_address_a_ray_start_left_is_checked_too(listener, tmp_path):
+    """`--ray` alone joins the cluster the last `ray start` here recorded (Ray's
+    ray_current_cluster file, under RAY_TMPDIR): a head gone since is said as such."""
+    port = listener("closed")
+    (tmp_path / "ray").mkdir()
+    (tmp_path / "ray" / "ray_current_cluster").write_text(f"127.0.0.1:{port}")
+    code, text, took = _selfplay("--ray", env={"RAY_TMPDIR": str(tmp_path)})
+    assert code == 2, text[-2000:]
+    assert (f"no Ray head at 127.0.0.1:{port} (from the last `ray start` on this machine "
+            "(Ray's ray_current_cluster file)): nothing listens there") in text
+    assert took < 30
+
+
+@pytest.mark.parametrize(("value", "says"), [
+    ("garbage", "RAY_ADDRESS (which --ray reads) takes auto, HOST:PORT"),
+    ("ray://head:10001", "RAY_ADDRESS=ray://head:10001: Ray Client (ray://) is not supported"),
+])
+def test_a_malformed_ray_address_says_where_it_came_from(value, says):
+    code, text, took = _selfplay("--ray", env={"RAY_ADDRESS": value})
+    assert code == 2 and says in text and "Traceback" not in text, text[-2000:]
+
+
+def test_an_address_given_with_the_flag_wins_over_ray_address(listener):
+    """As Ray has it: RAY_ADDRESS stands in only for no address or auto."""
+    port = listener("closed")
+    code, text, _ = _selfplay("--ray", f"127.0.0.1:{port}", env={"RAY_ADDRESS": "garbage"})
+    assert code == 2 and f"no Ray head at 127.0.0.1:{port} (given with --ray)" in text
+
+
+def test_auto_without_a_cluster_on_this_machine_says_so(monkeypatch):
+    """`--ray auto` with no RAY_ADDRESS, no `ray start` recorded and no head running here."""
+    from gammon.agents import parallel
+
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.setattr(parallel, "_found_on_this_machine", lambda auto: None)
+    with pytest.raises(InvalidOptionError, match=r"--ray auto: no Ray cluster found on "
+                       r"this machine .*--ray HEAD:6379"):
+        parallel.resolve_address("auto")
+
+
+def test_a_raylets_port_is_named_as_such(ray_local):
+    """The port of a node's raylet (a gRPC server of Ray's) instead of the head's GCS port
+    took 24 s and hinted at a token: it is named for what it is, within seconds."""
+    import ray
+
+    node = ray.nodes()[0]
+    host, port = node["NodeManagerAddress"], node["NodeManagerPort"]
+    code, text, took = _selfplay("--ray", f"{host}:{port}")
+    assert code == 2, text[-2000:]
+    assert (f"no Ray head at {host}:{port} (given with --ray): a Ray raylet's port (a "
+            "node's), not the head's GCS port") in text
+    assert "token" not in text and took < 30
+
+
+@pytest.mark.parametrize(("env", "says"), [
+    ({"RAY_AUTH_TOKEN_PATH": "/nonexistent/auth_token"},
+     "a Ray head that wants a token, and this machine has none (/nonexistent/auth_token)"),
+    ({"RAY_AUTH_TOKEN": "not-the-token"},
+     "a Ray head that refuses this machine's token (RAY_AUTH_TOKEN)"),
+])
+def test_a_head_that_wants_another_token_says_so(ray_local, env, says):
+    """A head that authenticates (Ray's default since 2.59) and no token here, or another
+    one: said within seconds, with where the token was looked for."""
+    import ray
+
+    from gammon.agents.grpc_probe import call
+
+    host, _, port = ray.get_runtime_context().gcs_address.rpartition(":")
+    if call(host, int(port), "/ray.rpc.NodeInfoGcsService/GetClusterId").status != 16:
+        pytest.skip("this Ray starts its local instances without token authentication")
+    code, text, took = _selfplay("--ray", f"{host}:{port}",
+                                 env={"RAY_AUTH_TOKEN": "", **env})
+    assert code == 2, text[-2000:]
+    assert f"no Ray head at {host}:{port} (given with --ray): {says}" in text
+    assert "ray get-auth-token" in text and took < 30
+
+
+def test_a_machine_that_is_not_a_node_of_the_cluster_is_told_so(ray_local, monkeypatch):
+    """A driver joins through a raylet of the cluster on its machine; where none runs,
+    ray.init looked for one for a minute. The head is asked for its nodes instead."""
+    import ray
+    from ray._private import services
+
+    from gammon.agents import parallel
+    from gammon.agents.parallel import why_not_a_node
+
+    host, _, port = ray.get_runtime_context().gcs_address.rpartition(":")
+    assert why_not_a_node(host, int(port)) is None  # this machine is the fixture's node
+    monkeypatch.setattr(parallel, "NODE_SECONDS", 1.0)
+    monkeypatch.setattr(services, "find_node_ids", lambda: ["ab" * 28])  # another's raylet
+    why = why_not_a_node(host, int(port))
+    assert why is not None and "this machine is not a node of that cluster" in why
+    assert f"its nodes: {ray.nodes()[0]['NodeManagerAddress']})" in why
+    assert f"ray start --address={host}:{port}" in why
+    monkeypatch.setattr(services, "find_node_ids", lambda: [])  # no raylet here at all
+    why = why_not_a_node(host, int(port))
+    assert why is not None and "(no raylet runs here)" in why
+
+
+def test_the_heads_own_address_answers_as_a_ray_head(ray_local):
+    """The check that refuses the addresses above lets a running head's through."""
+    import ray
+
+    from gammon.agents.parallel import why_no_head
+
+    host, _, port = ray.get_runtime_context().gcs_address.rpartition(":")
+    assert why_no_head(host, int(port)) is None
 
 
 @pytest.mark.slow  # about 40 s: the head starts, then the duel joins it
