@@ -197,6 +197,21 @@ _COPY_TOKEN = ("copy the head's token (`ray get-auth-token` on the head) into "
                "~/.ray/auth_token or RAY_AUTH_TOKEN")
 
 
+def _probe() -> Callable[..., Any]:
+    """:func:`gammon.agents.grpc_probe.call`, or an error that says how to install ``h2``
+    (the HTTP/2 library it speaks with, in the ``ray`` extra)."""
+    try:
+        from gammon.agents.grpc_probe import call
+    except ImportError as error:
+        if (error.name or "").partition(".")[0] not in ("h2", "hpack", "hyperframe"):
+            raise
+        raise InvalidOptionError(
+            "--ray with a cluster's address needs h2 (the HTTP/2 library that asks the "
+            "address whether a Ray head answers), an optional extra with Ray: "
+            "pip install 'gammon[ray]'") from None
+    return call
+
+
 def why_no_head(host: str, port: int) -> tuple[str, str] | None:
     """What answers at ``host:port`` instead of a Ray head and what to do, in words, within
     two calls of :data:`ANSWER_SECONDS` at most; None where a Ray head answers (and takes
@@ -208,7 +223,7 @@ def why_no_head(host: str, port: int) -> tuple[str, str] | None:
     call with a deadline (:mod:`gammon.agents.grpc_probe`), with the token ``ray.init``
     would send; where that service is not there, a raylet's is asked for. With TLS
     (``RAY_USE_TLS``) only the connection is checked: the handshake is Ray's to make."""
-    from gammon.agents.grpc_probe import call
+    call = _probe()
 
     seconds = f"{ANSWER_SECONDS:.0f} s"
     if os.environ.get("RAY_USE_TLS", "0").lower() in ("1", "true"):
@@ -272,7 +287,7 @@ def why_not_a_node(host: str, port: int) -> str | None:
     modules moved, TLS): ``ray.init`` decides."""
     import time
 
-    from gammon.agents.grpc_probe import call
+    call = _probe()
 
     if os.environ.get("RAY_USE_TLS", "0").lower() in ("1", "true"):
         return None
