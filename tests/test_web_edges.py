@@ -24,7 +24,14 @@ import pytest
 from browser import Server, wait_for
 from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
-from webclient import FAST, client, connect, new_table, until
+from webclient import (
+    FAST,
+    client,
+    connect,
+    new_table,
+    play_until_the_bot_is_asked,
+    store_a_table_with_an_unoffered_bot,
+)
 
 from gammon.core.errors import InvalidOptionError
 from gammon.web import rooms
@@ -319,26 +326,14 @@ def test_a_send_that_swallows_its_cancellation_does_not_hold_the_handler():
 
 def test_a_warning_about_one_table_is_logged_once_not_on_every_sweep(database, caplog,
                                                                      monkeypatch):
-    from gammon.table.dice import commitment, new_seed
-    from gammon.table.table import Table
-
     monkeypatch.setattr(rooms, "SWEEP", 0.05)
     monkeypatch.setattr(rooms, "HEAD_START", 0.0)
-    store = Store(database)
-    seed = new_seed()
-    data = Table("backgammon", ["human", "mcts:100000000"], seed=seed, fair=True).to_json()
-    del data["log"], data["finished"]
-    store.create("00000000beef", data, commitment(seed), "someone")  # a bot not offered
+    table_id = store_a_table_with_an_unoffered_bot(Store(database))
     caplog.set_level(logging.WARNING, logger="gammon.web")
     with client(database) as http:
-        seat = http.post("/api/tables/00000000beef/seats", json={}).json()
-        with connect(http, "00000000beef", seat["token"]) as socket:
-            table = until(socket, lambda t: t["question"] and t["question"]["seat"] == 1
-                          or t.get("actions"))
-            while table.get("actions"):  # the person plays until the bot is asked
-                socket.send_json({"type": "act", "version": table["version"], "index": 0})
-                table = until(socket, lambda t: t["question"] and t["question"]["seat"] == 1
-                              or t.get("actions"))
+        seat = http.post(f"/api/tables/{table_id}/seats", json={}).json()
+        with connect(http, table_id, seat["token"]) as socket:
+            play_until_the_bot_is_asked(socket)
             sweeps = http.app.state.lobby
             time.sleep(1.5)  # some thirty sweeps find it
             assert sweeps.thinkers.decisions == 0

@@ -19,7 +19,16 @@ import pytest
 from browser import Server
 from starlette.websockets import WebSocketDisconnect
 from typer.testing import CliRunner
-from webclient import FAST, client, connect, my_turn, new_table, until
+from webclient import (
+    FAST,
+    client,
+    connect,
+    my_turn,
+    new_table,
+    play_until_the_bot_is_asked,
+    store_a_table_with_an_unoffered_bot,
+    until,
+)
 
 from gammon.web.app import SECURITY_HEADERS
 from gammon.web.config import Limits, Rates, ServerConfig, load_config
@@ -96,26 +105,14 @@ def test_a_bad_configuration_is_refused_with_what_is_wrong(tmp_path):
 
 
 def test_a_stored_bot_the_menu_does_not_offer_never_plays(database):
-    from gammon.table.dice import commitment, new_seed
-    from gammon.table.table import Table
-
     store = Store(database)
-    seed = new_seed()
-    data = Table("backgammon", ["human", "mcts:100000000"], seed=seed, fair=True).to_json()
-    del data["log"], data["finished"]
-    # A row written by a server that offered more, or tampered with.
-    store.create("00000000beef", data, commitment(seed), "someone")
+    table_id = store_a_table_with_an_unoffered_bot(store)
     with client(database) as http:
-        seat = http.post("/api/tables/00000000beef/seats", json={}).json()
-        with connect(http, "00000000beef", seat["token"]) as socket:
-            table = until(socket, lambda t: t["question"] and t["question"]["seat"] == 1
-                          or t.get("actions"))
-            while table.get("actions"):  # the person plays until the bot is asked
-                socket.send_json({"type": "act", "version": table["version"], "index": 0})
-                table = until(socket, lambda t: t["question"] and t["question"]["seat"] == 1
-                              or t.get("actions"))
+        seat = http.post(f"/api/tables/{table_id}/seats", json={}).json()
+        with connect(http, table_id, seat["token"]) as socket:
+            table = play_until_the_bot_is_asked(socket)
             time.sleep(2.5)  # two sweeps: nobody plays it
-        assert store.row("00000000beef").version == table["version"]
+        assert store.row(table_id).version == table["version"]
         assert http.app.state.lobby.thinkers.decisions == 0
     from gammon.cli.main import app
 
@@ -127,7 +124,7 @@ def test_a_stored_bot_the_menu_does_not_offer_never_plays(database):
     _, listed_again = verify(store, ServerConfig())
     assert "'mcts:100000000' is not on this server's menu" in listed_again[0].reason
     runner.invoke(app, ["verify", "--database", database, "--set-aside"])
-    assert store.row("00000000beef").status == QUARANTINED
+    assert store.row(table_id).status == QUARANTINED
 
 
 def wait(condition, seconds: float = 20) -> None:

@@ -118,3 +118,33 @@ def addressed_client(database: str, config: ServerConfig = FAST) -> TestClient:
 def at(address: str) -> dict[str, str]:
     """The headers of a request from ``address`` (see :class:`Addressed`)."""
     return {"x-test-address": address}
+
+
+#: A stored table whose bot seat (``mcts:100000000``) no server's menu offers: a row
+#: written by a server that offered more, or tampered with.
+UNOFFERED = "00000000beef"
+
+
+def store_a_table_with_an_unoffered_bot(store) -> str:
+    """Write the table :data:`UNOFFERED` straight into ``store``: its id."""
+    from gammon.table.dice import commitment, new_seed
+    from gammon.table.table import Table
+
+    seed = new_seed()
+    data = Table("backgammon", ["human", "mcts:100000000"], seed=seed, fair=True).to_json()
+    del data["log"], data["finished"]
+    store.create(UNOFFERED, data, commitment(seed), "someone")
+    return UNOFFERED
+
+
+def play_until_the_bot_is_asked(socket) -> dict:
+    """The person at seat 0 plays (its first listed action) until seat 1 is asked: the
+    state then."""
+    def asked(t: dict) -> bool:
+        return bool(t["question"] and t["question"]["seat"] == 1 or t.get("actions"))
+
+    table = until(socket, asked)
+    while table.get("actions"):
+        socket.send_json({"type": "act", "version": table["version"], "index": 0})
+        table = until(socket, asked)
+    return table
