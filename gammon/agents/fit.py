@@ -32,6 +32,7 @@ from gammon.agents.registry import make_agent
 from gammon.core.position import Position
 from gammon.core.variant import track_variant as get_variant
 from gammon.evaluators.track import TrackHeuristic
+from gammon.kernels import writable_boards
 
 
 def record_positions(variant: Any, specs: list[str], positions: int, seed: int,
@@ -67,7 +68,7 @@ def record_positions(variant: Any, specs: list[str], positions: int, seed: int,
         outcome.extend([result] * len(mine))
         g += 1
     size = variant.players * variant.slots
-    boards = np.frombuffer(b"".join(seen), np.int8).reshape(len(seen), size)
+    boards = writable_boards(b"".join(seen), size)
     return boards, np.array(to_move), np.array(outcome)
 
 

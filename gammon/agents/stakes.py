@@ -34,6 +34,7 @@ from gammon.agents.cube import (
 from gammon.agents.search import BoardSearch
 from gammon.core.protocol import State
 from gammon.evaluators.base import ChanceEvaluator
+from gammon.kernels import writable_boards
 from gammon.nn.encoders import contact_applies
 from gammon.stakes.cube import CubeState
 
@@ -55,7 +56,7 @@ def chances(evaluator: Any, state: CubeState, player: int) -> Chances:
     position = base.position
     to_move = position.turn
     if isinstance(evaluator, ChanceEvaluator):
-        board = np.frombuffer(position.board, np.int8)[None, :]
+        board = writable_boards(position.board, len(position.board))
         win0, g0, g1 = (float(x[0]) for x in evaluator.chances(board, to_move))
     else:
         value = float(evaluator.evaluate([base])[0][0])
@@ -117,7 +118,7 @@ def lookahead(state: CubeState, doubler: int, search: BoardSearch, depth: int) -
             nodes.append(Ahead(c.single() if single else c, float(x), bool(done), below))
         return nodes
 
-    root = np.frombuffer(state.base.position.board, np.int8)[None, :]
+    root = writable_boards(state.base.position.board, len(state.base.position.board))
     return build(root, doubler, min(depth, CUBE_DEPTH))[0]
 
 
@@ -140,7 +141,7 @@ def view_of(state: CubeState, evaluator: Any, doubler: int, search: Any = None,
         root = lookahead(state, doubler, search, depth)
         return root.averaged(), view_ahead(root, stakes, cube, owner)
     c = chances(evaluator, state, doubler)
-    board = np.frombuffer(base.position.board, np.int8)[None, :]
+    board = writable_boards(base.position.board, len(base.position.board))
     root = Ahead(c, float(efficiencies(base.variant, board, base.position.turn)[0]))
     return c, view_ahead(root, stakes, cube, owner)
 

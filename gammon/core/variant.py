@@ -749,6 +749,13 @@ def variant_from(rules: Rules | str, **options: Any) -> Rules:
 _KINDS = {bool: "true or false", int: "a whole number", float: "a number", str: "a word"}
 
 
+@functools.cache
+def _option_types(cls: type) -> dict[str, Any]:
+    """The type of each option of a variant's class (``typing.get_type_hints`` takes a
+    millisecond a call: the web's lobby asks for variants by the hundred)."""
+    return typing.get_type_hints(cls)
+
+
 def variant(name: str, **options: Any) -> Rules:
     """The rules object of the variant ``name`` with the given options."""
     key = name.strip().lower().replace("_", "-")
@@ -758,7 +765,7 @@ def variant(name: str, **options: Any) -> Rules:
     cls, preset = _REGISTRY[key]
     options = {**preset, **options}
     allowed = [f.name for f in dataclasses.fields(cls)]
-    hints = typing.get_type_hints(cls)
+    hints = _option_types(cls)
     for option, value in options.items():
         if option not in allowed:
             names = ", ".join(allowed) or "none"

@@ -109,6 +109,7 @@ def _transitions(first, states, combos, rank, rules, plays, words, counts,
     m = combos.shape[0]
     checkers = combos.shape[1]
     board = np.zeros(2 * SLOTS, np.int8)
+    mover_seat, one = np.int64(0), np.int64(1)  # typed, not literals: one compiled kernel
     written = 0
     rolls = 0
     k = first
@@ -124,7 +125,7 @@ def _transitions(first, states, combos, rank, rules, plays, words, counts,
             board[SLOTS + combos[other, j]] += 1
         for d1 in range(1, 7):
             for d2 in range(d1, 7):
-                n = tracks.generate_plays(board, 0, d1, d2, 1, rules, plays, words)
+                n = tracks.generate_plays(board, mover_seat, d1, d2, one, rules, plays, words)
                 for i in range(n):
                     row = plays[i]
                     if row[0] == checkers:

@@ -9,6 +9,16 @@ import numpy as np
 from gammon.kernels import tracks
 
 
+def writable_boards(data: bytes, size: int | None = None) -> np.ndarray:
+    """``data`` as int8 boards for the kernels: ``size`` bytes a row, or one flat board.
+
+    The array is writable, as the kernels' own boards are: numba types a read-only
+    array (``np.frombuffer`` of bytes) apart and compiles every kernel it reaches a
+    second time for it, 15 s of the move generator's alone."""
+    array = np.frombuffer(bytearray(data), np.int8)
+    return array if size is None else array.reshape(-1, size)
+
+
 class TrackKernel:
     """Move generation for one track variant's rules vector.
 
@@ -54,9 +64,8 @@ class TrackKernel:
         the board of a row; a move's hit flag then says that it pinned.
         """
         plays, words = self.workspace()
-        array = np.frombuffer(board, np.int8)
         count = tracks.generate_plays(
-            array, player, die1, die2, head_limit, self.rules, plays, words
+            writable_boards(board), player, die1, die2, head_limit, self.rules, plays, words
         )
         return plays[:count].copy()
 

@@ -229,7 +229,7 @@ def _choose_number(board, player, rules, plays, words, rng):
     lengths = np.zeros(7, np.int64)
     for i in range(6):
         n = order[i]
-        count = generate_plays(board, player, n, n, 1, rules, plays, words)
+        count = generate_plays(board, player, n, n, np.int64(1), rules, plays, words)
         lengths[n] = _full_length(board, player, count, rules, plays)
         if lengths[n] == MAX_DICE:
             return n, count
@@ -242,7 +242,7 @@ def _choose_number(board, player, rules, plays, words, rng):
     for n in range(1, 7):
         if lengths[n] == best:
             if pick == 0:
-                return n, generate_plays(board, player, n, n, 1, rules, plays, words)
+                return n, generate_plays(board, player, n, n, np.int64(1), rules, plays, words)
             pick -= 1
     return 0, 0  # not reached
 
@@ -288,7 +288,7 @@ def _game(g, start, board, phases, acey, max_plays, plays, words, trace, n, rng,
             continue
         if acey_deucey:
             aceys += 1
-            count = generate_plays(board, player, 2, 1, 1, rules, plays, words)
+            count = generate_plays(board, player, high, low, np.int64(1), rules, plays, words)
             k = _below(rng, count)
             used = plays[k, length_col]
             board[:] = plays[k, :size]
@@ -307,7 +307,7 @@ def _game(g, start, board, phases, acey, max_plays, plays, words, trace, n, rng,
                 high = _below(rng, 6) + 1
                 n = _record(trace, n, g, player, KIND_NUMBER, high, high, plays, -1, size,
                             board)
-                count = generate_plays(board, player, high, high, 1, rules, plays, words)
+                count = generate_plays(board, player, high, high, np.int64(1), rules, plays, words)
             else:
                 high, count = _choose_number(board, player, rules, plays, words, rng)
                 n = _record(trace, n, g, player, KIND_CHOICE, high, high, plays, -1, size,
@@ -315,7 +315,7 @@ def _game(g, start, board, phases, acey, max_plays, plays, words, trace, n, rng,
             low = high
             double = True
         else:
-            count = generate_plays(board, player, high, low, 1, rules, plays, words)
+            count = generate_plays(board, player, high, low, np.int64(1), rules, plays, words)
         k = _below(rng, count)
         used = plays[k, length_col]
         board[:] = plays[k, :size]
@@ -361,7 +361,7 @@ def playouts(games, start, rules, acey, max_plays, seed, first, plays, words, tr
     rngs = np.zeros((plays.shape[0], 1), np.uint64)
     for c in prange(blocks):
         t = get_thread_id()
-        n = 0
+        n = np.int64(0)  # typed: a literal here would compile _game twice
         for g in range(bounds[c], bounds[c + 1]):
             _seed_game(rngs[t], seed, first + g)
             n = _game(g, start, boards[t], rules, acey, max_plays, plays[t], words[t],

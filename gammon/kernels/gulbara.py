@@ -77,7 +77,7 @@ def random_playouts(games, start, rules, cascade_from, to_opponent, max_plays, p
             low = min(a, b)
             given = False  # the doubles being played were handed over by the opponent
             while True:
-                count = generate_plays(board, player, high, low, 1, rules, plays, words)
+                count = generate_plays(board, player, high, low, np.int64(1), rules, plays, words)
                 row = np.random.randint(0, count)
                 used = plays[row, length_col]
                 board[:] = plays[row, :size]

@@ -71,8 +71,8 @@ def _game(board, rules, max_turns, plays, words, table, place, trace, traced):
     """
     place[:] = 0
     player, a, b = opening(rules[tracks.R_PLAYERS], 6, table)
-    turns, finished = _play_on(board, player, a, b, 0, rules, max_turns, plays, words,
-                               place, trace, traced)
+    turns, finished = _play_on(board, player, a, b, np.int64(0), rules, max_turns, plays,
+                               words, place, trace, traced, np.bool_(False))
     return player, turns, finished
 
 
@@ -116,7 +116,7 @@ def _greedy(plays, count, player, players, slots):
 
 @njit(cache=True)
 def _play_on(board, player, a, b, finished, rules, max_turns, plays, words, place, trace,
-             traced, greedy=False):
+             traced, greedy):
     """Random plays (or :func:`_greedy` ones) from ``board`` (changed in place),
     ``player`` to play ``a``-``b``, ``finished`` players already placed in ``place``;
     returns (plays made, players placed), and ``place`` is cleared when ``max_turns``
@@ -127,7 +127,7 @@ def _play_on(board, player, a, b, finished, rules, max_turns, plays, words, plac
     checkers = rules[tracks.R_CHECKERS]
     turns = 0
     while turns < max_turns:
-        count = tracks.generate_plays(board, player, a, b, 1, rules, plays, words)
+        count = tracks.generate_plays(board, player, a, b, np.int64(1), rules, plays, words)
         if count <= 1:
             choice = 0
         elif greedy:
@@ -179,7 +179,8 @@ def mean_scores(games, start, to_roll, ranked, rules, scores, max_turns, plays, 
         for k in range(ranked.shape[0]):
             place[ranked[k]] = k + 1
         _play_on(board, to_roll, np.random.randint(1, 7), np.random.randint(1, 7),
-                 ranked.shape[0], rules, max_turns, plays, words, place, trace, 0, greedy)
+                 ranked.shape[0], rules, max_turns, plays, words, place, trace, np.int64(0),
+                 greedy)
         for p in range(players):
             if place[p] > 0:
                 total[p] += scores[place[p] - 1]
@@ -193,7 +194,7 @@ def _playouts(games, start, rules, scores, max_turns, plays, words, trace):
     board = np.empty_like(start)
     table = np.zeros(players, np.int64)
     place = np.zeros(players, np.int64)
-    traced = 0
+    traced = np.int64(0)  # typed: a literal here would compile _game twice
     for g in range(games):
         board[:] = start
         starter, turns, finished = _game(

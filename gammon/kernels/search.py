@@ -240,11 +240,12 @@ def two_player_chances(boards, to_move, ints, floats, cross01, cross10, shots, p
     e1 = np.zeros(4)
     t_slots = np.empty(slots, np.int64)
     t_count = np.empty(slots, np.float64)
+    first, second = np.int64(0), np.int64(1)  # typed, not literals: one compiled kernel
     for k in range(n):
-        c0, pips0 = board_features(boards[k], 0, 1, slots, points, home, made_at, checkers,
+        c0, pips0 = board_features(boards[k], first, second, slots, points, home, made_at, checkers,
                                    cross01, shots, prime_value, enter_first, f0, e0, t_slots,
                                    t_count)
-        c1, pips1 = board_features(boards[k], 1, 0, slots, points, home, made_at, checkers,
+        c1, pips1 = board_features(boards[k], second, first, slots, points, home, made_at, checkers,
                                    cross10, shots, prime_value, enter_first, f1, e1, t_slots,
                                    t_count)
         touching = c0 or c1

@@ -189,7 +189,7 @@ def reset_parallel(boards, state, rng, start, rules, cand, keep, plays, words, c
     n = boards.shape[0]
     per = (n + plays.shape[0] - 1) // plays.shape[0]
     for c in prange(plays.shape[0]):
-        _reset_chunk(c, c * per, min(n, c * per + per), boards, state, rng, start, rules,
+        _reset_chunk(np.int64(c), c * per, min(n, c * per + per), boards, state, rng, start, rules,
                      cand, keep, plays, words, cross, checkers, obs)
 
 
@@ -273,8 +273,8 @@ def step_parallel(actions, active, boards, state, rng, start, rules, cand, keep,
     n = boards.shape[0]
     per = (n + plays.shape[0] - 1) // plays.shape[0]
     for c in prange(plays.shape[0]):
-        _step_chunk(c, c * per, min(n, c * per + per), actions, active, boards, state, rng,
-                    start, rules, cand, keep, plays, words, cross, checkers, obs, rewards,
+        _step_chunk(np.int64(c), c * per, min(n, c * per + per), actions, active, boards, state,
+                    rng, start, rules, cand, keep, plays, words, cross, checkers, obs, rewards,
                     winners, turns, finals)
 
 
@@ -328,7 +328,7 @@ def afterstates_parallel(boards, state, rules, cand, keep, offsets, out, plays, 
     n = boards.shape[0]
     per = (n + plays.shape[0] - 1) // plays.shape[0]
     for c in prange(plays.shape[0]):
-        _afterstates_chunk(c, c * per, min(n, c * per + per), boards, state, rules, cand,
+        _afterstates_chunk(np.int64(c), c * per, min(n, c * per + per), boards, state, rules, cand,
                            keep, offsets, out, plays, words)
 
 

@@ -24,6 +24,7 @@ from gammon.core.state import GameState
 from gammon.core.variant import TrackVariant
 from gammon.evaluators.acedrex import AcedrexHeuristic
 from gammon.evaluators.base import finished_returns, two_player_chances
+from gammon.kernels import writable_boards
 from gammon.nn.encoders import QuarterEncoder, RingEncoder, TrackEncoder, encoder_for
 from gammon.nn.network import Network
 
@@ -102,8 +103,7 @@ def perspective_of(state: Any) -> int:
 def board_rows(states: Sequence[Any], size: int) -> np.ndarray:
     """The board rows of ``states`` as the move generator writes them (``size`` bytes
     each): the counts, then the pin row in the games that pin."""
-    return np.frombuffer(b"".join(s.position.kernel_row for s in states),
-                         np.int8).reshape(len(states), size)
+    return writable_boards(b"".join(s.position.kernel_row for s in states), size)
 
 
 class NeuralEvaluator:

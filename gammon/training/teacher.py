@@ -46,6 +46,7 @@ from gammon.core.errors import InvalidOptionError
 from gammon.core.position import Position
 from gammon.core.protocol import Rules
 from gammon.core.state import Phase
+from gammon.kernels import writable_boards
 from gammon.nn import load_network
 from gammon.nn.evaluator import NeuralEvaluator, equity, neural_evaluator
 from gammon.nn.network import Network
@@ -119,8 +120,8 @@ def sample_positions(rules: Rules, evaluator: NeuralEvaluator, games: int, seed:
             plays = state.legal_actions()
             if len(plays) > 1:
                 mover = state.current_player
-                rows = np.frombuffer(b"".join(p.result.board for p in plays),
-                                     np.int8).reshape(len(plays), -1)
+                rows = writable_boards(b"".join(p.result.board for p in plays),
+                                  len(plays[0].result.board))
                 values = evaluator.values(rows, 1 - mover)[:, mover]
                 if rng.random() < explore:
                     best = np.argsort(-values)[:EXPLORE_AMONG]

@@ -25,6 +25,7 @@ rated results of the day; the leaderboard lists an account once it has
 
 from __future__ import annotations
 
+import functools
 import secrets
 import time
 from dataclasses import dataclass
@@ -118,6 +119,14 @@ def pool_of(settings: dict[str, Any]) -> str | None:
     return None
 
 
+@functools.cache
+def _dummy_hash() -> str:
+    """A hash of no one's password, checked when a sign-in names nobody: signing in as
+    nobody costs as much as signing in, so an unknown name is not told apart by the time
+    the answer takes. One a process: hashing takes a core for a third of a second."""
+    return PasswordHasher().hash(secrets.token_hex(16))
+
+
 class Accounts:
     """The accounts kept in a :class:`~gammon.web.store.Store`'s database."""
 
@@ -126,9 +135,7 @@ class Accounts:
         self.hasher = PasswordHasher()
         # Kept by both keys: a look-alike of a kept word is kept too.
         self.reserved = {key for name in (*RESERVED, *reserved) for key in keys(name)}
-        # Signing in as nobody costs as much as signing in: an unknown name is not told
-        # apart by the time the answer takes.
-        self._dummy = self.hasher.hash(secrets.token_hex(16))
+        self._dummy = _dummy_hash()
 
     def check_name(self, name: Any) -> str:
         """``name`` NFKC-normalised, as it is kept and shown, or :class:`AccountError`

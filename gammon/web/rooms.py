@@ -339,12 +339,7 @@ class Lobby:
         (the compiled kernels, the board drawing): at start, before any browser is
         served, so that nobody's first table stalls the others."""
         self.thinkers.start()
-        for name in variant_names():
-            table = Table(name, ["human"] * variant(name).players, seed=0)
-            table.run()
-            room = Room("warm", table, "", {})
-            room.view(0)
-            room.view(None)
+        _load_every_variant()
 
     async def stop(self) -> None:
         tasks = {*self._tasks, *(r.runner for r in self.rooms.values() if r.runner)}
@@ -1021,6 +1016,18 @@ async def stop_tasks(tasks: set[asyncio.Task[Any]], seconds: float) -> None:
             task.exception()  # seen: no "exception was never retrieved" at exit
     if waiting:
         log.error("%d task(s) went on after being cancelled for %g s", len(waiting), seconds)
+
+
+@functools.cache
+def _load_every_variant() -> None:
+    """A table of each variant played and drawn once: what it loads stays loaded for the
+    process (a test's many apps in one process load it once)."""
+    for name in variant_names():
+        table = Table(name, ["human"] * variant(name).players, seed=0)
+        table.run()
+        room = Room("warm", table, "", {})
+        room.view(0)
+        room.view(None)
 
 
 __all__ = ["Client", "Lobby", "Room", "Unavailable", "restore", "seat_names", "stop_tasks",
