@@ -117,7 +117,8 @@ def test_selfplay_options_are_validated():
 def test_warm_command_does_not_recompile():
     env = {**os.environ, "NUMBA_DEBUG_CACHE": "1"}
     command = [sys.executable, "-m", "gammon", "selfplay", "backgammon", "--games", "5", "--json"]
-    subprocess.run(command, env=env, capture_output=True, check=True)  # warms the cache
+    # make test and make check run `gammon prepare` first: everything is loaded, nothing
+    # compiled.
     warm = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
     log = warm.stdout + warm.stderr
     assert "data loaded" in log
@@ -201,6 +202,28 @@ def test_warming_a_variant_fills_an_empty_kernel_cache(tmp_path):
     # checkers a side, the network's).
     assert {"tracks.generate_plays", "tracks.random_playouts",
             "encoding.encode_track", "network.forward_rows"} <= cached
+
+
+#: The kernels that take longest to compile (15 s of one core down to 3 s): once each.
+ONCE = ("tracks.generate_plays", "acey._game", "multigam._play_on", "multigam._game",
+        "vector._step_chunk", "vector._reset_chunk")
+
+
+@pytest.mark.slow  # 40 s: every variant's games, bots, the vector env, training, the solver
+def test_the_longest_kernels_are_compiled_once_whoever_calls_them():
+    """numba compiles a kernel again for each new type of argument: a literal (``1``
+    rather than an ``int64``), a read-only array (``np.frombuffer`` of bytes), ``prange``'s
+    unsigned index. The move generator was compiled five times over (75 s of make test's
+    set-up); every caller now passes the same types."""
+    names = ", ".join(f"'{name}'" for name in ONCE)
+    done = subprocess.run(
+        [sys.executable, "-c", "import importlib; from gammon.cli.warm import warm_all; "
+         f"warm_all(jobs=1); names = [{names}]; "
+         "print([len(getattr(importlib.import_module('gammon.kernels.' + n.split('.')[0]), "
+         "n.split('.')[1]).signatures) for n in names])"],
+        capture_output=True, text=True, check=True)
+    counts = dict(zip(ONCE, json.loads(done.stdout.strip().splitlines()[-1]), strict=True))
+    assert counts == dict.fromkeys(ONCE, 1)
 
 
 def test_command_line_errors_are_messages_not_tracebacks():

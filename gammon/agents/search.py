@@ -45,6 +45,7 @@ from gammon.core.dice import two_dice
 from gammon.core.state import GameState, Phase
 from gammon.core.variant import LegalPlays, TrackVariant
 from gammon.evaluators.base import BoardEvaluator
+from gammon.kernels import kernel_array
 from gammon.kernels.search import expand, game_ends
 
 
@@ -110,7 +111,7 @@ class BoardSearch:
         if not self.mother:
             return np.where(boards[:, mover * self.slots] == self.checkers, mover, -1)
         out = np.empty(boards.shape[0], np.int64)
-        game_ends(np.ascontiguousarray(boards, dtype=np.int8), mover, self.kernel.rules, out)
+        game_ends(kernel_array(boards, np.int8), mover, self.kernel.rules, out)
         return out
 
     def returns(self, board: np.ndarray, winner: int) -> tuple[float, float]:
@@ -147,7 +148,7 @@ class BoardSearch:
         """Every play of ``player`` for every roll from each board: the children stacked
         in one array, and where each (board, roll) group starts. One compiled call
         (:func:`gammon.kernels.search.expand`) does the whole batch."""
-        boards = np.ascontiguousarray(boards, dtype=np.int8)
+        boards = kernel_array(boards, np.int8)
         starts = np.empty(len(boards) * len(self.rolls), np.int64)
         plays, words = self.kernel.workspace()
         while True:

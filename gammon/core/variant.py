@@ -26,7 +26,7 @@ from gammon.core.play import Move, Play
 from gammon.core.position import Position
 from gammon.core.protocol import GameType, Rules
 from gammon.core.state import GameState, Phase
-from gammon.kernels import TrackKernel, tracks
+from gammon.kernels import TrackKernel, tracks, writable_boards
 
 #: Memo of a game whose starter has borne off and whose other player has one last turn.
 LAST_ROLL = "last roll"
@@ -498,7 +498,7 @@ class TrackVariant:
         if not self.head:
             return 1
         position = state.position
-        board = np.frombuffer(position.board, np.int8)
+        board = writable_boards(position.board)
         high, low = state.dice
         return int(tracks.head_limit(board, position.turn, high, low, self.kernel.rules))
 
@@ -524,7 +524,7 @@ class TrackVariant:
         mover = state.position.turn
         board, pins = play.result.board, play.result.pins
         if self.mother or self.mothers_draw:
-            ended = int(tracks.mother_end(np.frombuffer(board + pins, np.int8), mover,
+            ended = int(tracks.mother_end(writable_boards(board + pins), mover,
                                           self.kernel.rules))
             if ended != -1:
                 memo = MOTHERS_PINNED if ended == -2 else state.memo
@@ -561,7 +561,7 @@ class TrackVariant:
     def winner_points(self, position: Position, winner: int) -> int:
         """1 for a single game, 2 for a gammon, 3 for a backgammon (see the kernel's
         ``winner_points``, which the compiled playouts score with too)."""
-        board = np.frombuffer(position.board, np.int8)
+        board = writable_boards(position.board)
         return int(tracks.winner_points(board, winner, self.kernel.rules))
 
     def returns(self, state: GameState) -> tuple[float, ...]:
@@ -749,11 +749,9 @@ def variant_from(rules: Rules | str, **options: Any) -> Rules:
 _KINDS = {bool: "true or false", int: "a whole number", float: "a number", str: "a word"}
 
 
-@functools.cache
-def _option_types(cls: type) -> dict[str, Any]:
-    """The type of each option of a variant's class (``typing.get_type_hints`` takes a
-    millisecond a call: the web's lobby asks for variants by the hundred)."""
-    return typing.get_type_hints(cls)
+#: The type of each option of a variant's class, by class (``typing.get_type_hints``
+#: takes a millisecond a call: the web's lobby asks for variants by the hundred).
+_OPTION_TYPES: dict[type, dict[str, Any]] = {}
 
 
 def variant(name: str, **options: Any) -> Rules:
@@ -765,7 +763,9 @@ def variant(name: str, **options: Any) -> Rules:
     cls, preset = _REGISTRY[key]
     options = {**preset, **options}
     allowed = [f.name for f in dataclasses.fields(cls)]
-    hints = _option_types(cls)
+    hints = _OPTION_TYPES.get(cls)
+    if hints is None:
+        hints = _OPTION_TYPES[cls] = typing.get_type_hints(cls)
     for option, value in options.items():
         if option not in allowed:
             names = ", ".join(allowed) or "none"

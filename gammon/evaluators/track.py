@@ -69,6 +69,7 @@ from gammon.core.position import Position
 from gammon.core.state import GameState
 from gammon.core.variant import TrackVariant
 from gammon.evaluators.base import finished_returns
+from gammon.kernels import kernel_array
 from gammon.kernels.search import FEATURES, pair_features, two_player_chances
 
 #: Rolls out of 36 that let one checker hit a blot ``d`` pips away (no blocks counted):
@@ -234,7 +235,7 @@ def _players(to_move: np.ndarray | int, n: int) -> np.ndarray:
     """``to_move`` as an int64 array of ``n`` players."""
     if isinstance(to_move, int | np.integer):
         return np.full(n, int(to_move), np.int64)
-    return np.ascontiguousarray(to_move, dtype=np.int64)
+    return kernel_array(to_move, np.int64)
 
 
 def _padded(weights: tuple[float, ...], width: int) -> np.ndarray:
@@ -365,7 +366,7 @@ class TrackHeuristic:
         """Expected returns per player, ``(len(boards), players)``, of boards where
         ``to_move`` rolls next. Boards where someone has finished are not scored here
         (see :meth:`evaluate` and the search, which score them exactly)."""
-        boards = np.ascontiguousarray(boards, dtype=np.int8)
+        boards = kernel_array(boards, np.int8)
         n = boards.shape[0]
         to_move = _players(to_move, n)
         if self.players == 2:
@@ -383,7 +384,7 @@ class TrackHeuristic:
         and a win of player 1 are gammons (or better). One compiled pass
         (:func:`gammon.kernels.search.two_player_chances`); :meth:`chances_numpy` is
         the same model written with numpy, kept as its readable reference."""
-        boards = np.ascontiguousarray(boards, dtype=np.int8)
+        boards = kernel_array(boards, np.int8)
         n = boards.shape[0]
         to_move = _players(to_move, n)
         win0, g0, g1 = np.empty(n), np.empty(n), np.empty(n)
@@ -395,7 +396,7 @@ class TrackHeuristic:
     def chances_numpy(self, boards: np.ndarray, to_move: np.ndarray | int
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:meth:`chances`, step by step in numpy."""
-        boards = np.ascontiguousarray(boards, dtype=np.int8)
+        boards = kernel_array(boards, np.int8)
         to_move = np.broadcast_to(np.asarray(to_move, np.int64), (boards.shape[0],))
         w = self.weights
         f0, c0, pips0, e0 = self.features(boards, 0, 1)

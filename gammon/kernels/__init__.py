@@ -3,18 +3,25 @@
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import numpy as np
 
 from gammon.kernels import tracks
 
 
-def writable_boards(data: bytes, size: int | None = None) -> np.ndarray:
-    """``data`` as int8 boards for the kernels: ``size`` bytes a row, or one flat board.
+def kernel_array(array: Any, dtype: Any) -> np.ndarray:
+    """``array`` as every kernel is compiled for it: C-contiguous, of ``dtype`` and
+    writable, copied only where it is not. numba compiles a kernel again for each new
+    type of array it is handed, at that call: a read-only array (``np.frombuffer`` of
+    bytes, ``np.broadcast_to``, an array Ray or a pickle shared) would stall the caller
+    15 s for the move generator alone, and ``gammon prepare`` compiles one type."""
+    return np.require(array, dtype, ["C", "W"])
 
-    The array is writable, as the kernels' own boards are: numba types a read-only
-    array (``np.frombuffer`` of bytes) apart and compiles every kernel it reaches a
-    second time for it, 15 s of the move generator's alone."""
+
+def writable_boards(data: bytes, size: int | None = None) -> np.ndarray:
+    """``data`` as int8 boards for the kernels (:func:`kernel_array`): ``size`` bytes a
+    row, or one flat board."""
     array = np.frombuffer(bytearray(data), np.int8)
     return array if size is None else array.reshape(-1, size)
 

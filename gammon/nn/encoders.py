@@ -49,6 +49,7 @@ import numpy as np
 from gammon.core.errors import InvalidOptionError
 from gammon.core.state import Phase
 from gammon.core.variant import TrackVariant
+from gammon.kernels import kernel_array
 from gammon.kernels.acedrex import PIECES, PLAYERS, RING, SIDES
 from gammon.kernels.encoding import (
     CONTACT,
@@ -108,8 +109,8 @@ class TrackEncoder:
         return "track+contact" if self.contact else "track+pins" if self.pins else "track"
 
     def encode(self, boards: np.ndarray, perspective: np.ndarray) -> np.ndarray:
-        boards = np.ascontiguousarray(boards, dtype=np.int8)
-        sides = np.ascontiguousarray(perspective, dtype=np.int64)
+        boards = kernel_array(boards, np.int8)
+        sides = kernel_array(perspective, np.int64)
         out = np.empty((boards.shape[0], self.inputs), np.float32)
         encode_track(boards, sides, self.slots, self.points, float(self.checkers),
                      self.cross, out)
@@ -135,9 +136,9 @@ class QuarterEncoder:
         self.inputs = self.players * (self.points * UNITS + 3)
 
     def encode(self, boards: np.ndarray, perspective: np.ndarray) -> np.ndarray:
-        boards = np.ascontiguousarray(boards, dtype=np.int8)
+        boards = kernel_array(boards, np.int8)
         out = np.empty((boards.shape[0], self.inputs), np.float32)
-        encode_quarter(boards, np.ascontiguousarray(perspective, dtype=np.int64), self.slots,
+        encode_quarter(boards, kernel_array(perspective, np.int64), self.slots,
                        self.points, float(self.checkers), self.players, out)
         return out
 

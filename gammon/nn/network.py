@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from gammon.core.errors import InvalidOptionError
+from gammon.kernels import kernel_array
 from gammon.kernels.network import forward_rows
 
 FORMAT = "gammon-network"
@@ -46,6 +47,12 @@ class Network:
     w2: np.ndarray
     b2: np.ndarray
     meta: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # Writable and contiguous whatever they came from (an .npz file, Ray's shared
+        # objects are read-only): trained in place, and one compiled kernel reads them.
+        for name in ("w1", "b1", "w2", "b2"):
+            setattr(self, name, kernel_array(getattr(self, name), np.float32))
 
     @classmethod
     def create(cls, inputs: int, hidden: int, outputs: int, seed: int = 0,
@@ -74,7 +81,7 @@ class Network:
     def forward(self, x: np.ndarray) -> np.ndarray:
         """The outputs (probabilities) for input rows ``x``, in compiled code
         (:func:`gammon.kernels.network.forward_rows`: the rows' non-zero inputs only)."""
-        rows = np.ascontiguousarray(np.atleast_2d(x), dtype=np.float32)
+        rows = kernel_array(np.atleast_2d(x), np.float32)
         out = np.empty((rows.shape[0], self.outputs), np.float32)
         forward_rows(rows, self.w1, self.b1, np.ascontiguousarray(self.w2.T), self.b2, out)
         return out
