@@ -80,17 +80,22 @@ gnubg:
 # instead of skipping them.
 PYTEST := CI=$${CI:-true} $(BIN)/pytest -q -n auto --dist loadfile --durations=30
 
+# mypy checks the types while `gammon prepare` compiles (a fresh clone's set-up: the
+# compiling processes leave a core idle at their end); both must succeed.
+TYPES_WHILE_PREPARING := $(BIN)/mypy & types=$$!; $(MAKE) --no-print-directory $(PREPARED); \
+	prepared=$$?; wait $$types && exit $$prepared
+
 # The whole suite but the long checks: what CI runs (README: the time it takes).
-test: $(TESTING) $(PREPARED) debian
+test: $(TESTING) debian
 	$(BIN)/ruff check gammon tests benchmarks examples
-	$(BIN)/mypy
+	@$(TYPES_WHILE_PREPARING)
 	$(PYTEST) -m 'not slow'
 
 # The edit-test loop: lint, types and the tests that need no server, browser, database or
 # gnubg and play no thousands of games (README: the time it takes).
-check: $(TESTING) $(PREPARED)
+check: $(TESTING)
 	$(BIN)/ruff check gammon tests benchmarks examples
-	$(BIN)/mypy
+	@$(TYPES_WHILE_PREPARING)
 	$(PYTEST) -m 'not slow and not web and not gnubg and not heavy'
 
 # The long checks that make test leaves out (the `slow` marker: thousands of games and

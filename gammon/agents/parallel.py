@@ -329,31 +329,15 @@ def why_not_a_node(host: str, port: int) -> str | None:
             f"--address={host}:{port}")
 
 
-def connect(address: str, jobs: int = 1) -> Any:
-    """Ray, started or joined (see the module text) unless this process already is; the
-    ``ray`` module. A local instance started here gets ``jobs`` CPUs when ``jobs > 1``,
-    else every core. The address joined is checked first (:func:`resolve_address` says
-    which it is and where it comes from: --ray, RAY_ADDRESS or the last ``ray start``
-    here; :func:`why_no_head` that a Ray head answers there, within seconds, where Ray
-    itself would wait for minutes); a cluster that wants its token (``ray start`` makes
-    one since Ray 2.59) is joined with the token this machine keeps (``~/.ray/auth_token``,
-    or Ray's own variables). Every failure is an :class:`InvalidOptionError` that says what
-    was tried."""
-    check_address(address)
-    ray = import_ray()
-    if ray.is_initialized():
-        return ray
+def reach(address: str) -> tuple[str | None, str]:
+    """The cluster ``--ray address`` names, and where the address comes from (see
+    :func:`resolve_address`; None: a local instance to start here), once a Ray head has
+    answered there and this machine is one of its nodes. Ray itself is neither started
+    nor joined: every failure is an :class:`InvalidOptionError` that says what was
+    tried, within seconds."""
     target, origin = resolve_address(address)
-    options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": True}
     if target is None:
-        if jobs > 1:
-            options["num_cpus"] = jobs
-        try:
-            ray.init(address=LOCAL, **options)
-        except Exception as error:  # Ray's errors are of every kind
-            raise InvalidOptionError(
-                f"--ray: Ray did not start on this machine: {_first_line(error)}") from None
-        return ray
+        return None, origin
     where = check_address(target, origin) if target != "auto" else None
     if where is not None:
         if not os.environ.get("RAY_AUTH_MODE") and _token()[0] is not None:
@@ -371,6 +355,34 @@ def connect(address: str, jobs: int = 1) -> Any:
         if stranger is not None:
             raise InvalidOptionError(
                 f"cannot join the Ray cluster at {where[0]}:{where[1]} ({origin}): {stranger}")
+    return target, origin
+
+
+def connect(address: str, jobs: int = 1) -> Any:
+    """Ray, started or joined (see the module text) unless this process already is; the
+    ``ray`` module. A local instance started here gets ``jobs`` CPUs when ``jobs > 1``,
+    else every core. The address joined is checked first, by :func:`reach`
+    (:func:`resolve_address` says which it is and where it comes from: --ray, RAY_ADDRESS
+    or the last ``ray start`` here; :func:`why_no_head` that a Ray head answers there,
+    within seconds, where Ray itself would wait for minutes); a cluster that wants its
+    token (``ray start`` makes one since Ray 2.59) is joined with the token this machine
+    keeps (``~/.ray/auth_token``, or Ray's own variables). Every failure is an
+    :class:`InvalidOptionError` that says what was tried."""
+    check_address(address)
+    ray = import_ray()
+    if ray.is_initialized():
+        return ray
+    target, origin = reach(address)
+    options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": True}
+    if target is None:
+        if jobs > 1:
+            options["num_cpus"] = jobs
+        try:
+            ray.init(address=LOCAL, **options)
+        except Exception as error:  # Ray's errors are of every kind
+            raise InvalidOptionError(
+                f"--ray: Ray did not start on this machine: {_first_line(error)}") from None
+        return ray
     try:
         ray.init(address=target, **options)
     except Exception as error:  # Ray's errors are of every kind

@@ -61,9 +61,8 @@ def warm_all(report: Callable[[str], None] = lambda name: None, jobs: int = 0) -
         ("vector environment", warm_vector, ()), ("training", warm_training, ()),
         ("exact solver", warm_solver, ())]
     parts += [(name, warm_variant, (name,)) for name in variant_names()]
-    # The longest first, so that the processes finish together (seconds of one core
-    # from an empty cache: the vector environment 71, acey-deucey 57, backgammon 49,
-    # Multi-Gam 29, the solver 24, Gul bara 21, Acedrex 17, training 15, the rest 9).
+    # The longest first (as measured from an empty cache), so that the processes finish
+    # together: 117 s for everything on two cores.
     parts.sort(key=lambda part: LONGEST_FIRST.index(part[0])
                if part[0] in LONGEST_FIRST else len(LONGEST_FIRST))
     jobs = jobs or os.cpu_count() or 1
