@@ -17,7 +17,7 @@ WORKERS ?= 1
 CONFIG ?=
 
 .PHONY: play serve test check long answers bench debian gnubg networks strength fuzz soak \
-	hypergammon bot-ratings learn clean
+	hypergammon bot-ratings learn suite-profile clean
 
 # uv installs the environment (seconds, where pip took a minute and a half); the learn
 # extra below keeps pip, which finds this machine's own build of torch. The game needs
@@ -97,6 +97,13 @@ check: $(TESTING)
 	$(BIN)/ruff check gammon tests benchmarks examples
 	@$(TYPES_WHILE_PREPARING)
 	$(PYTEST) -m 'not slow and not web and not gnubg and not heavy'
+
+# Where make test's CPU goes, test by test and module by module (benchmarks/suite_cpu.py:
+# each test's worker and every process below it).
+suite-profile: $(TESTING) $(PREPARED) debian
+	rm -rf .suite-cpu
+	PYTHONPATH=benchmarks $(PYTEST) -p suite_cpu -m 'not slow'
+	$(BIN)/python benchmarks/suite_cpu.py .suite-cpu
 
 # The long checks that make test leaves out (the `slow` marker: thousands of games and
 # position-rolls against the oracles, every variant of each kind, whole matches clicked
