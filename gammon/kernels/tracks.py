@@ -487,6 +487,10 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
     and, when only one of two different dice can be played, the larger one if it can
     (and, with ``R_MUST_ENTER``, enter a checker from the bar when one of those can).
     A position with no legal move yields one empty play.
+
+    Compiled callers pass typed values (``np.int64(1)``, not ``1``) and Python callers
+    writable arrays (:func:`gammon.kernels.kernel_array`): numba compiles a kernel again
+    for each literal argument or read-only array, 15 s of one core for this one.
     """
     size = board.shape[0]
     points = rules[R_POINTS]
