@@ -298,7 +298,14 @@ def test_two_checkers_dragged_in_one_turn_both_move(server, browser):
     _my_play(page)
     moves = 0
     while moves < 2 or page.locator("#confirm").is_disabled():  # a double takes four
-        _drag(page, "#board .spot.source", "#board .spot.target")
+        # A drag may also carry one checker by both dice at once (a target their sum
+        # reaches), which leaves no second drag: each drag here takes one die.
+        source, target = page.evaluate("""() => {
+            for (const from of sources()) for (const play of pick.plays)
+                for (const c of chains(play, from)) if (c.moves.length === 1) return [from, c.to];
+            return null;
+        }""")
+        _drag(page, f'#board [data-spot="{source}"]', f'#board [data-spot="{target}"]')
         moves += 1
         wait_for(page, f"pick && pick.path.length === {moves}")
         page.wait_for_timeout(400)  # the server's drawing of the board so far arrives
