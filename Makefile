@@ -1,4 +1,11 @@
 # Two commands on a fresh machine: `make play` and `make test`.
+
+# Where PYTHONDONTWRITEBYTECODE is set (as on this project's own machines), Python keeps
+# no compiled modules: every process compiles each module it imports from its source,
+# some two seconds of a core for the web server, a command or a bot worker, and the tests
+# start hundreds of them. The project's targets keep them (in .venv and in __pycache__
+# folders, which git ignores).
+unexport PYTHONDONTWRITEBYTECODE
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
