@@ -2,20 +2,21 @@
 (gammon.envs.vector_gym, docs/vector.md): Gymnasium's vector wrappers run on it, its
 episode statistics are the games' own, its auto-reset is the one it declares (SAME_STEP,
 or NEXT_STEP for the wrappers that require it), its seeds are Gymnasium's (one, or one
-per env), and its games are VectorEnv's."""
+per env), gymnasium.make_vec makes it, and its games are VectorEnv's."""
 
 from __future__ import annotations
 
 import gymnasium
 import numpy as np
 import pytest
-from gymnasium.vector import AutoresetMode
+from gymnasium.vector import AutoresetMode, SyncVectorEnv
 from gymnasium.wrappers.vector import NormalizeObservation, RecordEpisodeStatistics
 from layouts import position
 
 from gammon.core.errors import GammonError, IllegalPlayError, InvalidOptionError
-from gammon.envs import GymnasiumVectorEnv
-from gammon.envs.vector import VectorEnv
+from gammon.core.variant import variant_names
+from gammon.envs import GammonGymEnv, GymnasiumVectorEnv, env_id
+from gammon.envs.vector import VectorEnv, supported_variants
 from gammon.kernels import vector as kernel
 from gammon.kernels.vector import DICE_UNITS
 
@@ -398,3 +399,43 @@ def test_the_autoreset_mode_is_checked():
                                                      r".SAME_STEP or .*'NextStep'"):
             GymnasiumVectorEnv("hypergammon", 2, autoreset_mode=bad)
 
+
+def test_make_vec_gives_the_compiled_env_and_sync_mode_single_envs_against_bots():
+    """gymnasium.make_vec of a variant the compiled environment plays gives it (self-play,
+    the same games as GymnasiumVectorEnv made directly, its options and the variant's
+    passed on); the options of one seat against bots are refused, pointing to
+    vectorization_mode="sync", which gives SyncVectorEnv of GammonGymEnv against them.
+    The other variants have no vector entry point: make_vec gives them sync mode."""
+    env = gymnasium.make_vec("gammon/Backgammon-v0", num_envs=8)
+    assert isinstance(env, GymnasiumVectorEnv) and env.num_envs == 8
+    assert env.games.rules.name == "backgammon"
+    assert env.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
+    obs, info = env.reset(seed=0)
+    np.testing.assert_array_equal(obs, GymnasiumVectorEnv("backgammon", 8).reset(seed=0)[0])
+    _, _, _, _, info = env.step(np.zeros(8, np.int64))
+    assert info["action_mask"].shape == (8, 3875)
+    nardy = gymnasium.make_vec("gammon/LongNardy-v0", 2, autoreset_mode="NextStep",
+                               last_roll=True, max_actions=4000)
+    assert nardy.games.rules.last_roll and nardy.max_actions == 4000
+    assert nardy.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+    for option in ({"opponents": "heuristic"}, {"seat": 1}, {"action_encoding": "step"},
+                   {"render_mode": "ansi"}, {"illegal_reward": -5.0}):
+        name = next(iter(option))
+        with pytest.raises(InvalidOptionError, match=f"takes no {name}; .*"
+                                                     r'vectorization_mode="sync"'):
+            gymnasium.make_vec("gammon/Backgammon-v0", 2, **option)
+    sync = gymnasium.make_vec("gammon/Hypergammon-v0", 2, vectorization_mode="sync",
+                              opponents="heuristic", seat=1)
+    assert isinstance(sync, SyncVectorEnv)
+    assert all(isinstance(e.unwrapped, GammonGymEnv) and e.unwrapped.seat == 1
+               and e.unwrapped.opponent_names == ["heuristic"] for e in sync.envs)
+    obs, info = sync.reset(seed=3)
+    for _ in range(5):
+        obs, *_ = sync.step(np.argmax(obs["action_mask"], axis=1))  # the first legal
+        assert obs["observation"].shape == (2, sync.envs[0].unwrapped.observation_size)
+    compiled = set(supported_variants())
+    for name in variant_names():
+        spec = gymnasium.spec(env_id(name))
+        assert (spec.vector_entry_point is not None) == (name in compiled), name
+    assert {"acey-deucey", "plakoto"} <= set(variant_names()) - compiled
+    assert isinstance(gymnasium.make_vec("gammon/AceyDeucey-v0", 2), SyncVectorEnv)

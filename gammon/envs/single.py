@@ -55,6 +55,7 @@ from gammon.envs.games import (
 )
 from gammon.envs.observe import action_mask, max_actions, observer_for
 from gammon.envs.steps import encoding_for
+from gammon.envs.vector import supported_variants
 
 
 class GammonGymEnv(gymnasium.Env):
@@ -259,12 +260,22 @@ def env_id(variant: str) -> str:
 
 
 def register_envs() -> list[str]:
-    """Register one Gymnasium id per variant (idempotent); returns the ids."""
+    """Register one Gymnasium id per variant (idempotent); returns the ids.
+    ``gymnasium.make`` of an id gives :class:`GammonGymEnv`; ``gymnasium.make_vec`` of the
+    id of a variant the compiled vector environment plays
+    (:func:`gammon.envs.vector.supported_variants`) gives that environment in self-play
+    (:func:`gammon.envs.vector_gym.vector_entry_point`), and with
+    ``vectorization_mode="sync"`` (the only mode of the other variants) Gymnasium's
+    ``SyncVectorEnv`` of :class:`GammonGymEnv`, one seat against bots in each env."""
     ids = []
+    compiled = set(supported_variants())
     for name in variant_names():
         ident = env_id(name)
         if ident not in gymnasium.registry:
-            gymnasium.register(id=ident, entry_point="gammon.envs.single:GammonGymEnv",
-                               kwargs={"variant": name})
+            gymnasium.register(
+                id=ident, entry_point="gammon.envs.single:GammonGymEnv",
+                vector_entry_point=("gammon.envs.vector_gym:vector_entry_point"
+                                    if name in compiled else None),
+                kwargs={"variant": name})
         ids.append(ident)
     return ids

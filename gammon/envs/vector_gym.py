@@ -53,10 +53,22 @@ of the player to move (``info["to_play"]``).
   these are (+1 and -1 over a match, the points won and lost over a game).
 - **seeds**: ``reset(seed=...)`` takes a whole number, None or a list of one seed per
   env (None entries allowed), as :meth:`gammon.envs.vector.VectorEnv.reset` does.
+- **gymnasium.make_vec**: ``gymnasium.make_vec("gammon/Backgammon-v0", num_envs=8)``
+  gives this environment (:func:`vector_entry_point`) for the variants the compiled
+  environment plays; ``vectorization_mode="sync"`` gives single-seat environments
+  against bots (:class:`~gammon.envs.single.GammonGymEnv`) instead.
+- **the cube and matches** (``stakes``, ``match``, ``whole_match``, as
+  :class:`~gammon.envs.vector.VectorEnv` takes them): cube decisions are actions 0 and 1
+  (2 for a beaver or raccoon), the reward is the decider's points times the cube, or
+  with ``whole_match`` their gain of match equity as each game ends; an episode is one
+  game, or the whole match. ``info`` adds the phase, the cube, the score and what ended
+  (``game_over``, ``match_over``); ``final_info`` adds ``points`` (and the match's
+  ``final_score`` and ``match_winner``).
 """
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import gymnasium
@@ -67,6 +79,7 @@ from gymnasium.vector.utils import batch_space
 
 from gammon.core.errors import InvalidOptionError
 from gammon.envs.games import check_whole
+from gammon.envs.single import GammonGymEnv
 from gammon.envs.vector import KEEP, Seeds, VectorEnv
 
 
@@ -215,3 +228,28 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
             info["final_info"][f"_{name}"] = dones.copy()
         info["_final_info"] = dones.copy()
 
+
+def vector_entry_point(num_envs: int = 1, variant: Any = "backgammon",
+                       **kwargs: Any) -> GymnasiumVectorEnv:
+    """What ``gymnasium.make_vec`` makes of a registered id (its ``vector_entry_point``,
+    :func:`gammon.envs.single.register_envs`): ``num_envs`` compiled games of ``variant``
+    in self-play, ``kwargs`` as :class:`GymnasiumVectorEnv` takes them. The options of
+    one seat against bots (``opponents``, ``seat``...) mean nothing here and are refused,
+    pointing to ``vectorization_mode="sync"``, which makes single environments."""
+    seat_only = sorted(set(kwargs) & _seat_options())
+    if seat_only:
+        raise InvalidOptionError(
+            f"gymnasium.make_vec gives the compiled vector environment here (every env "
+            f"a game in self-play), which takes no {', '.join(seat_only)}; for one seat "
+            f"against bots in each env, make_vec(..., vectorization_mode=\"sync\") "
+            f"makes {num_envs} GammonGymEnv")
+    return GymnasiumVectorEnv(variant, num_envs, **kwargs)
+
+
+def _seat_options() -> set[str]:
+    """The options of :class:`~gammon.envs.single.GammonGymEnv` that this environment does
+    not take (read from both signatures, so that the list cannot go stale)."""
+    single = inspect.signature(GammonGymEnv).parameters
+    vector = inspect.signature(GymnasiumVectorEnv).parameters
+    return {name for name, parameter in single.items()
+            if parameter.kind is parameter.KEYWORD_ONLY} - set(vector)
