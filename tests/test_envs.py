@@ -19,7 +19,7 @@ from gammon.core.variant import variant_names
 from gammon.envs import GammonEnv, GammonGymEnv, env, env_id, max_actions
 from gammon.envs.observe import DICE_UNITS
 from gammon.kernels import tracks
-from gammon.stakes.cube import CubeState
+from gammon.stakes.cube import CubeAction, CubeState
 from gammon.stakes.rules import StakeRules
 
 VARIANTS = variant_names()
@@ -173,6 +173,69 @@ def test_afterstates_are_the_encoded_results_of_every_play():
     boards = np.array([np.frombuffer(p.result.board, np.int8) for p in legal])
     expected = e.observer.encoder.encode(boards, np.full(len(legal), e.game.current_player))
     assert np.array_equal(rows, expected)
+
+
+@pytest.mark.parametrize("name", ["backgammon", "long-nardy", "plakoto", "multi-gam"])
+def test_the_gymnasium_envs_afterstates_are_the_aec_envs_for_the_same_position(name):
+    """GammonGymEnv.afterstates() (through Gymnasium's wrappers, get_wrapper_attr) at the
+    learner's decisions of a game against a bot: the AEC environment's afterstates() of
+    that same state, one row per legal action, the encoded results from the learner's
+    side (the pins too in Plakoto; Multi-Gam's four seats)."""
+    gym = gymnasium.make(env_id(name), opponents="random", seat=1)
+    aec = GammonEnv(name)
+    aec.reset(seed=0)
+    _, info = gym.reset(seed=7)
+    rng = random.Random(7)
+    raw = gym.unwrapped
+    for _ in range(6):
+        rows = gym.get_wrapper_attr("afterstates")()
+        aec.game = raw.game  # the AEC environment at the same state
+        np.testing.assert_array_equal(rows, aec.afterstates())
+        legal = raw.legal_actions()
+        assert rows.shape == (len(legal), raw.observer.board_units) == \
+            (info["legal_actions"], aec.observer.board_units)
+        assert raw.game.current_player == 1
+        k = rng.randrange(len(legal))
+        np.testing.assert_array_equal(rows[k], raw.observer.encode(legal[k].result, 1))
+        _, _, done, _, info = gym.step(k)
+        if done:
+            break
+
+
+def test_the_gymnasium_envs_afterstates_refuse_as_the_aec_envs_do():
+    """The same refusals, from the one shared function: before reset, at a cube decision,
+    for Acedrex, once the game is over; and once an illegal action ended the episode."""
+    with pytest.raises(InvalidOptionError, match=r"call reset\(\) before afterstates"):
+        GammonGymEnv("backgammon").afterstates()
+    cube = GammonGymEnv("backgammon", stakes={}, opponents="random")
+    cube.reset(seed=1)
+    while not cube.game.is_terminal and not any(
+            isinstance(a, CubeAction) for a in cube.game.legal_actions()):
+        cube.step(0)  # roll (action 0) until a cube decision comes
+    assert not cube.game.is_terminal
+    aec = GammonEnv("backgammon", stakes={})
+    aec.reset(seed=1)
+    aec.game = cube.game
+    for either in (cube, aec):
+        with pytest.raises(InvalidOptionError, match="this decision is not a play"):
+            either.afterstates()
+    ring = GammonGymEnv("acedrex")
+    ring.reset(seed=0)
+    with pytest.raises(InvalidOptionError, match="afterstates are given for a track game"):
+        ring.afterstates()
+    over = GammonGymEnv("hypergammon", opponents="random")
+    over.reset(seed=2)
+    done = False
+    while not done:
+        _, _, done, _, _ = over.step(0)
+    assert over.game.is_terminal
+    with pytest.raises(InvalidOptionError, match="the game is over: no afterstates"):
+        over.afterstates()
+    over.reset(seed=2)
+    over.step(over.action_space.n - 1)  # illegal: the episode ends
+    with pytest.raises(InvalidOptionError, match="an illegal action ended the episode: no "
+                                                 "afterstates"):
+        over.afterstates()
 
 
 def test_bad_settings_are_refused_with_what_is_allowed():
