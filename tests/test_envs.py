@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import importlib
 import random
+import re
+from pathlib import Path
 
 import gymnasium
 import numpy as np
@@ -23,6 +25,7 @@ from gammon.stakes.cube import CubeAction, CubeState
 from gammon.stakes.rules import StakeRules
 
 VARIANTS = variant_names()
+ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
 
@@ -251,6 +254,27 @@ def test_bad_settings_are_refused_with_what_is_allowed():
         GammonGymEnv("backgammon", seat=2)
     with pytest.raises(InvalidOptionError, match="unknown agent"):
         GammonGymEnv("backgammon", opponents="nobody")
+
+
+def test_the_docs_name_only_ids_and_games_that_exist():
+    """docs/envs.md listed 13 Gymnasium ids of 21 variants, and the environments' pages and
+    docstrings listed the vector environment's variants by hand (6 of 13): those lists
+    now point to variant_names() and supported_variants(), with examples. Every
+    Gymnasium id and OpenSpiel game name the pages and gammon/envs name is a variant's."""
+    ids = {env_id(name) for name in VARIANTS}
+    games = {"gammon_" + name.replace("-", "_") for name in VARIANTS}
+    games.add(GammonEnv.metadata["name"])  # PettingZoo's name of the environment
+    texts = [ROOT / "docs" / "envs.md", ROOT / "docs" / "vector.md", ROOT / "README.md",
+             *sorted((ROOT / "gammon" / "envs").glob("*.py"))]
+    named_ids, named_games = set(), set()
+    for path in texts:
+        text = path.read_text()
+        named_ids |= set(re.findall(r"gammon/[A-Za-z0-9]+-v0", text))
+        named_games |= set(re.findall(r"\bgammon_[a-z0-9_]+", text))
+    assert named_ids and named_ids <= ids, named_ids - ids
+    assert named_games and named_games <= games, named_games - games
+    vector = (ROOT / "docs" / "vector.md").read_text()
+    assert "supported_variants()` lists them" in vector
 
 
 def test_every_variant_has_a_gymnasium_id():

@@ -1,8 +1,8 @@
 """Many games stepped in lockstep in compiled code, for training loops that batch.
 
-:class:`VectorEnv` holds ``num_envs`` two-player track games (backgammon, nackgammon,
-hypergammon, short, caucasian, Long Nardy; :func:`supported_variants`) in numpy arrays and
-steps them all at once in numba (:mod:`gammon.kernels.vector`). It needs neither
+:class:`VectorEnv` holds ``num_envs`` two-player track games whose turns simply alternate
+and that do not pin (backgammon, Long Nardy...; :func:`supported_variants` lists them) in
+numpy arrays and steps them all at once in numba (:mod:`gammon.kernels.vector`). It needs neither
 PettingZoo nor Gymnasium. Every env is always at a decision of the player to move
 (``to_play``):
 
