@@ -82,6 +82,9 @@ from gammon.envs.games import check_whole
 from gammon.envs.single import GammonGymEnv
 from gammon.envs.vector import KEEP, Seeds, VectorEnv
 
+#: The auto-reset modes the environment plays (module text).
+_MODES = (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP)
+
 
 def check_autoreset_mode(mode: Any) -> AutoresetMode:
     """``mode`` as an :class:`AutoresetMode` (given as one or as its value, as
@@ -99,9 +102,6 @@ def check_autoreset_mode(mode: Any) -> AutoresetMode:
                "be disabled" if checked is AutoresetMode.DISABLED else ""))
     assert checked is not None
     return checked
-
-
-_MODES = (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP)
 
 
 class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
