@@ -10,8 +10,11 @@ prints the points per game with a 95% interval, beside the same duels played by 
 that picks its steps uniformly at random among the legal ones (the untrained baseline).
 
 Needs the ``learn`` extra (sb3-contrib and torch): ``pip install -e '.[learn]'`` or
-``make learn``, which runs it with short settings. Models are saved every
-``--checkpoint`` steps under ``--out`` and ``--resume`` goes on from the last one.
+``make learn``, which runs it with short settings (torch's CPU wheel is enough: ``pip
+install torch --index-url https://download.pytorch.org/whl/cpu`` first spares the
+gigabytes of CUDA the default Linux wheel brings); without them it stops saying so.
+Models are saved every ``--checkpoint`` steps under ``--out`` and ``--resume`` goes on
+from the last one.
 
     .venv/bin/python examples/maskable_ppo.py --variant hypergammon --timesteps 20000
     .venv/bin/python examples/maskable_ppo.py --variant backgammon --timesteps 400000 \\
@@ -110,11 +113,23 @@ def last_checkpoint(out: str) -> tuple[str, int] | None:
     return path, steps
 
 
+#: What to do when torch or sb3-contrib is missing. The default torch wheel on Linux pulls
+#: gigabytes of CUDA libraries; the CPU wheel is all this example needs.
+INSTALL = ("training needs the learn extra (sb3-contrib and torch): pip install -e "
+           "'.[learn]' (or make learn); for torch, the CPU wheel is enough and far "
+           "smaller than the default one, which brings CUDA: pip install torch "
+           "--index-url https://download.pytorch.org/whl/cpu (--baseline-only runs the "
+           "duels without them)")
+
+
 def train(args: argparse.Namespace) -> Any:
-    import torch
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.callbacks import CheckpointCallback
-    from stable_baselines3.common.vec_env import DummyVecEnv
+    try:
+        import torch
+        from sb3_contrib import MaskablePPO
+        from stable_baselines3.common.callbacks import CheckpointCallback
+        from stable_baselines3.common.vec_env import DummyVecEnv
+    except ImportError as missing:
+        raise SystemExit(f"examples/maskable_ppo.py: {missing}: {INSTALL}") from None
 
     torch.set_num_threads(1)
     opponents = args.train_opponents.split(",")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import importlib
 import random
+import re
+from pathlib import Path
 
 import gymnasium
 import numpy as np
@@ -19,10 +21,11 @@ from gammon.core.variant import variant_names
 from gammon.envs import GammonEnv, GammonGymEnv, env, env_id, max_actions
 from gammon.envs.observe import DICE_UNITS
 from gammon.kernels import tracks
-from gammon.stakes.cube import CubeState
+from gammon.stakes.cube import CubeAction, CubeState
 from gammon.stakes.rules import StakeRules
 
 VARIANTS = variant_names()
+ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
 
@@ -175,6 +178,69 @@ def test_afterstates_are_the_encoded_results_of_every_play():
     assert np.array_equal(rows, expected)
 
 
+@pytest.mark.parametrize("name", ["backgammon", "long-nardy", "plakoto", "multi-gam"])
+def test_the_gymnasium_envs_afterstates_are_the_aec_envs_for_the_same_position(name):
+    """GammonGymEnv.afterstates() (through Gymnasium's wrappers, get_wrapper_attr) at the
+    learner's decisions of a game against a bot: the AEC environment's afterstates() of
+    that same state, one row per legal action, the encoded results from the learner's
+    side (the pins too in Plakoto; Multi-Gam's four seats)."""
+    gym = gymnasium.make(env_id(name), opponents="random", seat=1)
+    aec = GammonEnv(name)
+    aec.reset(seed=0)
+    _, info = gym.reset(seed=7)
+    rng = random.Random(7)
+    raw = gym.unwrapped
+    for _ in range(6):
+        rows = gym.get_wrapper_attr("afterstates")()
+        aec.game = raw.game  # the AEC environment at the same state
+        np.testing.assert_array_equal(rows, aec.afterstates())
+        legal = raw.legal_actions()
+        assert rows.shape == (len(legal), raw.observer.board_units) == \
+            (info["legal_actions"], aec.observer.board_units)
+        assert raw.game.current_player == 1
+        k = rng.randrange(len(legal))
+        np.testing.assert_array_equal(rows[k], raw.observer.encode(legal[k].result, 1))
+        _, _, done, _, info = gym.step(k)
+        if done:
+            break
+
+
+def test_the_gymnasium_envs_afterstates_refuse_as_the_aec_envs_do():
+    """The same refusals, from the one shared function: before reset, at a cube decision,
+    for Acedrex, once the game is over; and once an illegal action ended the episode."""
+    with pytest.raises(InvalidOptionError, match=r"call reset\(\) before afterstates"):
+        GammonGymEnv("backgammon").afterstates()
+    cube = GammonGymEnv("backgammon", stakes={}, opponents="random")
+    cube.reset(seed=1)
+    while not cube.game.is_terminal and not any(
+            isinstance(a, CubeAction) for a in cube.game.legal_actions()):
+        cube.step(0)  # roll (action 0) until a cube decision comes
+    assert not cube.game.is_terminal
+    aec = GammonEnv("backgammon", stakes={})
+    aec.reset(seed=1)
+    aec.game = cube.game
+    for either in (cube, aec):
+        with pytest.raises(InvalidOptionError, match="this decision is not a play"):
+            either.afterstates()
+    ring = GammonGymEnv("acedrex")
+    ring.reset(seed=0)
+    with pytest.raises(InvalidOptionError, match="afterstates are given for a track game"):
+        ring.afterstates()
+    over = GammonGymEnv("hypergammon", opponents="random")
+    over.reset(seed=2)
+    done = False
+    while not done:
+        _, _, done, _, _ = over.step(0)
+    assert over.game.is_terminal
+    with pytest.raises(InvalidOptionError, match="the game is over: no afterstates"):
+        over.afterstates()
+    over.reset(seed=2)
+    over.step(over.action_space.n - 1)  # illegal: the episode ends
+    with pytest.raises(InvalidOptionError, match="an illegal action ended the episode: no "
+                                                 "afterstates"):
+        over.afterstates()
+
+
 def test_bad_settings_are_refused_with_what_is_allowed():
     with pytest.raises(InvalidOptionError, match="render_mode"):
         GammonEnv("backgammon", render_mode="rgb")
@@ -188,6 +254,27 @@ def test_bad_settings_are_refused_with_what_is_allowed():
         GammonGymEnv("backgammon", seat=2)
     with pytest.raises(InvalidOptionError, match="unknown agent"):
         GammonGymEnv("backgammon", opponents="nobody")
+
+
+def test_the_docs_name_only_ids_and_games_that_exist():
+    """docs/envs.md listed 13 Gymnasium ids of 21 variants, and the environments' pages and
+    docstrings listed the vector environment's variants by hand (6 of 13): those lists
+    now point to variant_names() and supported_variants(), with examples. Every
+    Gymnasium id and OpenSpiel game name the pages and gammon/envs name is a variant's."""
+    ids = {env_id(name) for name in VARIANTS}
+    games = {"gammon_" + name.replace("-", "_") for name in VARIANTS}
+    games.add(GammonEnv.metadata["name"])  # PettingZoo's name of the environment
+    texts = [ROOT / "docs" / "envs.md", ROOT / "docs" / "vector.md", ROOT / "README.md",
+             *sorted((ROOT / "gammon" / "envs").glob("*.py"))]
+    named_ids, named_games = set(), set()
+    for path in texts:
+        text = path.read_text()
+        named_ids |= set(re.findall(r"gammon/[A-Za-z0-9]+-v0", text))
+        named_games |= set(re.findall(r"\bgammon_[a-z0-9_]+", text))
+    assert named_ids and named_ids <= ids, named_ids - ids
+    assert named_games and named_games <= games, named_games - games
+    vector = (ROOT / "docs" / "vector.md").read_text()
+    assert "supported_variants()` lists them" in vector
 
 
 def test_every_variant_has_a_gymnasium_id():

@@ -196,6 +196,45 @@ def test_an_illegal_action_raises_and_changes_nothing():
     env.step(np.zeros(4, np.int64))  # still usable
 
 
+def test_vector_env_steps_only_the_envs_marked_active():
+    """VectorEnv.step(actions, active): the envs left out keep their state and
+    observation whatever their actions, the others play on as a twin stepping them."""
+    games, twin = VectorEnv("hypergammon", 3, seed=2), VectorEnv("hypergammon", 3, seed=2)
+    before = games.observation()
+    active = np.array([True, False, True])
+    obs, rewards, dones, info = games.step(np.array([0, 999, 0]), active=active)
+    twin_obs = twin.step(np.zeros(3, np.int64))[0]
+    np.testing.assert_array_equal(obs[1], before[1])
+    np.testing.assert_array_equal(obs[active], twin_obs[active])
+    assert not rewards[1].any() and not dones[1] and info["winner"][1] == -1
+    with pytest.raises(IllegalPlayError, match="env 0: action 999"):
+        games.step(np.array([999, 0, 0]), active=active)
+    for bad in ([1, 0, 1], np.ones(2, bool)):
+        with pytest.raises(InvalidOptionError, match="active is 3 booleans, one per env"):
+            games.step(np.zeros(3, np.int64), active=bad)
+
+
+def test_a_list_of_seeds_is_taken_as_a_tuple_an_array_and_by_the_constructor():
+    """VectorEnv.reset and the constructor take one seed per env (tests/
+    test_envs_vector_gym.py checks the games through Gymnasium): env e given seed s plays
+    env 0's game of seed s, whatever form the list has; a float is refused."""
+    games = VectorEnv("hypergammon", 3)
+    alone = VectorEnv("hypergammon", 1, seed=7)
+    for seeds in ((7, 8, 7), np.array([7, 8, 7]), [7, np.uint64(8), 7]):
+        games.reset(seed=seeds)
+        np.testing.assert_array_equal(games.observation()[0], alone.observation()[0])
+        np.testing.assert_array_equal(games.observation()[2], alone.observation()[0])
+        np.testing.assert_array_equal(games.opening_throws[0], alone.opening_throws[0])
+    assert not np.array_equal(games.observation()[1], games.observation()[0])
+    assert VectorEnv("hypergammon", 2, seed=[3, 3]).observation()[1].tolist() == \
+        VectorEnv("hypergammon", 1, seed=3).observation()[0].tolist()
+    with pytest.raises(InvalidOptionError, match="a list of 2 seeds"):
+        VectorEnv("hypergammon", 2, seed=1.5)
+    with pytest.raises(InvalidOptionError, match=r"seed\[0\] \(env 0's seed\) is a whole "
+                                                 r"number or None, not 1.0"):
+        games.reset(seed=np.array([1.0, 2.0, 3.5]))
+
+
 @pytest.mark.parametrize("name", ["acey-deucey", "multi-gam", "acedrex"])
 def test_unsupported_variants_say_what_is_supported(name):
     with pytest.raises(InvalidOptionError, match="Supported: backgammon, nackgammon"):

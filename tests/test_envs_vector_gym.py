@@ -1,20 +1,22 @@
 """The compiled vector environment as a gymnasium.vector.VectorEnv
 (gammon.envs.vector_gym, docs/vector.md): Gymnasium's vector wrappers run on it, its
-episode statistics are the games' own, its auto-reset is the one it declares, and its
-games are VectorEnv's."""
+episode statistics are the games' own, its auto-reset is the one it declares (SAME_STEP,
+or NEXT_STEP for the wrappers that require it), its seeds are Gymnasium's (one, or one
+per env), gymnasium.make_vec makes it, and its games are VectorEnv's."""
 
 from __future__ import annotations
 
 import gymnasium
 import numpy as np
 import pytest
-from gymnasium.vector import AutoresetMode
-from gymnasium.wrappers.vector import RecordEpisodeStatistics
+from gymnasium.vector import AutoresetMode, SyncVectorEnv
+from gymnasium.wrappers.vector import NormalizeObservation, RecordEpisodeStatistics
 from layouts import position
 
-from gammon.core.errors import GammonError, IllegalPlayError
-from gammon.envs import GymnasiumVectorEnv
-from gammon.envs.vector import VectorEnv
+from gammon.core.errors import GammonError, IllegalPlayError, InvalidOptionError
+from gammon.core.variant import variant_names
+from gammon.envs import GammonGymEnv, GymnasiumVectorEnv, env_id
+from gammon.envs.vector import VectorEnv, supported_variants
 from gammon.kernels import vector as kernel
 from gammon.kernels.vector import DICE_UNITS
 
@@ -246,3 +248,194 @@ def test_whole_matches_give_each_seats_return_in_final_info():
         seats[terminated] = 0.0
         ended += int(terminated.sum())
     assert ended >= 5 and mixed > 0  # the wrapper's r was no seat's return
+
+
+def test_normalize_observation_wraps_the_next_step_mode_and_refuses_same_step():
+    """NormalizeObservation refused the environment (SAME_STEP only); with
+    autoreset_mode=NEXT_STEP it and RecordEpisodeStatistics wrap it and run 300 steps:
+    normalized finite observations, and for every game that ends the plays it took
+    (the step that shows the next game counted in none), its points, as counted here."""
+    with pytest.raises(ValueError, match="NEXT_STEP"):
+        NormalizeObservation(GymnasiumVectorEnv("hypergammon", 2))
+    envs = 8
+    raw = GymnasiumVectorEnv("hypergammon", envs, autoreset_mode="NextStep")
+    assert raw.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+    assert GymnasiumVectorEnv.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
+    assert GymnasiumVectorEnv("hypergammon", 2).metadata["autoreset_mode"] \
+        is AutoresetMode.SAME_STEP
+    stats = RecordEpisodeStatistics(raw)
+    env = NormalizeObservation(stats)
+    obs, info = env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    plays = np.zeros(envs, int)
+    waiting = np.zeros(envs, bool)
+    ended = 0
+    for _ in range(300):
+        obs, rewards, terminated, _, info = env.step(random_legal(rng, info["action_mask"]))
+        assert obs.dtype == np.float32 and np.isfinite(obs).all()
+        assert not (rewards[waiting] != 0).any() and not terminated[waiting].any()
+        plays[~waiting] += 1
+        if terminated.any():
+            episode = info["episode"]
+            np.testing.assert_array_equal(episode["l"][terminated], plays[terminated])
+            np.testing.assert_array_equal(episode["l"][terminated], info["turns"][terminated])
+            np.testing.assert_array_equal(episode["r"][terminated], rewards[terminated])
+            assert set(rewards[terminated]) <= {1.0, 2.0, 3.0}
+            plays[terminated] = 0
+            ended += int(terminated.sum())
+        waiting = terminated
+    assert ended >= 40 and stats.episode_count == ended
+    assert env.obs_rms.count == pytest.approx(301 * envs, abs=1)  # every observation seen
+    assert abs(float(obs.mean())) < 1.0  # normalized, not the raw units
+
+
+def _decisions_same_step(env, seed, choices, steps):
+    """Each env's decisions under SAME_STEP, in order: the observation, the action
+    (``choices[e, k]`` of its legal ones at its ``k``-th), the reward, the end, the
+    observation after (the final one when the episode ended) and its seats' returns."""
+    obs, info = env.reset(seed=seed)
+    log = [[] for _ in range(env.num_envs)]
+    for t in range(steps):
+        actions = (choices[:, t] * info["counts"]).astype(np.int64)
+        after, rewards, terminated, _, info = env.step(actions)
+        for e in range(env.num_envs):
+            shown = info["final_obs"][e] if terminated[e] else after[e]
+            returns = info["final_info"]["returns"][e] if terminated[e] else None
+            log[e].append((obs[e], actions[e], rewards[e], terminated[e], shown, returns))
+        obs = after
+    return log
+
+
+@pytest.mark.parametrize("stakes", [{}, {"stakes": {"beaver": True}},
+                                    {"match": 3, "whole_match": True}],
+                         ids=["plain", "cube", "whole-match"])
+def test_next_step_autoreset_plays_the_same_games_one_step_later_per_ended_game(stakes):
+    """NEXT_STEP, as Gymnasium defines it: the step that ends an episode returns its final
+    observation (the one SAME_STEP puts in final_obs) with the reward and termination;
+    the env's next step ignores its action (here one no decision has legal) and returns
+    the first observation of the next game, reward 0, not terminated. Each env's k-th
+    decision is SAME_STEP's k-th decision of the same seed: the same games, shifted
+    (with the cube, whose decisions are left alone too, and over whole matches)."""
+    envs, steps, seed = 4, 240, 9
+    choices = np.random.default_rng(seed).random((envs, steps))
+    same = _decisions_same_step(GymnasiumVectorEnv("hypergammon", envs, **stakes), seed,
+                                choices, steps)
+    env = GymnasiumVectorEnv("hypergammon", envs, autoreset_mode=AutoresetMode.NEXT_STEP,
+                             **stakes)
+    inputs = env.games.encoder.inputs
+    obs, info = env.reset(seed=seed)
+    made = np.zeros(envs, int)  # each env's decisions so far
+    waited = np.zeros(envs, int)  # and steps that showed its next game
+    waiting = np.zeros(envs, bool)
+    ignored = env.max_actions - 1  # beyond every hypergammon decision: refused if applied
+    for _ in range(steps):
+        k = np.minimum(made, steps - 1)
+        actions = np.where(waiting, ignored,
+                           (choices[np.arange(envs), k] * info["counts"]).astype(np.int64))
+        before = obs
+        obs, rewards, terminated, truncated, info = env.step(actions)
+        assert not truncated.any()
+        for e in range(envs):
+            if waiting[e]:  # the first decision of the next game, SAME_STEP's next one
+                np.testing.assert_array_equal(obs[e], same[e][made[e]][0])
+                assert rewards[e] == 0 and not terminated[e]
+                assert info["counts"][e] >= 1 and info["winner"][e] == -1
+                waited[e] += 1
+                continue
+            seen, action, reward, ended, shown, returns = same[e][made[e]]
+            np.testing.assert_array_equal(before[e], seen)
+            assert actions[e] == action
+            assert rewards[e] == reward and terminated[e] == ended
+            np.testing.assert_array_equal(obs[e], shown)
+            if ended:  # the final observation: no dice; only action 0 offered, ignored
+                assert not obs[e][inputs:].any()
+                assert info["counts"][e] == 1 and info["action_mask"][e].sum() == 1
+                assert info["action_mask"][e, 0]
+                np.testing.assert_array_equal(info["returns"][e], returns)
+            made[e] += 1
+        assert "final_obs" not in info
+        waiting = terminated
+    assert waited.min() >= 3 and (made + waited == steps).all()
+
+
+def test_a_list_of_seeds_gives_each_env_a_seed_of_its_own():
+    """reset(seed=[...]) as Gymnasium's vector environments take it, through
+    RecordEpisodeStatistics: env e given seed s plays the game env 0 of reset(seed=s)
+    plays, two envs given one seed play the same game, a None entry a fresh one; a list
+    of another length, or an entry that is no whole number, is refused."""
+    env = RecordEpisodeStatistics(GymnasiumVectorEnv("hypergammon", 4))
+    alone = {s: VectorEnv("hypergammon", 1) for s in (5, 11)}
+    obs, info = env.reset(seed=[5, None, 5, np.int64(11)])
+    single = {s: twin.reset(seed=s)[0][0] for s, twin in alone.items()}
+    rng = np.random.default_rng(0)
+    fresh_differs = False
+    for _ in range(120):
+        np.testing.assert_array_equal(obs[0], single[5])
+        np.testing.assert_array_equal(obs[2], single[5])
+        np.testing.assert_array_equal(obs[3], single[11])
+        fresh_differs |= not np.array_equal(obs[1], obs[0])
+        share = rng.random()  # one fraction of the legal actions for every env
+        obs, _, _, _, info = env.step((share * info["counts"]).astype(np.int64))
+        for s, twin in alone.items():
+            single[s] = twin.step((share * twin.counts).astype(np.int64))[0][0]
+    assert fresh_differs
+    for bad, says in (([1, 2, 3], r"one per env: 4 of them \(whole numbers or None\), "
+                                  r"not 3"),
+                      ([1, 2.5, None, 3], r"seed\[1\] \(env 1's seed\) is a whole number "
+                                          r"or None, not 2.5"),
+                      ([True, 1, 2, 3], r"seed\[0\]"),
+                      ("1234", "seed is a whole number, None, or a list of 4 seeds"),
+                      ({1, 2, 3, 4}, "a list of 4 seeds")):
+        with pytest.raises(InvalidOptionError, match=says):
+            env.reset(seed=bad)
+
+
+def test_the_autoreset_mode_is_checked():
+    for bad in ("Disabled", AutoresetMode.DISABLED):
+        with pytest.raises(InvalidOptionError, match="auto-reset cannot be disabled"):
+            GymnasiumVectorEnv("hypergammon", 2, autoreset_mode=bad)
+    for bad in ("next_step", 1, None):
+        with pytest.raises(InvalidOptionError, match="autoreset_mode is AutoresetMode"
+                                                     r".SAME_STEP or .*'NextStep'"):
+            GymnasiumVectorEnv("hypergammon", 2, autoreset_mode=bad)
+
+
+def test_make_vec_gives_the_compiled_env_and_sync_mode_single_envs_against_bots():
+    """gymnasium.make_vec of a variant the compiled environment plays gives it (self-play,
+    the same games as GymnasiumVectorEnv made directly, its options and the variant's
+    passed on); the options of one seat against bots are refused, pointing to
+    vectorization_mode="sync", which gives SyncVectorEnv of GammonGymEnv against them.
+    The other variants have no vector entry point: make_vec gives them sync mode."""
+    env = gymnasium.make_vec("gammon/Backgammon-v0", num_envs=8)
+    assert isinstance(env, GymnasiumVectorEnv) and env.num_envs == 8
+    assert env.games.rules.name == "backgammon"
+    assert env.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
+    obs, info = env.reset(seed=0)
+    np.testing.assert_array_equal(obs, GymnasiumVectorEnv("backgammon", 8).reset(seed=0)[0])
+    _, _, _, _, info = env.step(np.zeros(8, np.int64))
+    assert info["action_mask"].shape == (8, 3875)
+    nardy = gymnasium.make_vec("gammon/LongNardy-v0", 2, autoreset_mode="NextStep",
+                               last_roll=True, max_actions=4000)
+    assert nardy.games.rules.last_roll and nardy.max_actions == 4000
+    assert nardy.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+    for option in ({"opponents": "heuristic"}, {"seat": 1}, {"action_encoding": "step"},
+                   {"render_mode": "ansi"}, {"illegal_reward": -5.0}):
+        name = next(iter(option))
+        with pytest.raises(InvalidOptionError, match=f"takes no {name}; .*"
+                                                     r'vectorization_mode="sync"'):
+            gymnasium.make_vec("gammon/Backgammon-v0", 2, **option)
+    sync = gymnasium.make_vec("gammon/Hypergammon-v0", 2, vectorization_mode="sync",
+                              opponents="heuristic", seat=1)
+    assert isinstance(sync, SyncVectorEnv)
+    assert all(isinstance(e.unwrapped, GammonGymEnv) and e.unwrapped.seat == 1
+               and e.unwrapped.opponent_names == ["heuristic"] for e in sync.envs)
+    obs, info = sync.reset(seed=3)
+    for _ in range(5):
+        obs, *_ = sync.step(np.argmax(obs["action_mask"], axis=1))  # the first legal
+        assert obs["observation"].shape == (2, sync.envs[0].unwrapped.observation_size)
+    compiled = set(supported_variants())
+    for name in variant_names():
+        spec = gymnasium.spec(env_id(name))
+        assert (spec.vector_entry_point is not None) == (name in compiled), name
+    assert {"acey-deucey", "plakoto"} <= set(variant_names()) - compiled
+    assert isinstance(gymnasium.make_vec("gammon/AceyDeucey-v0", 2), SyncVectorEnv)

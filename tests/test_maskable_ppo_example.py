@@ -1,6 +1,7 @@
 """examples/maskable_ppo.py without torch: its duels (what it reports the trained policy
-by) run on the Gymnasium env's step encoding with nothing but the env's own masks. The
-training itself needs the learn extra (sb3-contrib, torch) and runs in `make learn`."""
+by) run on the Gymnasium env's step encoding with nothing but the env's own masks, and
+training without torch or sb3-contrib stops with what to install. The training itself
+needs the learn extra (sb3-contrib, torch) and runs in `make learn`."""
 
 from __future__ import annotations
 
@@ -34,3 +35,37 @@ def test_the_examples_duels_run_without_torch_and_report_intervals(tmp_path):
         assert -3.0 <= duel["points_per_game"] <= 3.0 and duel["interval95"] > 0.0
     # The heuristic bot beats uniformly random steps: the duel measures something.
     assert duels["uniform random steps vs heuristic"]["points_per_game"] < 0.0
+
+
+#: Run in a fresh interpreter: importing torch or sb3_contrib fails (whether or not they
+#: are installed), then the example runs with the given arguments.
+WITHOUT_TORCH = """\
+import importlib.abc, runpy, sys
+
+class Missing(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in ("torch", "sb3_contrib"):
+            raise ImportError(f"No module named {name!r}")
+        return None
+
+sys.meta_path.insert(0, Missing())
+sys.argv = sys.argv[1:]
+runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+
+
+def test_training_without_torch_stops_naming_the_learn_extra_and_the_cpu_wheel(tmp_path):
+    """It died on a bare ModuleNotFoundError; now it exits with status 1 and says how to
+    install the learn extra, and torch's CPU wheel (the default one brings CUDA), before
+    any duel or file."""
+    script = ROOT / "examples" / "maskable_ppo.py"
+    done = subprocess.run(
+        [sys.executable, "-c", WITHOUT_TORCH, str(script), "--variant", "hypergammon",
+         "--timesteps", "10", "--eval-games", "2", "--out", str(tmp_path)],
+        capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 1, (done.returncode, done.stderr)
+    assert "Traceback" not in done.stderr
+    assert "No module named 'torch'" in done.stderr
+    assert "pip install -e '.[learn]'" in done.stderr
+    assert "pip install torch --index-url https://download.pytorch.org/whl/cpu" in done.stderr
+    assert "points per game" not in done.stdout and not list(tmp_path.iterdir())

@@ -33,7 +33,6 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from gammon.core.errors import IllegalPlayError, InvalidOptionError
-from gammon.core.play import Play
 from gammon.core.protocol import play_on
 from gammon.envs.games import (
     action_number,
@@ -48,7 +47,7 @@ from gammon.envs.games import (
     new_game,
     play_match_on,
 )
-from gammon.envs.observe import TrackObserver, action_mask, max_actions, observer_for
+from gammon.envs.observe import action_mask, afterstates, max_actions, observer_for
 from gammon.envs.steps import encoding_for
 
 
@@ -220,15 +219,9 @@ class GammonEnv(AECEnv):
     def afterstates(self) -> np.ndarray:
         """For the agent to act, the observation (board units only) of the board each
         legal play leads to, from that agent's side: one row per action, the inputs
-        afterstate learners score. Plays only (not cube or other decisions)."""
-        observer = self.observer
-        player = self.game.current_player
-        if player is None or not isinstance(observer, TrackObserver):
-            raise InvalidOptionError("afterstates are given for a track game's plays")
-        legal = self.game.legal_actions()
-        if not all(isinstance(a, Play) for a in legal):
-            raise InvalidOptionError("this decision is not a play: no afterstates")
-        return np.array([observer.encode(a.result, player) for a in legal], np.float32)
+        afterstate learners score. Plays only (not cube or other decisions):
+        :func:`gammon.envs.observe.afterstates`, as the Gymnasium environment's."""
+        return afterstates(self.observer, self.game)
 
     def render(self) -> str | None:
         if self.render_mode is None:

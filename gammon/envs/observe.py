@@ -178,3 +178,24 @@ def observer_for(rules: Rules) -> TrackObserver | AcedrexObserver:
             f"{', '.join(OBSERVERS)}")
     result: TrackObserver | AcedrexObserver = observer(rules)
     return result
+
+
+def afterstates(observer: TrackObserver | AcedrexObserver, state: Any) -> np.ndarray:
+    """The board units (``observer.encode``) of the position each legal play of
+    ``state`` leads to, from the side of the player to act: one row per entry of
+    ``state.legal_actions()``, in order, the inputs afterstate learners score (what the
+    environments' ``afterstates()`` give). Refused before a game and after it, for a
+    game that is no track game, and at a decision that is not a play (a cube decision,
+    acey-deucey's choice of doubles)."""
+    if state is None:
+        raise InvalidOptionError("call reset() before afterstates()")
+    if state.is_terminal:
+        raise InvalidOptionError("the game is over: no afterstates (call reset() to play "
+                                 "another)")
+    player = state.current_player
+    if player is None or not isinstance(observer, TrackObserver):
+        raise InvalidOptionError("afterstates are given for a track game's plays")
+    legal = state.legal_actions()
+    if not all(isinstance(a, Play) for a in legal):
+        raise InvalidOptionError("this decision is not a play: no afterstates")
+    return np.array([observer.encode(a.result, player) for a in legal], np.float32)

@@ -19,8 +19,9 @@ after another).
 
 **Actions** have fixed numbers, as OpenSpiel needs (``num_distinct_actions``):
 
-- the two-player track games whose turns simply alternate (backgammon, nackgammon,
-  hypergammon, short, Caucasian, Long Nardy) use the step numbering of the Gymnasium
+- the two-player track games whose turns simply alternate
+  (:func:`gammon.envs.vector.why_not_alternating`: backgammon, Long Nardy, the tables of
+  Greece and Turkey but Gul bara...) use the step numbering of the Gymnasium
   environment's ``action_encoding="step"`` (:mod:`gammon.envs.steps`): ``(source - 1) *
   6 + (die - 1)`` moves one checker from ``source`` (the mover's numbering, the bar last)
   by ``die``, then a pass and the stakes decisions (unused here: the games are played
@@ -29,12 +30,13 @@ after another).
   plays; a step is legal only when a legal play can still follow, so no order of steps
   strands the player. A policy trained on the Gymnasium environment's step actions reads
   the same numbers here.
-- the others (acey-deucey and its restrictive rules, Multi-Gam, Acedrex) number an action
+- the others (acey-deucey, Gul bara, Multi-Gam, Acedrex...) number an action
   by its place in the state's ``legal_actions()`` (the engine's deterministic order), up
   to ``rules.game_type.max_actions``: action 0 is the first legal whole decision of that
   state, not the same move in every state. Their decisions are not plays of two dice
-  (acey-deucey's choice of doubles, Multi-Gam's four seats, Acedrex's ring), so no
-  numbering of checker steps covers them.
+  in turns that alternate (acey-deucey's choice of doubles, Gul bara's cascades,
+  Multi-Gam's four seats, Acedrex's ring), so no numbering of checker steps covers
+  them.
 
 **Returns** are gammon's ``returns()`` at the end, zero before (``TERMINAL`` rewards):
 points in the two-player games (zero-sum, within the variant's top score, a backgammon

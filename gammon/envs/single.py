@@ -7,7 +7,9 @@ learner seat ``seat`` of a game against bots named as on the command line
 environment (:mod:`gammon.envs.observe`), or with ``action_encoding="step"`` a turn taken
 one checker step at a time, each number the same step in every state
 (:mod:`gammon.envs.steps`); the dice and the bots' choices come from generators seeded
-by ``reset(seed=...)``, so a seed replays a game exactly.
+by ``reset(seed=...)``, so a seed replays a game exactly. For afterstate learners,
+:meth:`GammonGymEnv.afterstates` encodes the board each legal play of the learner's
+decision leads to, as the PettingZoo environment's ``afterstates()`` does.
 
 The reward is the learner's result when the game ends (zero before). Gymnasium has no
 action masks in its spaces, so an action outside the mask (the observation's
@@ -53,8 +55,9 @@ from gammon.envs.games import (
     new_game,
     play_match_on,
 )
-from gammon.envs.observe import action_mask, max_actions, observer_for
+from gammon.envs.observe import action_mask, afterstates, max_actions, observer_for
 from gammon.envs.steps import encoding_for
+from gammon.envs.vector import supported_variants
 
 
 class GammonGymEnv(gymnasium.Env):
@@ -229,6 +232,19 @@ class GammonGymEnv(gymnasium.Env):
         masks: np.ndarray = self._mask().astype(bool)
         return masks
 
+    def afterstates(self) -> np.ndarray:
+        """At the learner's decision, the board units of the observation of each board its
+        legal plays lead to, from its side: one row per entry of :meth:`legal_actions`
+        (the actions of ``action_encoding="play"``), the inputs an afterstate learner
+        scores to choose its action (TD-Gammon's way), as the PettingZoo environment's
+        ``afterstates()`` gives them (:func:`gammon.envs.observe.afterstates`). Plays
+        only: refused at a cube decision, for a game that is no track game, and once the
+        episode has ended."""
+        if self._ended is not None:
+            raise InvalidOptionError(f"{self._ended}: no afterstates, call reset() to play "
+                                     "another")
+        return afterstates(self.observer, self.game)
+
     def _info(self) -> dict[str, Any]:
         if self.game.is_terminal:
             return {"legal_actions": 0}
@@ -259,12 +275,22 @@ def env_id(variant: str) -> str:
 
 
 def register_envs() -> list[str]:
-    """Register one Gymnasium id per variant (idempotent); returns the ids."""
+    """Register one Gymnasium id per variant (idempotent); returns the ids.
+    ``gymnasium.make`` of an id gives :class:`GammonGymEnv`; ``gymnasium.make_vec`` of the
+    id of a variant the compiled vector environment plays
+    (:func:`gammon.envs.vector.supported_variants`) gives that environment in self-play
+    (:func:`gammon.envs.vector_gym.vector_entry_point`), and with
+    ``vectorization_mode="sync"`` (the only mode of the other variants) Gymnasium's
+    ``SyncVectorEnv`` of :class:`GammonGymEnv`, one seat against bots in each env."""
     ids = []
+    compiled = set(supported_variants())
     for name in variant_names():
         ident = env_id(name)
         if ident not in gymnasium.registry:
-            gymnasium.register(id=ident, entry_point="gammon.envs.single:GammonGymEnv",
-                               kwargs={"variant": name})
+            gymnasium.register(
+                id=ident, entry_point="gammon.envs.single:GammonGymEnv",
+                vector_entry_point=("gammon.envs.vector_gym:vector_entry_point"
+                                    if name in compiled else None),
+                kwargs={"variant": name})
         ids.append(ident)
     return ids

@@ -21,8 +21,9 @@ turn ends; the steps before it are rewarded 0, and the observation shows the boa
 them and the dice left.
 
 Only the two-player track games whose turns simply alternate are encoded so
-(:func:`gammon.envs.vector.why_not_alternating`): acey-deucey's choices after a 1-2,
-Multi-Gam's four players and Acedrex's ring have decisions of their own. In the games
+(:func:`gammon.envs.vector.why_not_alternating`; ``supported_variants(why_not_alternating)``
+lists them): acey-deucey's choices after a 1-2, Gul bara's cascades, Multi-Gam's four
+players and Acedrex's ring have decisions of their own. In the games
 that pin (Plakoto, Tapa) the board so far carries its pins too, worked out from the
 counts (:meth:`~gammon.core.variant.TrackVariant.pins_after`): a step onto a lone
 opposing checker pins it.

@@ -1,8 +1,8 @@
 """Many games stepped in lockstep in compiled code, for training loops that batch.
 
-:class:`VectorEnv` holds ``num_envs`` two-player track games (backgammon, nackgammon,
-hypergammon, short, caucasian, Long Nardy; :func:`supported_variants`) in numpy arrays and
-steps them all at once in numba (:mod:`gammon.kernels.vector`). It needs neither
+:class:`VectorEnv` holds ``num_envs`` two-player track games whose turns simply alternate
+and that do not pin (backgammon, Long Nardy...; :func:`supported_variants` lists them) in
+numpy arrays and steps them all at once in numba (:mod:`gammon.kernels.vector`). It needs neither
 PettingZoo nor Gymnasium. Every env is always at a decision of the player to move
 (``to_play``):
 
@@ -24,8 +24,9 @@ PettingZoo nor Gymnasium. Every env is always at a decision of the player to mov
   game ends in that step (1, 2 or 3 as the variant scores; 0 for Long Nardy's draw),
   zero-sum, and zeros otherwise.
 - **chance** is inside: each env rolls its own dice from its own counter-based
-  generator seeded by ``(seed, env index)``, so the same seed and the same actions give
-  the same games whatever the threads do.
+  generator seeded by ``(seed, env index)`` (or, given a list of seeds, one per env, by
+  ``(seeds[e], 0)``: :meth:`VectorEnv.reset`), so the same seed and the same actions
+  give the same games whatever the threads do.
 - **auto-reset**: a game that ends in a step is scored (``dones[e]``, ``rewards[e]``,
   ``info["winner"]``, ``info["turns"]``) and the env is already at the first decision
   of its next game in the observation the same step returns.
@@ -68,7 +69,7 @@ same cube decisions, cube values and owners, scores, rewards and observations.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -80,6 +81,7 @@ from gammon.envs.games import (
     check_stakes,
     check_whole,
     check_whole_match,
+    is_whole,
     make_rules,
     match_equity,
     new_game,
@@ -144,6 +146,34 @@ def why_unsupported(rules: Any) -> str | None:
     return why
 
 
+#: What ``reset`` and the environment take as ``seed``: one for every env, or a list of
+#: one per env (:meth:`VectorEnv.reset`).
+Seeds = int | Sequence[int | None] | None
+
+
+def check_seeds(seed: Any, num_envs: int) -> int | list[int | None] | None:
+    """``seed`` as :meth:`VectorEnv.reset` takes it: a whole number or None, or a list
+    (a tuple, a 1-D array) of ``num_envs`` of them, one per env; anything else, or a list
+    of another length, is refused saying what is allowed."""
+    if isinstance(seed, np.ndarray) and seed.ndim == 1:
+        seed = seed.tolist()
+    if not isinstance(seed, list | tuple):
+        if seed is not None and not is_whole(seed):
+            raise InvalidOptionError(
+                f"seed is a whole number, None, or a list of {num_envs} seeds (one per "
+                f"env, each a whole number or None), not {seed!r}")
+        return check_seed(seed)
+    if len(seed) != num_envs:
+        raise InvalidOptionError(
+            f"a list of seeds gives one per env: {num_envs} of them (whole numbers or "
+            f"None), not {len(seed)}")
+    for env, each in enumerate(seed):
+        if each is not None and not is_whole(each):
+            raise InvalidOptionError(f"seed[{env}] (env {env}'s seed) is a whole number "
+                                     f"or None, not {each!r}")
+    return [None if each is None else int(each) for each in seed]
+
+
 def supported_variants(why: Callable[[Any], str | None] = why_unsupported) -> list[str]:
     """The variant names :class:`VectorEnv` plays (with their default options); with
     ``why`` another test of what is refused (:func:`why_not_alternating`: the step
@@ -176,7 +206,7 @@ class VectorEnv:
     """
 
     def __init__(self, variant: str | Any = "backgammon", num_envs: int = 256,
-                 seed: int | None = None, *, threads: int = 1, keep: int = KEEP,
+                 seed: Seeds = None, *, threads: int = 1, keep: int = KEEP,
                  stakes: Any = None, match: int = 0, whole_match: bool = False,
                  **options: Any) -> None:
         rules = make_rules(variant, options)
@@ -189,7 +219,7 @@ class VectorEnv:
         num_envs = check_whole("num_envs", num_envs, 1)
         threads = check_whole("threads", threads, 1)
         keep = check_whole("keep", keep, 0)
-        seed = check_seed(seed)
+        seed = check_seeds(seed, num_envs)
         assert isinstance(rules, TrackVariant)
         threads = max(1, min(int(threads), num_envs))
         parallel = threads > 1
@@ -532,13 +562,21 @@ class VectorEnv:
 
     # --- stepping ------------------------------------------------------------------
 
-    def reset(self, seed: int | None = None) -> tuple[np.ndarray, dict[str, Any]]:
-        """Start a new game in every env. ``seed`` seeds every env's dice (env ``e``
-        draws from the stream of ``(seed, e)``); None draws a fresh seed."""
-        seed = check_seed(seed)
-        if seed is None:
-            seed = secrets.randbits(64)
-        kernel.seed_envs(self._rng, np.uint64(int(seed) % (1 << 64)))
+    def reset(self, seed: Seeds = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start a new game in every env. ``seed`` seeds every env's dice: a whole number
+        (env ``e`` draws from the stream of ``(seed, e)``), None (a fresh seed), or a list
+        of one seed per env, as Gymnasium's vector environments take them (env ``e``
+        draws from the stream of ``(seed[e], 0)``, so it plays the games env 0 plays
+        after ``reset(seed[e])``, and envs given one seed play the same games; a None
+        entry draws a fresh seed for that env)."""
+        seeds = check_seeds(seed, self.num_envs)
+        if isinstance(seeds, list):
+            kernel.seed_each(self._rng, np.array(
+                [secrets.randbits(64) if s is None else s % (1 << 64) for s in seeds],
+                np.uint64))
+        else:
+            fresh = secrets.randbits(64) if seeds is None else seeds % (1 << 64)
+            kernel.seed_envs(self._rng, np.uint64(fresh))
         obs = np.empty((self.num_envs, self._base_size), np.float32)
         self._reset(self.boards, self._state, self._rng, self._start, self._rules,
                      self._cand, self.keep, self._plays, self._words, self.encoder.cross,
@@ -555,17 +593,27 @@ class VectorEnv:
         self._obs = obs
         return obs.copy(), self._info()
 
-    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def step(self, actions: Any, active: Any = None) -> tuple[np.ndarray, np.ndarray,
+                                                              np.ndarray, dict[str, Any]]:
         """Play ``actions[e]`` in every env; ``(obs, rewards, dones, info)`` (module
         text). An action outside ``0 .. counts[e] - 1`` raises :class:`IllegalPlayError`
-        and nothing is applied."""
+        and nothing is applied. ``active`` (``(num_envs,)`` booleans; default every env)
+        steps only the envs it marks: the others stay at their decision, their actions
+        ignored and not checked, with rewards 0, no game ended and their observations
+        unchanged (what Gymnasium's ``NEXT_STEP`` auto-reset needs of an env whose game
+        ended in the step before)."""
         n = self.num_envs
         actions = np.asarray(actions)
         if actions.shape != (n,) or not np.issubdtype(actions.dtype, np.integer):
             raise IllegalPlayError(
                 f"actions must be {n} integers, one per env; got shape {actions.shape} of "
                 f"{actions.dtype}")
-        actions = actions.astype(np.int64)
+        chosen = self._all if active is None else np.asarray(active)
+        if chosen.shape != (n,) or chosen.dtype != np.bool_:
+            raise InvalidOptionError(
+                f"active is {n} booleans, one per env (True: step it), or None for every "
+                f"env; got shape {chosen.shape} of {chosen.dtype}")
+        actions = np.where(chosen, actions, 0).astype(np.int64)
         counts = self.counts
         bad = np.flatnonzero((actions < 0) | (actions >= counts))
         if bad.size:
@@ -579,13 +627,13 @@ class VectorEnv:
         winners = np.empty(n, np.int64)
         turns = np.empty(n, np.int64)
         finals = np.zeros_like(self.boards)
-        if self.staked:
-            phase = self._phase.copy()
-            active = phase == PLAY
+        if self.staked:  # an env left alone (phase -1) makes no decision of either kind
+            phase = np.where(chosen, self._phase, -1)
+            playing = phase == PLAY
             dropped = self._cube_actions(actions, phase)
         else:
-            active = self._all
-        self._step(actions, active, self.boards, self._state, self._rng, self._start,
+            playing = chosen
+        self._step(actions, playing, self.boards, self._state, self._rng, self._start,
                    self._rules, self._cand, self.keep, self._plays, self._words,
                    self.encoder.cross, self._checkers, obs, rewards, winners, turns, finals)
         dones = winners != -1
@@ -602,7 +650,7 @@ class VectorEnv:
             ended = np.flatnonzero(winners != -1)
             dones = self._score_games(ended, winners, rewards, dropped, info)
             self._phase[ended] = PLAY
-            rolled = active & (winners == -1)
+            rolled = playing & (winners == -1)
             if self._roll_again:
                 rolled[ended] = True
             self._before_roll(np.flatnonzero(rolled))

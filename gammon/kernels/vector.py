@@ -8,8 +8,8 @@ layout and its kernels. Every env's game lives in a few arrays:
   to play, how many legal plays they have, the starter, the last-roll flag, plays made,
   the head limit of the decision, the opening throw and the equal throws before it);
 - ``rng`` ``(n,)`` ``uint64``: the env's own dice generator (splitmix64, a counter-based
-  generator), so an env's dice depend on its seed and index only, never on threads or on
-  the other envs;
+  generator), so an env's dice depend on its seed and index only (or on a seed of its
+  own: :func:`seed_each`), never on threads or on the other envs;
 - ``cand`` ``(n, keep, 2 * slots)`` ``int8``: the result boards of the decision's legal
   plays, kept when there are at most ``keep`` of them; a larger decision (a double early
   in the game) is generated again when its action comes (the generator is deterministic,
@@ -76,11 +76,26 @@ def _mix(z):
     return z ^ (z >> np.uint64(31))
 
 
+@njit(cache=True, inline="always")
+def _stream(seed, index):
+    """The generator's state at the start of the stream of ``(seed, index)``."""
+    return _mix(seed ^ _mix(index * _STREAM + _GOLDEN))
+
+
 @njit(cache=True)
 def seed_envs(rng, seed):
     """Give env ``e`` the stream of ``(seed, e)``: independent of every other env."""
     for e in range(rng.shape[0]):
-        rng[e] = _mix(seed ^ _mix(np.uint64(e) * _STREAM + _GOLDEN))
+        rng[e] = _stream(seed, np.uint64(e))
+
+
+@njit(cache=True)
+def seed_each(rng, seeds):
+    """Give env ``e`` the stream of ``(seeds[e], 0)``, the one :func:`seed_envs` gives env
+    0 for that seed: a seed of its own per env, so that the env plays env 0's games of
+    that seed (and two envs given one seed play the same games)."""
+    for e in range(rng.shape[0]):
+        rng[e] = _stream(seeds[e], np.uint64(0))
 
 
 @njit(cache=True, inline="always")
