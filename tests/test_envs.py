@@ -22,6 +22,7 @@ from gammon.envs import GammonEnv, GammonGymEnv, env, env_id, max_actions
 from gammon.envs.observe import DICE_UNITS
 from gammon.kernels import tracks
 from gammon.stakes.cube import CubeAction, CubeState
+from gammon.stakes.match import ROTATIONS
 from gammon.stakes.rules import StakeRules
 
 VARIANTS = variant_names()
@@ -261,7 +262,7 @@ def test_the_docs_name_only_ids_and_games_that_exist():
     docstrings listed the vector environment's variants by hand (6 of 13): those lists
     now point to variant_names() and supported_variants(), with examples. Every
     Gymnasium id and OpenSpiel game name the pages and gammon/envs name is a variant's."""
-    ids = {env_id(name) for name in VARIANTS}
+    ids = {env_id(name) for name in [*VARIANTS, *ROTATIONS]}
     games = {"gammon_" + name.replace("-", "_") for name in VARIANTS}
     games.add(GammonEnv.metadata["name"])  # PettingZoo's name of the environment
     texts = [ROOT / "docs" / "envs.md", ROOT / "docs" / "vector.md", ROOT / "README.md",
@@ -701,3 +702,97 @@ def test_the_illegal_action_penalty_is_one_scale_across_stakes():
     assert given.step(0 + given.max_actions - 1)[1] == -4.0
     multigam = GammonGymEnv("multi-gam")
     assert multigam.illegal_reward == -1.0  # below the last place's score, no cube
+
+
+# --- tavli: a rotation's match as one episode (issue 47) --------------------------------
+
+
+def test_a_tavli_match_is_one_episode_of_its_games_in_turn_each_by_its_own_rules():
+    """``env("tavli", match=5, whole_match=True)``: Portes, Plakoto and Fevga in turn
+    (docs/rules/tavli.md), each game's actions its own variant's legal ones, the
+    observation saying which game is played; +1 and -1 in match equity over the
+    episode."""
+    match_env = env("tavli", match=5, whole_match=True)
+    api_test(match_env, num_cycles=300)
+    rotation = ["portes", "plakoto", "fevga"]
+    rng = random.Random(3)
+    for seed in range(3):
+        match_env.reset(seed=seed)
+        played = []
+        totals = dict.fromkeys(match_env.possible_agents, 0.0)
+        for agent in match_env.agent_iter():
+            observation, reward, terminated, truncated, _ = match_env.last()
+            totals[agent] += reward
+            if terminated or truncated:
+                match_env.step(None)
+                continue
+            game = match_env.game
+            name = game.variant.name
+            if not played or played[-1] != name:
+                played.append(name)
+            units = observation["observation"][-3:]
+            assert units.tolist() == [float(n == name) for n in rotation]
+            legal = game.legal_actions()
+            assert observation["action_mask"].sum() == len(legal)
+            match_env.step(rng.randrange(len(legal)))
+        assert sorted(totals.values()) == pytest.approx([-1.0, 1.0])
+        assert played == [rotation[g % 3] for g in range(len(played))]
+        score = match_env.game.result_score
+        assert score.is_over and max(score.score) >= 5 and len(played) > 1
+
+
+def test_in_tavli_the_winner_of_a_game_starts_the_next():
+    """The rotation's ``winner_starts`` (docs/rules/tavli.md), in the environment: the
+    first decision of every game after the first is the last game's winner's."""
+    match_env = env("tavli", match=7, whole_match=True)
+    checked = 0
+    for seed in range(4):
+        match_env.reset(seed=seed)
+        last, variant = match_env.game, match_env.game.variant.name
+        for _agent in match_env.agent_iter():
+            observation, _, terminated, truncated, _ = match_env.last()
+            if terminated or truncated:
+                match_env.step(None)
+                continue
+            game = match_env.game
+            if game.variant.name != variant:  # a new game: the previous one was won
+                winner = 0 if game.score.score[0] > last.score.score[0] else 1
+                assert game.current_player == winner
+                checked += 1
+                variant = game.variant.name
+            last = game
+            match_env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert checked >= 4
+
+
+def test_tavli_against_bots_is_played_by_each_games_bot_to_the_end_of_the_match():
+    """``gymnasium.make("gammon/Tavli-v0")``: a whole 5-point match unless asked."""
+    assert gymnasium.spec("gammon/Tavli-v0").kwargs["match"] == 5
+    check_env(GammonGymEnv("tavli", match=3, whole_match=True), skip_render_check=True)
+    learner = gymnasium.make("gammon/Tavli-v0", opponents="heuristic", match=3).unwrapped
+    observation, _ = learner.reset(seed=11)
+    names, total, done = set(), 0.0, False
+    while not done:
+        names.add(learner.game.variant.name)
+        afterstates = learner.unwrapped.afterstates()
+        assert afterstates.shape == (observation["action_mask"].sum(),
+                                     learner.observer.board_units)
+        action = int(np.flatnonzero(observation["action_mask"])[0])
+        observation, reward, done, _, _ = learner.step(action)
+        total += reward
+    assert abs(total) == pytest.approx(1.0)
+    assert learner.game.result_score.is_over
+    assert "portes" in names and learner.observation_space["observation"].shape == (
+        learner.observer.size,)
+    assert learner.observer.size == learner.observer.board_units + DICE_UNITS + 13 + 3
+
+
+@pytest.mark.parametrize("kwargs, word", [
+    ({}, "match=N"), ({"match": 3}, "whole_match=True"),
+    ({"match": 3, "whole_match": True, "pinning": False}, "no variant options"),
+    ({"match": 3, "whole_match": True, "action_encoding": "step"}, "action_encoding='play'"),
+])
+def test_tavli_in_the_environments_is_refused_as_anything_but_a_whole_match(kwargs, word):
+    for make in (lambda: GammonGymEnv("tavli", **kwargs), lambda: GammonEnv("tavli", **kwargs)):
+        with pytest.raises(InvalidOptionError, match=re.escape(word)):
+            make()

@@ -46,8 +46,9 @@ from gammon.envs.games import (
     make_rules,
     new_game,
     play_match_on,
+    rotation_of,
 )
-from gammon.envs.observe import action_mask, afterstates, max_actions, observer_for
+from gammon.envs.observe import action_mask, afterstates, most_actions, observer_of
 from gammon.envs.steps import encoding_for
 
 
@@ -74,18 +75,22 @@ class GammonEnv(AECEnv):
                  action_encoding: str = "play", **options: Any) -> None:
         super().__init__()
         check_render_mode(render_mode, self.RENDER_MODES)
-        self.rules = make_rules(variant, options)
+        #: A rotation's games in turn (tavli), else None (:func:`rotation_of`).
+        self.rotation = rotation_of(variant, options, match, whole_match)
+        self.rules = (make_rules(variant, options) if self.rotation is None
+                      else self.rotation.rules()[0])
         self.stakes, self.match = check_stakes(self.rules, stakes, match), match
         self.whole_match = check_whole_match(whole_match, match)
         self.render_mode = render_mode
-        self.observer = observer_for(self.rules)
+        self.observer = observer_of(self.rules, self.rotation)
         new_game(self.rules, stakes, match)  # refuse bad stakes now, not at reset
         #: The step encoding's numbers (``action_encoding="step"``), else None.
-        self.steps = encoding_for(self.rules, action_encoding)
+        self.steps = encoding_for(self.rules, action_encoding, self.rotation)
         self.action_encoding = action_encoding
         players = self.rules.players
         self.possible_agents = [f"player_{p}" for p in range(players)]
-        self.max_actions = (max_actions(self.rules, self.stakes) if self.steps is None
+        self.max_actions = (most_actions(self.rules, self.stakes, self.rotation)
+                            if self.steps is None
                             else self.steps.size)
         size = self.observer.size + (0 if self.steps is None else self.steps.sides)
         self.action_spaces = {a: spaces.Discrete(self.max_actions) for a in self.possible_agents}
@@ -129,7 +134,8 @@ class GammonEnv(AECEnv):
         its gain of match equity)."""
         gained: list[float]
         if self.whole_match:
-            state, gained = play_match_on(self.rules, self.stakes, state, self._rng)
+            state, gained = play_match_on(self.stakes, state, self._rng,
+                                          rotation=self.rotation)
             self.game = state
         else:
             self.game = state = play_on(state, self._rng)
@@ -226,7 +232,7 @@ class GammonEnv(AECEnv):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        text = board_text(self.rules, self.game, None, self.possible_agents)
+        text = board_text(self.game.variant, self.game, None, self.possible_agents)
         if self.render_mode == "human":
             print(text)
             return None

@@ -17,6 +17,7 @@ from gammon.core.protocol import Rules, State, play_on
 from gammon.nn.evaluator import result_range
 from gammon.render import board_for
 from gammon.stakes.cube import CubeState, cube_game
+from gammon.stakes.match import Rotation, rotation
 from gammon.stakes.prompt import cube_text, is_stakes_decision, question, score_text
 from gammon.stakes.rules import StakeRules
 from gammon.stakes.score import MatchScore
@@ -171,13 +172,35 @@ def match_equity(score: MatchScore, seat: int) -> float:
     return 2.0 * chance(score.away(seat), score.away(other), post) - 1.0
 
 
-def play_match_on(rules: Any, stakes: Any, state: Any, dice: Any,
-                  choose: Any = None, until: Any = None) -> tuple[Any, list[float]]:
+def rotation_of(variant: Any, options: dict[str, Any], match: Any,
+                whole_match: Any) -> Rotation | None:
+    """The rotation ``variant`` names (``"tavli"``: Portes, Plakoto and Fevga in turn
+    within one match, :data:`gammon.stakes.match.ROTATIONS`), or None when it names a
+    variant. A rotation is a match: its episode is the whole match (``match=N`` and
+    ``whole_match=True``), each game by its own rules, so it takes no variant options."""
+    found = rotation(variant) if isinstance(variant, str) else None
+    if found is None:
+        return None
+    if options:
+        raise InvalidOptionError(f"{found.name} plays each game by its own rules: no "
+                                 f"variant options, not {', '.join(sorted(options))}")
+    if not match or whole_match is not True:
+        raise InvalidOptionError(
+            f"{found.name} is a match of {', '.join(found.variants)} in turn, and an "
+            f"episode is the whole match: give match=N (the points to win) and "
+            f"whole_match=True")
+    return found
+
+
+def play_match_on(stakes: Any, state: Any, dice: Any, choose: Any = None,
+                  until: Any = None, rotation: Rotation | None = None
+                  ) -> tuple[Any, list[float]]:
     """:func:`~gammon.core.protocol.play_on` across the games of a match played as one
-    episode (``whole_match``): a game that ends starts the next at the new score, until
-    a decision or the end of the match. The state reached, and each seat's gain of match
-    equity over the games that ended on the way (the rewards: they add up to +1 for the
-    match's winner and -1 for its loser over the episode)."""
+    episode (``whole_match``): a game that ends starts the next at the new score (of the
+    same variant, or of the ``rotation``'s next, as :class:`~gammon.stakes.match.Match`
+    plays it), until a decision or the end of the match. The state reached, and each
+    seat's gain of match equity over the games that ended on the way (the rewards: they
+    add up to +1 for the match's winner and -1 for its loser over the episode)."""
     gained = [0.0, 0.0]
     while True:
         state = play_on(state, dice, choose, until=until)
@@ -188,7 +211,10 @@ def play_match_on(rules: Any, stakes: Any, state: Any, dice: Any,
             gained[seat] += match_equity(after, seat) - match_equity(before, seat)
         if after.is_over:
             return state, gained
-        state = cube_game(rules, stakes if stakes is not None else StakeRules(), after)
+        rules = state.variant if rotation is None else rotation.after(state.variant)
+        start = None if rotation is None else rotation.start_after(rules, state.winner)
+        state = cube_game(rules, stakes if stakes is not None else StakeRules(), after,
+                          start=start)
 
 
 def board_text(rules: Any, state: State, viewer: int | None, names: list[str],

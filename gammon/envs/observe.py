@@ -164,6 +164,52 @@ class AcedrexObserver:
         return row
 
 
+class RotationObserver:
+    """Observations of a match whose games are of several variants in turn (tavli): each
+    game's own observation (:class:`TrackObserver`), its board units padded with zeros
+    to the widest game's (a game that pins has more), then one unit per variant of the
+    rotation, 1 for the game being played."""
+
+    def __init__(self, variants: tuple[TrackVariant, ...]) -> None:
+        self.observers = {rules.name: TrackObserver(rules) for rules in variants}
+        self.names = [rules.name for rules in variants]
+        self.board_units = max(o.board_units for o in self.observers.values())
+        self.size = self.board_units + DICE_UNITS + EXTRA_UNITS + len(variants)
+        self.low = min(o.low for o in self.observers.values())
+        self.high = max(o.high for o in self.observers.values())
+
+    def encode(self, position: Position, player: int, variant: TrackVariant) -> np.ndarray:
+        """The board units of ``position`` of a game of ``variant``, padded."""
+        out = np.zeros(self.board_units, np.float32)
+        units = self.observers[variant.name].encode(position, player)
+        out[: units.size] = units
+        return out
+
+    def observe(self, state: Any, player: int) -> np.ndarray:
+        observer = self.observers[state.variant.name]
+        own = observer.observe(state, player)
+        out = np.zeros(self.size, np.float32)
+        out[: observer.board_units] = own[: observer.board_units]
+        rest = own[observer.board_units:]
+        out[self.board_units: self.board_units + rest.size] = rest
+        out[self.size - len(self.names) + self.names.index(state.variant.name)] = 1.0
+        return out
+
+
+def observer_of(rules: Rules, rotation: Any = None) -> Any:
+    """The observer of an environment's episodes: :func:`observer_for` the variant's, or
+    for a rotation (:func:`gammon.envs.games.rotation_of`) a :class:`RotationObserver`."""
+    if rotation is None:
+        return observer_for(rules)
+    return RotationObserver(rotation.rules())
+
+
+def most_actions(rules: Rules, stakes: Any = None, rotation: Any = None) -> int:
+    """:func:`max_actions` of the variant, or the most of a rotation's variants."""
+    every = (rules,) if rotation is None else rotation.rules()
+    return max(max_actions(one, stakes) for one in every)
+
+
 #: The observers, by the board a variant names (``rules.board``).
 OBSERVERS: dict[str, Any] = {"track": TrackObserver, "quarter": TrackObserver,
                              "ring": AcedrexObserver}
@@ -180,7 +226,8 @@ def observer_for(rules: Rules) -> TrackObserver | AcedrexObserver:
     return result
 
 
-def afterstates(observer: TrackObserver | AcedrexObserver, state: Any) -> np.ndarray:
+def afterstates(observer: TrackObserver | AcedrexObserver | RotationObserver,
+                state: Any) -> np.ndarray:
     """The board units (``observer.encode``) of the position each legal play of
     ``state`` leads to, from the side of the player to act: one row per entry of
     ``state.legal_actions()``, in order, the inputs afterstate learners score (what the
@@ -193,9 +240,12 @@ def afterstates(observer: TrackObserver | AcedrexObserver, state: Any) -> np.nda
         raise InvalidOptionError("the game is over: no afterstates (call reset() to play "
                                  "another)")
     player = state.current_player
-    if player is None or not isinstance(observer, TrackObserver):
+    if player is None or not isinstance(observer, TrackObserver | RotationObserver):
         raise InvalidOptionError("afterstates are given for a track game's plays")
     legal = state.legal_actions()
     if not all(isinstance(a, Play) for a in legal):
         raise InvalidOptionError("this decision is not a play: no afterstates")
+    if isinstance(observer, RotationObserver):
+        return np.array([observer.encode(a.result, player, state.variant) for a in legal],
+                        np.float32)
     return np.array([observer.encode(a.result, player) for a in legal], np.float32)

@@ -54,10 +54,12 @@ from gammon.envs.games import (
     make_rules,
     new_game,
     play_match_on,
+    rotation_of,
 )
-from gammon.envs.observe import action_mask, afterstates, max_actions, observer_for
+from gammon.envs.observe import action_mask, afterstates, most_actions, observer_of
 from gammon.envs.steps import encoding_for
 from gammon.envs.vector import supported_variants
+from gammon.stakes.match import ROTATIONS
 
 
 class GammonGymEnv(gymnasium.Env):
@@ -82,9 +84,13 @@ class GammonGymEnv(gymnasium.Env):
                  illegal_reward: float | None = None, render_mode: str | None = None,
                  action_encoding: str = "play", whole_match: bool = False,
                  **options: Any) -> None:
-        self.rules = make_rules(variant, options)
+        #: A rotation's games in turn (tavli), else None (:func:`rotation_of`).
+        self.rotation = rotation_of(variant, options, match, whole_match)
+        self.rules = (make_rules(variant, options) if self.rotation is None
+                      else self.rotation.rules()[0])
+        self._variants = (self.rules,) if self.rotation is None else self.rotation.rules()
         #: The step encoding's numbers (``action_encoding="step"``), else None.
-        self.steps = encoding_for(self.rules, action_encoding)
+        self.steps = encoding_for(self.rules, action_encoding, self.rotation)
         self.action_encoding = action_encoding
         players = self.rules.players
         seat = check_whole("seat", seat, 0, players - 1, f" in {self.rules.name}")
@@ -96,7 +102,8 @@ class GammonGymEnv(gymnasium.Env):
                 f"other seat, or a list with one name per other seat ({players - 1} in "
                 f"{self.rules.name}); not {opponents!r}")
         for name in names:
-            make_agent(name, self.rules)  # an unknown bot is refused here, with its reason
+            for rules in self._variants:  # an unknown bot is refused here, with its reason
+                make_agent(name, rules)
         check_render_mode(render_mode, tuple(self.metadata["render_modes"]))
         self.opponent_names = list(names)
         self.seat = seat
@@ -106,8 +113,9 @@ class GammonGymEnv(gymnasium.Env):
         self.whole_match = check_whole_match(whole_match, match)
         self._gained = 0.0
         self.render_mode = render_mode
-        self.observer = observer_for(self.rules)
-        self.max_actions = (max_actions(self.rules, self.stakes) if self.steps is None
+        self.observer = observer_of(self.rules, self.rotation)
+        self.max_actions = (most_actions(self.rules, self.stakes, self.rotation)
+                            if self.steps is None
                             else self.steps.size)
         self.observation_size = self.observer.size + (0 if self.steps is None
                                                       else self.steps.sides)
@@ -124,7 +132,8 @@ class GammonGymEnv(gymnasium.Env):
         #: Why the episode ended before the game did (an illegal action), else None.
         self._ended: str | None = None
         self._dice = random.Random()
-        self._bots: dict[int | None, Any] = {}
+        #: Each other seat's bot, for each variant the episode plays.
+        self._bots: dict[tuple[int, str], Any] = {}
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray],
@@ -134,9 +143,10 @@ class GammonGymEnv(gymnasium.Env):
         draws = self.np_random.integers(0, 2**62, size=self.rules.players)
         self._dice = random.Random(int(draws[0]))
         others = [p for p in range(self.rules.players) if p != self.seat]
-        self._bots = {p: make_agent(name, self.rules, seed=int(draws[1 + k]))
+        self._bots = {(p, rules.name): make_agent(name, rules, seed=int(draws[1 + k]))
                       for k, (p, name) in enumerate(zip(others, self.opponent_names,
-                                                        strict=True))}
+                                                        strict=True))
+                      for rules in self._variants}
         self._advance(new_game(self.rules, self.stakes, self.match))
         return self._observation(), self._info()
 
@@ -145,14 +155,14 @@ class GammonGymEnv(gymnasium.Env):
         (with ``whole_match``, the match: what the games that ended on the way gained the
         learner in match equity is its next reward)."""
         def choose(s: Any) -> Any:
-            return self._bots[s.current_player].choose(s)
+            return self._bots[s.current_player, s.variant.name].choose(s)
 
         def mine(s: Any) -> bool:
             return bool(s.current_player == self.seat)
 
         if self.whole_match:
-            self.game, gained = play_match_on(self.rules, self.stakes, state, self._dice,
-                                              choose, mine)
+            self.game, gained = play_match_on(self.stakes, state, self._dice, choose, mine,
+                                              self.rotation)
             self._gained = gained[self.seat]
         else:
             self.game = play_on(state, self._dice, choose, until=mine)
@@ -265,7 +275,7 @@ class GammonGymEnv(gymnasium.Env):
         if turn is not None and turn.board != self.game.position.board:
             # A turn half played in steps: the board so far, the dice still to play.
             part = {"position": turn.position, "dice_left": list(turn.dice)}
-        return board_text(self.rules, self.game, self.seat,
+        return board_text(self.game.variant, self.game, self.seat,
                           [f"player_{p}" for p in range(self.rules.players)], **part)
 
 
@@ -275,7 +285,8 @@ def env_id(variant: str) -> str:
 
 
 def register_envs() -> list[str]:
-    """Register one Gymnasium id per variant (idempotent); returns the ids.
+    """Register one Gymnasium id per variant and per rotation (``gammon/Tavli-v0``: a
+    5-point match, ``match=N`` for another length) (idempotent); returns the ids.
     ``gymnasium.make`` of an id gives :class:`GammonGymEnv`; ``gymnasium.make_vec`` of the
     id of a variant the compiled vector environment plays
     (:func:`gammon.envs.vector.supported_variants`) gives that environment in self-play
@@ -292,5 +303,11 @@ def register_envs() -> list[str]:
                 vector_entry_point=("gammon.envs.vector_gym:vector_entry_point"
                                     if name in compiled else None),
                 kwargs={"variant": name})
+        ids.append(ident)
+    for name in ROTATIONS:  # a whole match of the rotation's games (5 points unless asked)
+        ident = env_id(name)
+        if ident not in gymnasium.registry:
+            gymnasium.register(id=ident, entry_point="gammon.envs.single:GammonGymEnv",
+                               kwargs={"variant": name, "match": 5, "whole_match": True})
         ids.append(ident)
     return ids

@@ -216,14 +216,21 @@ class StepEncoding:
 ENCODINGS = ("play", "step")
 
 
-def encoding_for(rules: Any, action_encoding: Any) -> StepEncoding | None:
+def encoding_for(rules: Any, action_encoding: Any, rotation: Any = None
+                 ) -> StepEncoding | None:
     """The step numbers for ``action_encoding="step"``, None for ``"play"`` (action ``k``
-    is the ``k``-th legal whole decision); an error saying what is allowed otherwise."""
+    is the ``k``-th legal whole decision); an error saying what is allowed otherwise. A
+    ``rotation``'s matches (tavli) are played in whole plays: each game's steps would mean
+    other moves."""
     if not isinstance(action_encoding, str) or action_encoding not in ENCODINGS:
         raise InvalidOptionError(
             f"action_encoding is 'play' (the k-th legal whole play) or 'step' (one "
             f"checker step per action, the same number in every state); not "
             f"{action_encoding!r}")
+    if rotation is not None and action_encoding == "step":
+        raise InvalidOptionError(
+            f"{rotation.name} is played with action_encoding='play': its games move "
+            f"their checkers differently, so a step's number would not mean one move")
     return StepEncoding(rules) if action_encoding == "step" else None
 
 

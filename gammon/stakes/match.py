@@ -46,6 +46,19 @@ class Rotation:
     def rules(self) -> tuple[TrackVariant, ...]:
         return tuple(track_variant(name) for name in self.variants)
 
+    def after(self, rules: TrackVariant) -> TrackVariant:
+        """The variant of the game that follows a game of ``rules``."""
+        at = self.variants.index(rules.name)
+        return track_variant(self.variants[(at + 1) % len(self.variants)])
+
+    def start_after(self, rules: TrackVariant, winner: int | None) -> GameState | None:
+        """The first state of a game of ``rules`` that follows a game ``winner`` won: the
+        winner on turn, to throw both dice (``winner_starts``); None for the variant's
+        own opening (the match's first game, or a rotation whose games open as usual)."""
+        if not self.winner_starts or winner is None:
+            return None
+        return rules.state(rules.start_position(turn=winner))
+
 
 #: The rotations a match can be played as, by name.
 ROTATIONS = {
@@ -143,10 +156,8 @@ class Match:
         if self.in_game:
             raise InvalidOptionError("finish the game in progress first")
         rules = self.variant_of(len(self.games))
-        start: GameState | None = None
         winner = self.games[-1].state.winner if self.games else None
-        if self.rotation is not None and self.rotation.winner_starts and winner is not None:
-            start = rules.state(rules.start_position(turn=winner))
+        start = None if self.rotation is None else self.rotation.start_after(rules, winner)
         record = GameRecord(cube_game(rules, self.stakes, self.score, start=start))
         self.games.append(record)
         return record.state
