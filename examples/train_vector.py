@@ -11,6 +11,13 @@ script prints the points per game with a 95% interval.
 
     .venv/bin/python examples/train_vector.py                       # ~35 s on one core
     .venv/bin/python examples/train_vector.py --games 200 --duel-games 100   # seconds
+    .venv/bin/python examples/train_vector.py --curve 6 --curve-out curve.csv
+        # the learning curve: a duel against random after each sixth of the training
+
+With ``--curve N`` the network also duels random (``--curve-games`` games) before its
+training and after each N-th of it, and the script prints the curve, one line a point
+(self-play games so far, points per game, 95% interval), and writes it as CSV with
+``--curve-out``.
 """
 
 from __future__ import annotations
@@ -18,11 +25,15 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from collections.abc import Callable
 
 import numpy as np
 
 from gammon.envs.vector import VectorEnv
 from gammon.nn.network import Network
+
+#: What training calls at each point of the curve: the games so far and the network.
+Progress = Callable[[int, Network], None]
 
 
 def best_actions(net: Network, env: VectorEnv) -> np.ndarray:
@@ -41,10 +52,15 @@ def best_actions(net: Network, env: VectorEnv) -> np.ndarray:
 
 
 def train(variant: str, games: int, envs: int, hidden: int, rate: float, seed: int,
-          **options: object) -> Network:
+          points: int = 0, progress: Progress | None = None, **options: object) -> Network:
+    """The network after ``games`` self-play games; with ``points``, ``progress`` is called
+    before any and after each ``points``-th of them (the games finished by then)."""
     env = VectorEnv(variant, envs, seed=seed, **options)
     inputs = env.encoder.inputs
     net = Network.create(inputs, hidden, 1, seed=seed, variant=variant)
+    marks = [round(games * k / points) for k in range(1, points + 1)] if points else []
+    if progress is not None and points:
+        progress(0, net)
     previous = np.zeros((envs, 2, inputs), np.float32)
     has_previous = np.zeros((envs, 2), bool)
     finished = 0
@@ -73,6 +89,8 @@ def train(variant: str, games: int, envs: int, hidden: int, rate: float, seed: i
         if xs:
             x = np.concatenate(xs)
             net.train(x, np.concatenate(targets).astype(np.float32), rate)
+        while marks and finished >= marks[0] and progress is not None:
+            progress(marks.pop(0), net)
     return net
 
 
@@ -105,13 +123,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hidden", type=int, default=40, help="hidden units")
     parser.add_argument("--rate", type=float, default=0.02, help="learning rate per position")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--curve", type=int, default=0, metavar="N",
+                        help="duel random before training and after each N-th of it")
+    parser.add_argument("--curve-games", type=int, default=400,
+                        help="games against random at each point of the curve")
+    parser.add_argument("--curve-out", default=None, help="write the curve as CSV here")
     args = parser.parse_args(argv)
+    if args.curve < 0 or args.curve_games < 2:
+        parser.error("--curve is 0 (no curve) or more, --curve-games 2 or more")
+    curve: list[tuple[int, float, float, int]] = []
+
+    def point(games: int, net: Network) -> None:
+        mean, half, played = duel(net, args.variant, args.curve_games, args.envs,
+                                  args.seed + 3 + len(curve))
+        curve.append((games, mean, half, played))
+        print(f"curve: {games:6d} self-play games: {mean:+.3f} +- {half:.3f} points per "
+              f"game against random ({played} games)", flush=True)
 
     started = time.perf_counter()
     before = Network.create(VectorEnv(args.variant, 1).encoder.inputs, args.hidden, 1,
                             seed=args.seed)
     untrained = duel(before, args.variant, args.duel_games, args.envs, args.seed + 1)
-    net = train(args.variant, args.games, args.envs, args.hidden, args.rate, args.seed)
+    net = train(args.variant, args.games, args.envs, args.hidden, args.rate, args.seed,
+                args.curve, point)
     trained_at = time.perf_counter()
     mean, half, games = duel(net, args.variant, args.duel_games, args.envs, args.seed + 2)
     print(f"{args.variant}: {args.games} self-play games through VectorEnv x{args.envs} in "
@@ -120,6 +154,11 @@ def main(argv: list[str] | None = None) -> int:
           f"against random ({untrained[2]} games)")
     print(f"trained network: {mean:+.3f} +- {half:.3f} points per game against random "
           f"({games} games, seats alternated, 95% interval)")
+    if args.curve_out:
+        with open(args.curve_out, "w") as out:
+            out.write("games,points_per_game,half_width_95,duel_games\n")
+            for row in curve:
+                out.write(f"{row[0]},{row[1]:.4f},{row[2]:.4f},{row[3]}\n")
     return 0
 
 

@@ -251,6 +251,49 @@ def test_the_training_example_runs_and_reports():
     assert "points per game against random" in result.stdout
 
 
+def test_the_training_examples_curve_is_printed_and_written(tmp_path):
+    """``--curve N``: a duel before training and after each N-th of it, printed and in
+    the CSV, at the games trained so far."""
+    out = tmp_path / "curve.csv"
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "train_vector.py"), "--games", "40",
+         "--duel-games", "10", "--envs", "8", "--hidden", "8", "--curve", "2",
+         "--curve-games", "12", "--curve-out", str(out)],
+        capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    printed = [line for line in result.stdout.splitlines() if line.startswith("curve:")]
+    rows = out.read_text().splitlines()
+    assert rows[0] == "games,points_per_game,half_width_95,duel_games"
+    assert [row.split(",")[0] for row in rows[1:]] == ["0", "20", "40"]
+    assert len(printed) == 3 and all(row.endswith(",12") for row in rows[1:])
+    refused = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "train_vector.py"), "--curve", "-1"],
+        capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert refused.returncode == 2 and "--curve is 0" in refused.stderr
+
+
+@pytest.mark.slow
+def test_the_documented_learning_curve_is_what_the_example_draws():
+    """docs/vector.md's curve, first and last points: the untrained network and the one
+    trained 1,200 games, each within its stated interval of what the command prints
+    (intervals overlap: training in floating point differs between machines)."""
+    import re
+
+    text = (ROOT / "docs" / "vector.md").read_text()
+    stated = re.findall(r"^\| ([\d,]+) \| ([+-]\d\.\d{3}) ± (\d\.\d{3}) \|$", text,
+                        re.MULTILINE)
+    done = subprocess.run([sys.executable, str(ROOT / "examples" / "train_vector.py"),
+                           "--games", "1200", "--curve", "6"], capture_output=True,
+                          text=True, check=True, cwd=ROOT)
+    drawn = re.findall(r"curve:\s+(\d+) self-play games: ([+-]\d\.\d{3}) \+- (\d\.\d{3})",
+                       done.stdout)
+    assert [int(g.replace(",", "")) for g, _, _ in stated] == [int(g) for g, _, _ in drawn]
+    for (_, said, said_half), (_, measured, half) in zip([stated[0], stated[-1]],
+                                                         [drawn[0], drawn[-1]], strict=True):
+        assert abs(float(measured) - float(said)) <= float(half) + float(said_half)
+    assert float(drawn[-1][1]) - float(drawn[-1][2]) > float(drawn[0][1]) + float(drawn[0][2])
+
+
 @pytest.mark.slow
 def test_the_readmes_figures_of_the_vector_example():
     """The README's figures for both runs of the example are what the example prints,
