@@ -796,3 +796,19 @@ def test_tavli_in_the_environments_is_refused_as_anything_but_a_whole_match(kwar
     for make in (lambda: GammonGymEnv("tavli", **kwargs), lambda: GammonEnv("tavli", **kwargs)):
         with pytest.raises(InvalidOptionError, match=re.escape(word)):
             make()
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("page", ["envs.md", "vector.md"])
+def test_the_pages_python_examples_run_as_written(page, capsys):
+    """Every ```python block of docs/envs.md and docs/vector.md, in the page's order and
+    one namespace (a page's later blocks use what its earlier ones imported), as a
+    reader pastes them."""
+    text = (ROOT / "docs" / page).read_text()
+    blocks = re.findall(r"^```python\n(.*?)^```$", text, re.MULTILINE | re.DOTALL)
+    assert blocks
+    namespace: dict[str, object] = {"__name__": "__docs__"}
+    for block in blocks:
+        exec(compile(block, f"docs/{page}", "exec"), namespace)
+    if page == "vector.md":  # the Gymnasium example prints its ended episodes
+        assert capsys.readouterr().out.strip()
