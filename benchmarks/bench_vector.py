@@ -197,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
           "in games/s")
     if args.json:
         print(json.dumps({"machine": machine(), "versions": versions(), "envs": args.envs,
-                          "seconds": args.seconds, "rows": rows}))
+                          "seconds": args.seconds, "rows": rows, "best": best["name"]}))
     return 0
 
 
