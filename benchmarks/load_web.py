@@ -254,7 +254,9 @@ def check_log(database: str, tables: list[Table_]) -> dict[str, int]:
         for game in log:
             version += 1  # a new game
             for entry in game:
-                if "seat" in entry:
+                # A seat that cannot move is passed for by the table (Table.passes), not
+                # by its client: the log has the pass, no client sent it.
+                if "seat" in entry and entry.get("moves") != []:
                     acted[entry["seat"]].add(version)
                 version += 1
         for seat in (0, 1):
