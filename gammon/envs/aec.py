@@ -41,12 +41,11 @@ from gammon.envs.games import (
     check_seed,
     check_stakes,
     check_whole_match,
+    episode_rules,
     illegal_penalty,
     illegal_scale,
-    make_rules,
     new_game,
     play_match_on,
-    rotation_of,
 )
 from gammon.envs.observe import action_mask, afterstates, most_actions, observer_of
 from gammon.envs.steps import encoding_for
@@ -75,21 +74,21 @@ class GammonEnv(AECEnv):
                  action_encoding: str = "play", **options: Any) -> None:
         super().__init__()
         check_render_mode(render_mode, self.RENDER_MODES)
-        #: A rotation's games in turn (tavli), else None (:func:`rotation_of`).
-        self.rotation = rotation_of(variant, options, match, whole_match)
-        self.rules = (make_rules(variant, options) if self.rotation is None
-                      else self.rotation.rules()[0])
+        #: The variants the episode plays (one, or a rotation's in turn: tavli), and
+        #: the rotation or None (:func:`episode_rules`); the first game's rules.
+        self.variants, self.rotation = episode_rules(variant, options, match, whole_match)
+        self.rules = self.variants[0]
         self.stakes, self.match = check_stakes(self.rules, stakes, match), match
         self.whole_match = check_whole_match(whole_match, match)
         self.render_mode = render_mode
-        self.observer = observer_of(self.rules, self.rotation)
+        self.observer = observer_of(self.variants)
         new_game(self.rules, stakes, match)  # refuse bad stakes now, not at reset
         #: The step encoding's numbers (``action_encoding="step"``), else None.
         self.steps = encoding_for(self.rules, action_encoding, self.rotation)
         self.action_encoding = action_encoding
         players = self.rules.players
         self.possible_agents = [f"player_{p}" for p in range(players)]
-        self.max_actions = (most_actions(self.rules, self.stakes, self.rotation)
+        self.max_actions = (most_actions(self.variants, self.stakes)
                             if self.steps is None
                             else self.steps.size)
         size = self.observer.size + (0 if self.steps is None else self.steps.sides)

@@ -172,15 +172,16 @@ def match_equity(score: MatchScore, seat: int) -> float:
     return 2.0 * chance(score.away(seat), score.away(other), post) - 1.0
 
 
-def rotation_of(variant: Any, options: dict[str, Any], match: Any,
-                whole_match: Any) -> Rotation | None:
-    """The rotation ``variant`` names (``"tavli"``: Portes, Plakoto and Fevga in turn
-    within one match, :data:`gammon.stakes.match.ROTATIONS`), or None when it names a
-    variant. A rotation is a match: its episode is the whole match (``match=N`` and
+def episode_rules(variant: Any, options: dict[str, Any], match: Any,
+                  whole_match: Any) -> tuple[tuple[Any, ...], Rotation | None]:
+    """The rules of the games an episode plays, the first game's first, and the rotation
+    ``variant`` names (``"tavli"``: Portes, Plakoto and Fevga in turn within one match,
+    :data:`gammon.stakes.match.ROTATIONS`), or the one variant's (:func:`make_rules`) and
+    None. A rotation is a match: its episode is the whole match (``match=N`` and
     ``whole_match=True``), each game by its own rules, so it takes no variant options."""
     found = rotation(variant) if isinstance(variant, str) else None
     if found is None:
-        return None
+        return (make_rules(variant, options),), None
     if options:
         raise InvalidOptionError(f"{found.name} plays each game by its own rules: no "
                                  f"variant options, not {', '.join(sorted(options))}")
@@ -189,7 +190,7 @@ def rotation_of(variant: Any, options: dict[str, Any], match: Any,
             f"{found.name} is a match of {', '.join(found.variants)} in turn, and an "
             f"episode is the whole match: give match=N (the points to win) and "
             f"whole_match=True")
-    return found
+    return found.rules(), found
 
 
 def play_match_on(stakes: Any, state: Any, dice: Any, choose: Any = None,

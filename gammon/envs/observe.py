@@ -196,18 +196,16 @@ class RotationObserver:
         return out
 
 
-def observer_of(rules: Rules, rotation: Any = None) -> Any:
-    """The observer of an environment's episodes: :func:`observer_for` the variant's, or
-    for a rotation (:func:`gammon.envs.games.rotation_of`) a :class:`RotationObserver`."""
-    if rotation is None:
-        return observer_for(rules)
-    return RotationObserver(rotation.rules())
+def observer_of(variants: tuple[Any, ...]) -> Any:
+    """The observer of an environment's episodes, whose games are of ``variants``
+    (:func:`gammon.envs.games.episode_rules`): :func:`observer_for` the one variant's, or
+    a :class:`RotationObserver` of a rotation's."""
+    return observer_for(variants[0]) if len(variants) == 1 else RotationObserver(variants)
 
 
-def most_actions(rules: Rules, stakes: Any = None, rotation: Any = None) -> int:
-    """:func:`max_actions` of the variant, or the most of a rotation's variants."""
-    every = (rules,) if rotation is None else rotation.rules()
-    return max(max_actions(one, stakes) for one in every)
+def most_actions(variants: tuple[Any, ...], stakes: Any = None) -> int:
+    """The most :func:`max_actions` of the ``variants`` an episode plays."""
+    return max(max_actions(rules, stakes) for rules in variants)
 
 
 #: The observers, by the board a variant names (``rules.board``).

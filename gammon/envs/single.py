@@ -49,12 +49,11 @@ from gammon.envs.games import (
     check_stakes,
     check_whole,
     check_whole_match,
+    episode_rules,
     illegal_penalty,
     illegal_scale,
-    make_rules,
     new_game,
     play_match_on,
-    rotation_of,
 )
 from gammon.envs.observe import action_mask, afterstates, most_actions, observer_of
 from gammon.envs.steps import encoding_for
@@ -84,11 +83,10 @@ class GammonGymEnv(gymnasium.Env):
                  illegal_reward: float | None = None, render_mode: str | None = None,
                  action_encoding: str = "play", whole_match: bool = False,
                  **options: Any) -> None:
-        #: A rotation's games in turn (tavli), else None (:func:`rotation_of`).
-        self.rotation = rotation_of(variant, options, match, whole_match)
-        self.rules = (make_rules(variant, options) if self.rotation is None
-                      else self.rotation.rules()[0])
-        self._variants = (self.rules,) if self.rotation is None else self.rotation.rules()
+        #: The variants the episode plays (one, or a rotation's in turn: tavli), and
+        #: the rotation or None (:func:`episode_rules`); the first game's rules.
+        self.variants, self.rotation = episode_rules(variant, options, match, whole_match)
+        self.rules = self.variants[0]
         #: The step encoding's numbers (``action_encoding="step"``), else None.
         self.steps = encoding_for(self.rules, action_encoding, self.rotation)
         self.action_encoding = action_encoding
@@ -102,7 +100,7 @@ class GammonGymEnv(gymnasium.Env):
                 f"other seat, or a list with one name per other seat ({players - 1} in "
                 f"{self.rules.name}); not {opponents!r}")
         for name in names:
-            for rules in self._variants:  # an unknown bot is refused here, with its reason
+            for rules in self.variants:  # an unknown bot is refused here, with its reason
                 make_agent(name, rules)
         check_render_mode(render_mode, tuple(self.metadata["render_modes"]))
         self.opponent_names = list(names)
@@ -113,8 +111,8 @@ class GammonGymEnv(gymnasium.Env):
         self.whole_match = check_whole_match(whole_match, match)
         self._gained = 0.0
         self.render_mode = render_mode
-        self.observer = observer_of(self.rules, self.rotation)
-        self.max_actions = (most_actions(self.rules, self.stakes, self.rotation)
+        self.observer = observer_of(self.variants)
+        self.max_actions = (most_actions(self.variants, self.stakes)
                             if self.steps is None
                             else self.steps.size)
         self.observation_size = self.observer.size + (0 if self.steps is None
@@ -146,7 +144,7 @@ class GammonGymEnv(gymnasium.Env):
         self._bots = {(p, rules.name): make_agent(name, rules, seed=int(draws[1 + k]))
                       for k, (p, name) in enumerate(zip(others, self.opponent_names,
                                                         strict=True))
-                      for rules in self._variants}
+                      for rules in self.variants}
         self._advance(new_game(self.rules, self.stakes, self.match))
         return self._observation(), self._info()
 

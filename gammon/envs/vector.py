@@ -608,12 +608,16 @@ class VectorEnv:
             raise IllegalPlayError(
                 f"actions must be {n} integers, one per env; got shape {actions.shape} of "
                 f"{actions.dtype}")
-        chosen = self._all if active is None else np.asarray(active)
-        if chosen.shape != (n,) or chosen.dtype != np.bool_:
-            raise InvalidOptionError(
-                f"active is {n} booleans, one per env (True: step it), or None for every "
-                f"env; got shape {chosen.shape} of {chosen.dtype}")
-        actions = np.where(chosen, actions, 0).astype(np.int64)
+        if active is None:
+            chosen = self._all
+            actions = actions.astype(np.int64)
+        else:
+            chosen = np.asarray(active)
+            if chosen.shape != (n,) or chosen.dtype != np.bool_:
+                raise InvalidOptionError(
+                    f"active is {n} booleans, one per env (True: step it), or None for "
+                    f"every env; got shape {chosen.shape} of {chosen.dtype}")
+            actions = np.where(chosen, actions, 0).astype(np.int64)
         counts = self.counts
         bad = np.flatnonzero((actions < 0) | (actions >= counts))
         if bad.size:
