@@ -17,6 +17,7 @@ LAYERS = {
     "agents": 4,                                     # bots
     "training": 5, "table": 5,                       # training; the one game loop
     "analysis": 6, "envs": 6, "cli": 6, "web": 6,    # faces
+    "engine": 6,                                     # the face for other programs
 }
 
 def package_imports() -> dict[tuple[str, str], list[str]]:

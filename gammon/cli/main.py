@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import math
@@ -862,6 +863,58 @@ def analyze(
         run_analyze(console, record, net, plies, plot, html, as_json)
     except (GammonError, OSError) as error:
         raise _fail(str(error)) from None
+
+
+EngineBotOpt = Annotated[str | None, typer.Option(
+    "--bot", help="The bot that answers (see `gammon agents`: neural, neural:1, gnubg:2, "
+    "expectimax...; default: each game's leading bot, neural:2 in backgammon).")]
+EnginePliesOpt = Annotated[int | None, typer.Option(
+    min=0, max=3, help="Plies of search for the bots that search by plies.")]
+
+
+def _engine(bot: str | None, plies: int | None) -> Any:
+    from gammon.engine.decide import Engine
+
+    engine = Engine()
+    try:
+        engine.configure(bot=bot or "", plies=plies)
+    except GammonError as error:
+        raise _fail(str(error)) from None
+    return engine
+
+
+@app.command()
+def ubgi(bot: EngineBotOpt = None, plies: EnginePliesOpt = None) -> None:
+    """Speak the Universal Backgammon Interface on standard input and output (a GUI's
+    engine: `ubgi`, a position as an XGID or FIBS board, `quit`)."""
+    from gammon.engine.ubgi import run
+
+    run(_engine(bot, plies))
+
+
+@app.command()
+def external(
+    port: Annotated[int, typer.Option(min=1, max=65535, help="The port gnubg connects "
+                                      "to: `set player 1 external localhost:PORT`.")],
+    host: Annotated[str, typer.Option(help="The address to listen on (the protocol has "
+                                      "no authentication: keep it local).")] = "127.0.0.1",
+    bot: EngineBotOpt = None,
+    plies: EnginePliesOpt = None,
+) -> None:
+    """Play as GNU Backgammon's external player: FIBS boards in, moves and cube
+    actions out, until interrupted."""
+    from gammon.engine.external import ExternalServer
+
+    engine = _engine(bot, plies)
+    engine.prepare()
+    try:
+        server = ExternalServer(engine, port, host)
+    except OSError as error:
+        raise _fail(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    console.print(f"gammon plays gnubg's external player on {host}:{server.port} "
+                  f"(in gnubg: set player 1 external {host}:{server.port}); Ctrl-C ends")
+    with server, contextlib.suppress(KeyboardInterrupt):
+        server.serve_forever()
 
 
 @app.command()
