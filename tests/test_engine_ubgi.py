@@ -11,8 +11,8 @@ import pytest
 
 import gammon
 from gammon.agents import make_agent
-from gammon.engine.decide import Engine
-from gammon.engine.ubgi import MAX_LINE, run
+from gammon.engine.decide import Engine, game_of
+from gammon.engine.ubgi import MAX_LINE, read_situation, run
 from gammon.notation import situation_from_text
 from gammon.notation.movetext import find_play
 from gammon.stakes.cube import CubeState
@@ -170,3 +170,24 @@ def test_other_bots_answer_through_the_same_engine(spec: str):
     state = CubeState.from_situation(situation_from_text(OPENING.format(dice="42")), BG)
     assert find_play(state.base, ubgi_move_pairs(answer)).result in {
         a.result for a in state.base.legal_actions()}, log
+
+
+def test_hypergammon_is_told_by_the_checkers_a_fibs_board_has():
+    board = [0] * 26
+    board[1] = board[2] = board[3] = -1
+    board[22] = board[23] = board[24] = 1
+    line = ("board:you:them:9999:0:0:" + ":".join(map(str, board))
+            + ":1:6:5:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:0")
+    situation = read_situation(line)
+    rules = game_of(situation)
+    assert (rules.name, rules.options()) == ("hypergammon", {"checkers_per_side": 3})
+    (answer,), _ = converse([line])
+    state = CubeState.from_situation(situation, rules)
+    assert find_play(state.base, ubgi_move_pairs(answer)).result in {
+        a.result for a in state.base.legal_actions()}
+    # Five checkers a side is no game the engine plays.
+    board[4], board[21] = -2, 2
+    five = ("board:you:them:9999:0:0:" + ":".join(map(str, board))
+            + ":1:6:5:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:0")
+    answers, log = converse([five])
+    assert answers == ["sorry"] and "5 checkers a side" in log
