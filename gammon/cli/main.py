@@ -1009,6 +1009,10 @@ def serve(
     if soft != resource.RLIM_INFINITY and soft < wanted:
         limit = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
         resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, limit), hard))
+    # The bearoff databases, before any bot needs them within its time budget.
+    from gammon.evaluators.bearoff import prepare as prepare_bearoff
+
+    prepare_bearoff()
     # The names it answers for: the configured ones and what it listens on.
     hosts = list(dict.fromkeys([*settings.hosts, *listening_hosts(host)]))
     os.environ["GAMMON_SERVE"] = json.dumps({

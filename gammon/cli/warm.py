@@ -5,9 +5,9 @@ cache; without this, the first game of a fresh install waits 5-15 s on a frozen 
 ``gammon prepare`` (run by ``make play`` and ``make test`` after installing) goes once
 through what a game uses: each variant's move generator on a few turns, its compiled
 random games, and one decision of the bot ``gammon play`` seats by default; then a
-step of the compiled vector environment (:mod:`gammon.envs.vector`), a game of training
-and the exact solver. Every variant at once (``gammon prepare`` alone) is spread over
-the cores.
+step of the compiled vector environment (:mod:`gammon.envs.vector`), a game of training,
+the exact solver and the bearoff databases. Every variant at once (``gammon prepare``
+alone) is spread over the cores.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def warm_all(report: Callable[[str], None] = lambda name: None, jobs: int = 0) -
     part as it is done."""
     parts: list[tuple[str, Callable[..., None], tuple[str, ...]]] = [
         ("vector environment", warm_vector, ()), ("training", warm_training, ()),
-        ("exact solver", warm_solver, ())]
+        ("exact solver", warm_solver, ()), ("bearoff tables", warm_bearoff, ())]
     parts += [(name, warm_variant, (name,)) for name in variant_names()]
     # The longest first (as measured from an empty cache), so that the processes finish
     # together: 117 s for everything on two cores.
@@ -99,6 +99,13 @@ def warm_training() -> None:
     with tempfile.TemporaryDirectory() as folder:
         Trainer(Settings("hypergammon", {"checkers_per_side": 1}, hidden=8)).run(
             1, Path(folder) / "net.npz")
+
+
+def warm_bearoff() -> None:
+    """The bearoff databases (:mod:`gammon.evaluators.bearoff`), built where missing."""
+    from gammon.evaluators.bearoff import prepare
+
+    prepare()
 
 
 def warm_solver() -> None:

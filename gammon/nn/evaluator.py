@@ -24,6 +24,7 @@ from gammon.core.state import GameState
 from gammon.core.variant import TrackVariant
 from gammon.evaluators.acedrex import AcedrexHeuristic
 from gammon.evaluators.base import finished_returns, two_player_chances
+from gammon.evaluators.bearoff import bearoff_for
 from gammon.kernels import writable_boards
 from gammon.nn.encoders import QuarterEncoder, RingEncoder, TrackEncoder, encoder_for
 from gammon.nn.network import Network
@@ -122,6 +123,8 @@ class NeuralEvaluator:
             raise ValueError(
                 f"the network has {network.inputs} inputs and {network.outputs} outputs; "
                 f"{variant.name} needs {self.encoder.inputs} and {outputs_for(variant)}")
+        #: The bearoff databases, read in place of the network where they hold.
+        self.bearoff = bearoff_for(variant)
 
     # --- the network from one side ----------------------------------------------------
 
@@ -130,7 +133,10 @@ class NeuralEvaluator:
         player for all)."""
         n = boards.shape[0]
         sides = np.broadcast_to(np.asarray(perspective, np.int64), (n,))
-        return self.network.forward(self.encoder.encode(boards, sides))
+        out = self.network.forward(self.encoder.encode(boards, sides))
+        if self.bearoff is not None:
+            out = self.bearoff.apply(boards, sides, out)
+        return out
 
     # --- the evaluator protocols --------------------------------------------------------
 

@@ -1,0 +1,336 @@
+"""Bearoff databases: exact values where exactness is cheap, as gnubg builds them.
+
+Once both sides have every checker still in play on their own six home points, the game
+is a race that no hit can change, and its values can be tabled outright:
+
+- **Two-sided** (:func:`two_sided`): up to :data:`TWO_SIDED` checkers a side, every pair
+  of sides, the exact chance that the side to roll wins under the play that maximises it
+  (``W(i, j) = sum over the 21 rolls of P(roll) * max over the plays of 1 - W(j, after)``;
+  a play that bears off the last checker wins). With six or fewer checkers left both sides
+  have borne off nine or more, so no gammon can happen: the chance is the whole value.
+- **One-sided** (:func:`one_sided`): up to 15 checkers, each side alone: the distribution
+  of the number of rolls it needs to bear off every checker, playing each roll to need the
+  fewest on average (gnubg's one-sided database); and, for a side with none borne off yet,
+  the distribution of the rolls to bear off its first (its play then aimed at that: saving
+  the gammon). Two such distributions give the race's chances: the side to roll, needing
+  ``n`` rolls, wins when the other needs ``n`` or more; it wins a gammon when the other
+  also needs ``n`` or more rolls to bear off one checker. Each side playing for its own
+  fewest rolls is gnubg's approximation; where the two-sided table reaches, it is exact.
+
+The tables are built from backgammon's compiled move generator
+(:func:`gammon.kernels.tracks.generate_plays`), so its rules for bearing off are the
+tables', and serve the variants that move by the same compiled rules (nackgammon). They
+are kept on disk where :func:`gammon.evaluators.exact.solved_path` keeps the solved
+tables: ``gammon prepare`` builds them (about 11 s of a core: two-sided 853,776 pairs,
+3.4 MB; one-sided 54,264 sides, 17 MB), else the first bearoff that needs them does.
+
+:class:`Bearoff` gives a network evaluator's five outputs (win, win a gammon, win a
+backgammon, lose a gammon, lose a backgammon, for the side on roll) for the board rows
+that are bearoffs, and :meth:`Bearoff.apply` puts them in place of the network's: so the
+search at every ply, the hints, reviews and rollouts read them.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import os
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from gammon.core.variant import TrackVariant
+from gammon.kernels import tracks
+
+__all__ = ["POINTS", "TWO_SIDED", "Bearoff", "bearoff_for", "one_sided", "sides",
+           "prepare", "race", "two_sided"]
+
+#: Home points.
+POINTS = 6
+SLOTS = 26
+#: Checkers a side in the two-sided table.
+TWO_SIDED = 6
+#: Checkers a side in the one-sided table (a whole side).
+ONE_SIDED = 15
+#: Rolls counted in a one-sided distribution (15 checkers on the six-point need at most
+#: 30 rolls of 2-1; the rest is zero).
+MAX_ROLLS = 40
+#: Each of the 21 rolls with its weight in 36ths.
+ROLLS = np.array([(a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7)],
+                 np.int64)
+
+
+@functools.cache
+def sides(checkers: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every side of at most ``checkers`` checkers on the six home points, as counts
+    (``(M, 6)``, point 1 first), ordered by pips (the empty side first), and their keys
+    (the counts read in base 16) sorted, with the index of each key."""
+    found = [c for c in itertools.product(range(checkers + 1), repeat=POINTS)
+             if sum(c) <= checkers]
+    found.sort(key=lambda c: (sum((p + 1) * n for p, n in enumerate(c)), c))
+    counts = np.array(found, np.int64)
+    keys = counts @ (16 ** np.arange(POINTS, dtype=np.int64))
+    order = np.argsort(keys)
+    return counts, np.stack([keys[order], order])
+
+
+@njit(cache=True, nogil=True)
+def _index(row, base, lookup):  # pragma: no cover
+    """The index of the side at ``row[base + 1 .. base + 6]`` (-1: not in the table)."""
+    key = 0
+    for p in range(POINTS - 1, -1, -1):
+        key = key * 16 + row[base + 1 + p]
+    at = np.searchsorted(lookup[0], key)
+    if at < lookup.shape[1] and lookup[0, at] == key:
+        return lookup[1, at]
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _children(counts, lookup, rules, plays, words, starts, children):  # pragma: no cover
+    """Every play of every roll from each side (player 0, the other side on the bar, out
+    of the way): ``children[starts[k * 21 + r] : starts[k * 21 + r + 1]]`` are the sides
+    roll ``r`` of side ``k`` can lead to. Returns the children written, or -1 when
+    ``children`` is too small."""
+    board = np.zeros(2 * SLOTS, np.int8)
+    mover, one = np.int64(0), np.int64(1)
+    written = 0
+    for k in range(counts.shape[0]):
+        board[:] = 0
+        total = 0
+        for p in range(POINTS):
+            board[1 + p] = counts[k, p]
+            total += counts[k, p]
+        board[0] = ONE_SIDED - total
+        board[SLOTS + SLOTS - 1] = ONE_SIDED  # the other side on its bar: no point held
+        for r in range(21):
+            starts[k * 21 + r] = written
+            if total == 0:
+                continue
+            n = tracks.generate_plays(board, mover, ROLLS[r, 0], ROLLS[r, 1], one, rules,
+                                      plays, words)
+            if written + n > children.shape[0]:
+                return -1
+            for i in range(n):
+                children[written] = _index(plays[i], 0, lookup)
+                written += 1
+    starts[counts.shape[0] * 21] = written
+    return written
+
+
+def _transitions(rules: TrackVariant, checkers: int) -> tuple[np.ndarray, np.ndarray]:
+    counts, lookup = sides(checkers)
+    plays, words = rules.kernel.workspace()
+    starts = np.empty(counts.shape[0] * 21 + 1, np.int64)
+    size = counts.shape[0] * 21 * 8
+    while True:
+        children = np.empty(size, np.int64)
+        written = _children(counts, lookup, rules.kernel.rules, plays, words, starts,
+                            children)
+        if written >= 0:
+            return starts, children[:written]
+        size *= 2
+
+
+@njit(cache=True, nogil=True)
+def _two_sided(pips, starts, children):  # pragma: no cover
+    """``win[i, j]``: the chance that side ``i``, to roll, beats side ``j``."""
+    m = pips.shape[0]
+    win = np.zeros((m, m), np.float64)
+    sums = np.empty(m * m, np.int64)
+    for i in range(m):
+        for j in range(m):
+            sums[i * m + j] = pips[i] + pips[j]
+    order = np.argsort(sums, kind="mergesort")
+    for t in range(m * m):
+        i, j = order[t] // m, order[t] % m
+        if i == 0 or j == 0:
+            continue  # a side borne off: the game is over
+        total = 0.0
+        for r in range(21):
+            best = 0.0
+            for c in range(starts[i * 21 + r], starts[i * 21 + r + 1]):
+                child = children[c]
+                value = 1.0 if child == 0 else 1.0 - win[j, child]
+                if value > best:
+                    best = value
+            total += ROLLS[r, 2] * best
+        win[i, j] = total / 36.0
+    return win
+
+
+@njit(cache=True, nogil=True)
+def _one_sided(counts, starts, children, first):  # pragma: no cover
+    """Each side's distribution of the rolls it needs to bear off every checker (or,
+    ``first``, its first checker, for the sides with none off), playing each roll for
+    the fewest on average."""
+    m = counts.shape[0]
+    dist = np.zeros((m, MAX_ROLLS), np.float64)
+    mean = np.zeros(m, np.float64)
+    for k in range(m):
+        left = 0
+        for p in range(POINTS):
+            left += counts[k, p]
+        if left == 0 or (first and left < ONE_SIDED):
+            dist[k, 0] = 1.0  # done (or, for the first checker, one is off already)
+            continue
+        for r in range(21):
+            best, pick = 1e18, -1
+            for c in range(starts[k * 21 + r], starts[k * 21 + r + 1]):
+                if mean[children[c]] < best:
+                    best, pick = mean[children[c]], children[c]
+            weight = ROLLS[r, 2] / 36.0
+            mean[k] += weight * (1.0 + best)
+            for n in range(1, MAX_ROLLS):
+                dist[k, n] += weight * dist[pick, n - 1]
+    return dist
+
+
+def _table_path(name: str) -> Any:
+    from gammon.evaluators.exact import solved_path
+
+    return solved_path(0).with_name(f"bearoff-{name}.npy")
+
+
+def _cached(name: str, build: Any) -> np.ndarray:
+    path = _table_path(name)
+    if path.exists():
+        try:
+            return np.load(path, mmap_mode="r")
+        except (OSError, ValueError):
+            pass  # a damaged file: built again
+    table = np.asarray(build(), np.float32)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # A name of its own: two processes building at once each write whole files.
+    partial = path.with_name(f"{path.stem}.partial-{os.getpid()}.npy")
+    np.save(partial, table)
+    partial.replace(path)
+    return table
+
+
+def _backgammon() -> TrackVariant:
+    from gammon.core.variant import track_variant
+
+    return track_variant("backgammon")
+
+
+@functools.cache
+def two_sided() -> np.ndarray:
+    """``W[i, j]`` (float32): side ``i`` of :func:`sides` (``TWO_SIDED``) to roll against
+    side ``j``, the chance to win."""
+    rules = _backgammon()
+
+    def build() -> np.ndarray:
+        counts, _ = sides(TWO_SIDED)
+        starts, children = _transitions(rules, TWO_SIDED)
+        pips = counts @ np.arange(1, POINTS + 1)
+        return _two_sided(pips.astype(np.int64), starts, children)
+    return _cached("two-sided", build)
+
+
+@functools.cache
+def one_sided() -> np.ndarray:
+    """``D[k, 0 or 1, n]`` (float32): side ``k`` of :func:`sides` (``ONE_SIDED``), the
+    chance it needs exactly ``n`` rolls to bear off every checker (0), or its first (1)."""
+    rules = _backgammon()
+
+    def build() -> np.ndarray:
+        counts, _ = sides(ONE_SIDED)
+        starts, children = _transitions(rules, ONE_SIDED)
+        return np.stack([_one_sided(counts, starts, children, False),
+                         _one_sided(counts, starts, children, True)], axis=1)
+    return _cached("one-sided", build)
+
+
+def applies(rules: Any) -> bool:
+    """Whether ``rules`` moves its checkers by backgammon's compiled rules (backgammon,
+    nackgammon): the tables are built from those. (Each other rule set would need tables
+    of its own, 20 MB and ten seconds of building each.)"""
+    return bool(isinstance(rules, TrackVariant) and np.array_equal(
+        rules.kernel.rules, _backgammon().kernel.rules))
+
+
+def prepare() -> None:
+    """Build the tables now (``gammon prepare``), where they are not yet on disk."""
+    two_sided()
+    one_sided()
+
+
+class Bearoff:
+    """The tables of one variant, read for board rows (module text)."""
+
+    def __init__(self) -> None:
+        self.small = sides(TWO_SIDED)[1]
+        self.whole = sides(ONE_SIDED)[1]
+
+    def rows(self, boards: np.ndarray) -> np.ndarray:
+        """Which rows (two-player board rows, own numbering per side) are bearoffs: both
+        sides have every checker in play on their home points, and one at least."""
+        counts = boards[:, : 2 * SLOTS].reshape(-1, 2, SLOTS).astype(np.int64)
+        home = counts[:, :, 1:POINTS + 1].sum(axis=2)
+        away = counts[:, :, POINTS + 1:].sum(axis=2)
+        mask: np.ndarray = ((away == 0) & (home > 0)).all(axis=1)
+        return mask
+
+    def outputs(self, boards: np.ndarray, to_roll: np.ndarray) -> np.ndarray:
+        """The five outputs, for the side ``to_roll`` of each row (every row a bearoff:
+        :meth:`rows`)."""
+        n = boards.shape[0]
+        counts = boards[:, : 2 * SLOTS].reshape(n, 2, SLOTS).astype(np.int64)
+        rows = np.arange(n)
+        mine = counts[rows, to_roll, 1:POINTS + 1]
+        theirs = counts[rows, 1 - to_roll, 1:POINTS + 1]
+        out = np.zeros((n, 5), np.float32)
+        small = (mine.sum(axis=1) <= TWO_SIDED) & (theirs.sum(axis=1) <= TWO_SIDED)
+        if small.any():
+            i = _lookup(self.small, mine[small])
+            j = _lookup(self.small, theirs[small])
+            out[small, 0] = two_sided()[i, j]
+        if (~small).any():
+            out[~small] = race(one_sided(), _lookup(self.whole, mine[~small]),
+                               _lookup(self.whole, theirs[~small]))
+        return out
+
+    def apply(self, boards: np.ndarray, to_roll: np.ndarray, out: np.ndarray) -> np.ndarray:
+        """``out`` (a network's outputs for ``boards``, ``to_roll``'s side) with the
+        bearoffs' rows put in from the tables."""
+        mask = self.rows(boards)
+        if mask.any():
+            out = np.array(out, copy=True)
+            out[mask] = self.outputs(boards[mask], to_roll[mask])
+        return out
+
+
+def _lookup(lookup: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    keys = counts @ (16 ** np.arange(POINTS, dtype=np.int64))
+    at = np.searchsorted(lookup[0], keys)
+    index: np.ndarray = lookup[1, at]
+    return index
+
+
+def race(table: np.ndarray, mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+    """The five outputs of races (module text) between sides ``mine`` (to roll) and
+    ``theirs`` of the one-sided table."""
+    a, b = table[mine, 0].astype(np.float64), table[theirs, 0].astype(np.float64)
+    fa, fb = table[mine, 1].astype(np.float64), table[theirs, 1].astype(np.float64)
+    # P(X >= n) for each n: the chance a side still needs n rolls or more.
+    at_least_b = np.flip(np.cumsum(np.flip(b, axis=1), axis=1), axis=1)
+    at_least_fb = np.flip(np.cumsum(np.flip(fb, axis=1), axis=1), axis=1)
+    at_least_fa = np.flip(np.cumsum(np.flip(fa, axis=1), axis=1), axis=1)
+    out = np.zeros((a.shape[0], 5), np.float32)
+    out[:, 0] = (a * at_least_b).sum(axis=1)
+    out[:, 1] = (a * at_least_fb).sum(axis=1)
+    # They win a gammon finishing on their m-th roll while I need more than m to bear
+    # off one: P(first_me >= m + 1).
+    shifted = np.concatenate([at_least_fa[:, 1:], np.zeros((a.shape[0], 1))], axis=1)
+    out[:, 3] = (b * shifted).sum(axis=1)
+    return out
+
+
+_BEAROFF = Bearoff()
+
+
+def bearoff_for(rules: Any) -> Bearoff | None:
+    """The bearoff tables of ``rules``, or None where they do not apply."""
+    return _BEAROFF if applies(rules) else None
