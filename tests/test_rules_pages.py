@@ -39,3 +39,14 @@ def test_every_rule_label_has_a_test(page: Path):
         if not any(name.startswith("test_" + label.lower().replace("-", "_")) for name in names)
     ]
     assert not missing, f"{page.name}: rules without a test named after them: {missing}"
+
+
+def test_the_code_reads_the_pages_from_the_checkout():
+    """gammon.core.pages reads docs/rules/ in a checkout (an installed wheel holds them as
+    gammon/docs/rules/: tests/test_package.py checks that)."""
+    from gammon.core.pages import rules_page, rules_pages
+
+    assert rules_pages() == {page.stem: page for page in PAGES}
+    assert rules_page("backgammon") == (ROOT / "docs" / "rules" / "backgammon.md").read_text()
+    with pytest.raises(LookupError, match="no rules page 'chess'"):
+        rules_page("chess")

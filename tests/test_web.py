@@ -23,6 +23,10 @@ def test_pages_and_variants(database):
         levels = {level["name"]: level["bot"] for level in names["backgammon"]["bots"]}
         assert levels == {"best": "neural:2", "fast": "neural:0", "beginner": "heuristic"}
         assert http.get("/t/nosuch").status_code == 404
+        page = http.get("/rules/backgammon")
+        assert page.status_code == 200 and "**BG-" in page.text
+        assert page.headers["content-type"].startswith("text/plain")
+        assert http.get("/rules/nosuch").status_code == 404
 
 
 def test_a_person_plays_a_bot_to_the_end_through_the_protocol(database):

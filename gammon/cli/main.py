@@ -70,6 +70,21 @@ app = typer.Typer(
 console = Console(emoji=False)
 errors = Console(stderr=True, emoji=False)
 
+
+def _version(shown: bool) -> None:
+    if shown:
+        print(f"gammon {gammon.__version__}")
+        raise typer.Exit()
+
+
+# The command's own options, before a command (no docstring: the help is app's).
+@app.callback()
+def _options(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    pass
+
 VariantArg = Annotated[str, typer.Argument(help="Variant name (see `gammon variants`).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 OptionOpt = Annotated[

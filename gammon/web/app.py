@@ -5,7 +5,9 @@ uvicorn). Pages:
 
 - ``/``: the lobby: create a table, see the open ones, take a free seat, watch;
 - ``/t/ID``: a table's page; a person's seat link adds ``#token=...`` (after the ``#``,
-  so the browser never sends it to a server or a proxy's log).
+  so the browser never sends it to a server or a proxy's log);
+- ``/rules/NAME``: a rules page (``backgammon``, ``long-nardy``, ``stakes``...: the
+  names of docs/rules/*.md), its Markdown as plain text.
 
 JSON under ``/api``:
 
@@ -64,6 +66,7 @@ from starlette.websockets import WebSocket
 from gammon.analysis.cli import network_evaluator
 from gammon.analysis.review import html, review
 from gammon.core.errors import GammonError, InvalidOptionError
+from gammon.core.pages import rules_pages
 from gammon.core.variant import variant, variant_names
 from gammon.core.variant import variant as get_variant
 from gammon.notation.mat import write_match
@@ -392,6 +395,15 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
     async def lobby_page(request: Request) -> Response:
         return FileResponse(STATIC / "lobby.html")
 
+    # The rules pages, read once: a few hundred kilobytes in all.
+    rules_texts = {name: page.read_text(encoding="utf-8") for name, page in rules_pages().items()}
+
+    async def rules_page(request: Request) -> Response:
+        text = rules_texts.get(request.path_params["name"])
+        if text is None:
+            return _error(f"no such rules page; the pages: {', '.join(rules_texts)}", 404)
+        return PlainTextResponse(text)
+
     async def table_page(request: Request) -> Response:
         table_id = request.path_params["id"]
         saved = await asyncio.to_thread(store.row, table_id) \
@@ -563,6 +575,7 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
     routes = [
         Route("/", lobby_page),
         Route("/t/{id}", table_page),
+        Route("/rules/{name}", rules_page),
         Route("/api/variants", variants),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables", create, methods=["POST"]),
