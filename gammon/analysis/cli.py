@@ -61,12 +61,30 @@ def print_hint(console: Console, rules: Any, state: Any, evaluator: NeuralEvalua
                                      "for backgammon positions given by their ID)")
         _print_cube(console, rate_cube(state, evaluator, plies), as_json)
         return
-    rated = rate_plays(base, evaluator, plies)
+    search, units = match_search(rules, state, evaluator)
+    rated = rate_plays(base, evaluator, plies, search=search)
     if as_json:
         print(json.dumps([{"play": r.text, "equity": round(r.equity, 4), "plies": r.plies,
                            "probs": [round(p, 4) for p in r.probs]} for r in rated], indent=1))
         return
     _print_plays(console, rated[:limit], base, plies, len(rated))
+    if units:
+        console.print(units, style="dim")
+
+
+def match_search(rules: Any, state: Any, evaluator: Any) -> tuple[Any, str]:
+    """The search that rates plays at ``state``'s score (by match equity in a match:
+    :mod:`gammon.agents.match_play`; None: the money search) and a line saying so."""
+    from gammon.agents.match_play import MatchEvaluator, applies, match_context
+    from gammon.agents.search import make_search
+
+    context = match_context(state)
+    if context is None or not applies(evaluator):
+        return None, ""
+    away = "-".join(str(n) for n in context.needs)
+    return make_search(rules, MatchEvaluator(evaluator, context)), (
+        f"Equities by match equity at {away} away, cube {context.cube} (normalised: a "
+        "single win +1, a single loss -1).")
 
 
 def _print_plays(console: Console, rated: list[Rated], state: Any, plies: int,
