@@ -332,7 +332,8 @@ def test_analyses_wait_their_turn_and_too_many_are_refused():
         assert busy.value.status == 503 and "busy" in str(busy.value)
         with pytest.raises(EngineRefused) as own:
             await engine.run(request, "10.4.0.0")  # this address has two being made
-        assert own.value.status == 429
+        assert own.value.status == 429 and "2 analyses you asked for are being made" in \
+            str(own.value)
         held.go.set()
         assert [await job for job in jobs] == [{"kind": "evaluate"}] * 3
         assert held.most == 2 and engine.in_flight == 0 and not engine.by_address

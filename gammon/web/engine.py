@@ -201,8 +201,11 @@ class Engine:
         """The answer to ``ask``, from one of the bots' workers, within the limits."""
         limits = self.config.limits
         if self.by_address.get(where, 0) >= limits.engine_jobs_per_address:
-            raise EngineRefused(f"you have {limits.engine_jobs_per_address} analysis(es) "
-                                "being made: wait for the answer, then ask for the next", 429)
+            mine = limits.engine_jobs_per_address
+            made = "an analysis you asked for is" if mine == 1 else \
+                f"{mine} analyses you asked for are"
+            raise EngineRefused(f"{made} being made: wait for its answer, then ask for the "
+                                "next", 429)
         if self.in_flight >= self.at_once + limits.engine_waiting:
             raise EngineRefused("the engine is busy: try again in a few seconds", 503)
         if self.slots is None:
