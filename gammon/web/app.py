@@ -20,7 +20,10 @@ JSON under ``/api``:
 - ``GET /api/tables/ID/record``: the table's JSON log, seed included, once play is over
 - ``GET /api/tables/ID/match.mat``: the games as a ``.mat`` match file, as gnubg and
   eXtreme Gammon read them (the backgammon family), once play is over
-  (``gammon verify`` checks it).
+  (``gammon verify`` checks it);
+- ``POST /api/engine/hint``, ``/cube``, ``/evaluate`` and ``GET
+  /api/engine/openapi.json``: the engine's analyses for other programs
+  (:mod:`gammon.web.engine`).
 
 ``/ws/ID``: the table, live (:mod:`gammon.web.live`).
 
@@ -76,6 +79,7 @@ from gammon.table.clock import time_control
 from gammon.table.table import Seat, Table
 from gammon.web.accounts import LOGIN_DAYS, AccountError, Accounts, User, cookie_name
 from gammon.web.config import ServerConfig, load_config
+from gammon.web.engine import Engine
 from gammon.web.live import POLICY, Live
 from gammon.web.rates import Rates
 from gammon.web.rooms import TABLE_ID, Lobby, Room, Unavailable, seat_names
@@ -265,6 +269,7 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
                                 for word in (level.name, level.spec.split(":")[0])})
     lobby = Lobby(store, config)
     live = Live(lobby, config)
+    engine = Engine(config, lobby.thinkers)  # /api/engine: analyses in the bots' workers
     creations = Rates.per_minute(config.rates.tables_per_minute_per_address)
     sockets_per_minute = Rates.per_minute(config.rates.sockets_per_minute_per_address)
     sign_ins = Rates.per_minute(config.rates.sign_ins_per_minute_per_address)
@@ -589,6 +594,7 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
         Route("/api/tables/{id}/record", record),
         Route("/api/tables/{id}/match.mat", match_file),
         Route("/t/{id}/review", review_page),
+        *engine.routes(),
         WebSocketRoute("/ws/{id}", websocket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
@@ -598,6 +604,7 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
     app.state.live = live
     app.state.store = store
     app.state.accounts = accounts
+    app.state.engine = engine
     return app
 
 

@@ -112,6 +112,20 @@ class Limits:
     #: (a faster one is lost by a slow connection or a page that is not looked at).
     rated_delay: int = 8
     rated_reserve: int = 60
+    #: The engine API (docs/engine-api.md): analyses one server process runs at once, each
+    #: in one of the bots' workers in its turn with the tables' bots and never in every
+    #: worker (the workers less one at most, where there are two or more); 0: no engine
+    #: API. Those that may wait for one (more are answered 503), those one address may
+    #: have running or waiting (more: 429), and the seconds one may take (it is stopped
+    #: then, and answered 503).
+    engine_jobs: int = 2
+    engine_waiting: int = 8
+    engine_jobs_per_address: int = 1
+    engine_seconds: float = 15.0
+    #: The deepest search a hint or cube decision may ask for (2 at most; 1 in the
+    #: variants whose turns are searched state by state), and the characters of a position.
+    engine_plies: int = 2
+    engine_position_chars: int = 256
 
 
 @dataclass(frozen=True)
@@ -138,6 +152,9 @@ class Rates:
     #: number of connections, and all the people of one address together.
     chat_lines_per_minute: int = 12
     chat_lines_per_minute_per_address: int = 30
+    #: Engine API requests (hint, cube, evaluate; refused ones too) an address may make
+    #: a minute, all at once at most.
+    engine_requests_per_minute_per_address: int = 30
 
 
 @dataclass(frozen=True)
