@@ -11,9 +11,9 @@ import pytest
 
 import gammon
 from gammon.agents import make_agent
+from gammon.agents.base import play_rows
 from gammon.agents.cube import match_equity
 from gammon.agents.match_play import MatchContext, match_context
-from gammon.agents.base import play_rows
 from gammon.stakes.cube import CubeState
 from gammon.stakes.score import MatchScore
 
