@@ -27,7 +27,7 @@ import numpy as np
 from gammon.agents.cube import match_equity
 from gammon.nn.evaluator import LOSE_BACKGAMMON, LOSE_GAMMON, WIN, WIN_BACKGAMMON, WIN_GAMMON
 
-__all__ = ["MatchContext", "MatchEvaluator", "applies", "match_context"]
+__all__ = ["MatchContext", "MatchEvaluator", "MatchSearches", "applies", "match_context"]
 
 
 @dataclass(frozen=True)
@@ -115,3 +115,44 @@ class MatchEvaluator:
         index = min(max(level, 1), 3) - 1 + (0 if winner == 0 else 3)
         v0 = float(self._weights[index])
         return np.array([v0, -v0])
+
+
+class MatchSearches:
+    """The searches of one evaluator: ``money`` (the search on the evaluator itself), and
+    one on a :class:`MatchEvaluator` for each match score met, made when first needed.
+    The bots, the hints and the reviews all weigh plays through it."""
+
+    #: Scores kept at once (a match passes through a few; a review through many).
+    KEEP = 16
+
+    def __init__(self, rules: Any, evaluator: Any, money: Any, wide: int | None = None
+                 ) -> None:
+        self.rules = rules
+        self.evaluator = evaluator
+        self.money = money
+        self.wide = wide
+        self._searches: dict[MatchContext, Any] = {}
+
+    def context(self, state: Any) -> MatchContext | None:
+        """The match context that weighs plays at ``state``, or None (money weighs)."""
+        from gammon.agents.search import BoardSearch
+
+        context = match_context(state)
+        if context is None or not isinstance(self.money, BoardSearch) or not applies(
+                self.evaluator):
+            return None
+        return context
+
+    def at(self, state: Any) -> Any:
+        """The search that weighs the plays at ``state`` (a stakes state, or a game's)."""
+        from gammon.agents.search import make_search
+
+        context = self.context(state)
+        if context is None:
+            return self.money
+        if context not in self._searches:
+            if len(self._searches) >= self.KEEP:
+                self._searches.clear()
+            self._searches[context] = make_search(
+                self.rules, MatchEvaluator(self.evaluator, context), self.wide)
+        return self._searches[context]

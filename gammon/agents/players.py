@@ -21,14 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from gammon.agents.match_play import MatchContext, MatchEvaluator, applies, match_context
-from gammon.agents.search import (
-    BoardSearch,
-    StateSearch,
-    best_action,
-    candidates,
-    make_search,
-)
+from gammon.agents.match_play import MatchSearches
+from gammon.agents.search import StateSearch, best_action, candidates, make_search
 from gammon.agents.stakes import resolve
 from gammon.core.protocol import Rules, State
 from gammon.evaluators import evaluator_for
@@ -64,37 +58,21 @@ class ExpectimaxAgent:
         self.cutoff = cutoff
         self.evaluator = evaluator if evaluator is not None else evaluator_for(variant)
         self.search = make_search(variant, self.evaluator, wide)
-        self.wide = wide
         self.name = name or f"expectimax:{depth}"
-        #: The searches of the match scores met (the values depend on the score).
-        self._match_searches: dict[MatchContext, Any] = {}
+        #: The plays' search at each match score (:mod:`gammon.agents.match_play`).
+        self.searches = MatchSearches(variant, self.evaluator, self.search, wide)
 
     def choose(self, state: State) -> Any:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        search = self.search_for(state)
+        search = self.searches.at(state)
         # Cube decisions look as many rolls ahead as the search does (two at most).
         answer, state = resolve(state, self.evaluator, self.search if self.depth else None,
                                 self.depth)
         if answer is not None:
             return answer
         return best_action(search, state, self.depth, self.width, self.cutoff)
-
-    def search_for(self, state: State) -> Any:
-        """The search that weighs plays at ``state``: by match equity at a match score
-        where the evaluator gives the chances of each result
-        (:mod:`gammon.agents.match_play`), else the money search."""
-        context = match_context(state)
-        if context is None or not isinstance(self.search, BoardSearch) or not applies(
-                self.evaluator):
-            return self.search
-        if context not in self._match_searches:
-            if len(self._match_searches) >= 16:
-                self._match_searches.clear()
-            self._match_searches[context] = make_search(
-                self.variant, MatchEvaluator(self.evaluator, context), self.wide)
-        return self._match_searches[context]
 
 
 #: How much more (in money) settling now must be worth than playing on for a bot to

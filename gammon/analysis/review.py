@@ -3,9 +3,11 @@
 :func:`review` goes through the records of a match file or a table's log: at every
 decision that had a choice it rates every play (:func:`gammon.analysis.hint.
 rate_plays`) and every cube decision (:func:`gammon.analysis.hint.rate_cube`), and
-keeps how much equity the choice made lost against the best (points per cube value; a
-match's cube decisions are converted from match winning chances by the worth of a cube
-at that score, :func:`cube_worth`) with the alternatives. Each decision is marked as
+keeps how much equity the choice made lost against the best (points per cube value; in
+a match the plays are weighed by match equity, normalised to points per cube as gnubg
+does (:mod:`gammon.agents.match_play`), and the cube decisions are converted from match
+winning chances by the worth of a cube at that score, :func:`cube_worth`) with the
+alternatives. Each decision is marked as
 gnubg marks them: **doubtful** from 0.04, **error** from 0.08, **blunder** from 0.16.
 Per player (:meth:`Review.summary`): the error rates, checker play and cube apart (the
 mean loss per decision in thousandths, gnubg's mEMG), the performance rating (PR), the
@@ -39,6 +41,7 @@ from gammon.agents.cube import (
     cubeful_match_equity,
     match_equity,
 )
+from gammon.agents.match_play import MatchSearches
 from gammon.agents.search import BoardSearch, make_search
 from gammon.analysis.hint import rate_cube, rate_plays
 from gammon.analysis.rollout import roll_luck
@@ -186,6 +189,8 @@ def review(records: Sequence[GameRecord], evaluator: NeuralEvaluator, names: Seq
     """Rate every decision of ``records`` (see the module text)."""
     rules = evaluator.variant
     search = make_search(rules, evaluator)
+    # A match's plays are weighed by match equity, as the bots play them.
+    searches = MatchSearches(rules, evaluator, search)
     writer = move_text_for(rules)
     network = evaluator.network
     result = Review(list(names), evaluation=(
@@ -220,7 +225,8 @@ def review(records: Sequence[GameRecord], evaluator: NeuralEvaluator, names: Seq
             elif base.is_chance or isinstance(step, CubeAction):
                 decision = None  # a resignation offered or answered before the roll
             elif len(base.legal_actions()) > 1:
-                decision = _play(base, step, evaluator, search, plies, game, number, player)
+                decision = _play(base, step, evaluator, searches.at(before), plies, game,
+                                 number, player)
             else:
                 decision = None
             if decision is not None:

@@ -33,8 +33,9 @@ search at every ply, the hints, reviews and rollouts read them.
 from __future__ import annotations
 
 import functools
-import itertools
+import hashlib
 import os
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -42,6 +43,7 @@ from numba import njit
 
 from gammon.core.variant import TrackVariant
 from gammon.kernels import tracks
+from gammon.kernels.cache import refresh_when_changed
 
 __all__ = ["POINTS", "TWO_SIDED", "Bearoff", "bearoff_for", "one_sided", "sides",
            "prepare", "race", "two_sided"]
@@ -66,8 +68,9 @@ def sides(checkers: int) -> tuple[np.ndarray, np.ndarray]:
     """Every side of at most ``checkers`` checkers on the six home points, as counts
     (``(M, 6)``, point 1 first), ordered by pips (the empty side first), and their keys
     (the counts read in base 16) sorted, with the index of each key."""
-    found = [c for c in itertools.product(range(checkers + 1), repeat=POINTS)
-             if sum(c) <= checkers]
+    found: list[tuple[int, ...]] = [()]
+    for _ in range(POINTS):  # one point more at a time, never past ``checkers`` in all
+        found = [c + (n,) for c in found for n in range(checkers - sum(c) + 1)]
     found.sort(key=lambda c: (sum((p + 1) * n for p, n in enumerate(c)), c))
     counts = np.array(found, np.int64)
     keys = counts @ (16 ** np.arange(POINTS, dtype=np.int64))
@@ -187,10 +190,20 @@ def _one_sided(counts, starts, children, first):  # pragma: no cover
     return dist
 
 
-def _table_path(name: str) -> Any:
+@functools.cache
+def _fingerprint() -> str:
+    """What the tables are built from: backgammon's compiled rules, the move generator's
+    source and this module's. A change to any of them names new tables, built afresh."""
+    digest = hashlib.sha256(_backgammon().kernel.rules.tobytes())
+    for module in (tracks.__file__, __file__):
+        digest.update(Path(module).read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def _table_path(name: str) -> Path:
     from gammon.evaluators.exact import solved_path
 
-    return solved_path(0).with_name(f"bearoff-{name}.npy")
+    return solved_path(0).with_name(f"bearoff-{name}-{_fingerprint()}.npy")
 
 
 def _cached(name: str, build: Any) -> np.ndarray:
@@ -206,6 +219,9 @@ def _cached(name: str, build: Any) -> np.ndarray:
     partial = path.with_name(f"{path.stem}.partial-{os.getpid()}.npy")
     np.save(partial, table)
     partial.replace(path)
+    for old in path.parent.glob(f"bearoff-{name}-*.npy"):
+        if old != path and ".partial" not in old.name:
+            old.unlink(missing_ok=True)  # tables of an earlier generator
     return table
 
 
@@ -260,9 +276,13 @@ def prepare() -> None:
 class Bearoff:
     """The tables of one variant, read for board rows (module text)."""
 
-    def __init__(self) -> None:
-        self.small = sides(TWO_SIDED)[1]
-        self.whole = sides(ONE_SIDED)[1]
+    @property
+    def small(self) -> np.ndarray:
+        return sides(TWO_SIDED)[1]
+
+    @property
+    def whole(self) -> np.ndarray:
+        return sides(ONE_SIDED)[1]
 
     def rows(self, boards: np.ndarray) -> np.ndarray:
         """Which rows (two-player board rows, own numbering per side) are bearoffs: both
@@ -334,3 +354,7 @@ _BEAROFF = Bearoff()
 def bearoff_for(rules: Any) -> Bearoff | None:
     """The bearoff tables of ``rules``, or None where they do not apply."""
     return _BEAROFF if applies(rules) else None
+
+
+# Kernels above inline the move generator: recompile them when it changes.
+refresh_when_changed(globals())
