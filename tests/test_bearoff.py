@@ -42,6 +42,25 @@ def board_row(mine: list[int], theirs: list[int], to_roll: int = 0) -> np.ndarra
     return row
 
 
+def index_of(counts: list[int]) -> int:
+    keys, order = bearoff.sides(15)[1]
+    key = sum(n * 16 ** p for p, n in enumerate(counts))
+    return int(order[np.searchsorted(keys, key)])
+
+
+def race(mine: list[int], theirs: list[int]) -> tuple[float, float, float]:
+    """The race's chances from the one-sided table, summed the long way (module text):
+    to win, to win a gammon, to lose one."""
+    table = bearoff.one_sided().astype(np.float64)
+    a, fa = table[index_of(mine)]
+    b, fb = table[index_of(theirs)]
+    rolls = range(bearoff.MAX_ROLLS)
+    win = sum(a[n] * b[n:].sum() for n in rolls)
+    gammon = sum(a[n] * fb[n:].sum() for n in rolls)
+    lose_gammon = sum(b[m] * fa[m + 1:].sum() for m in rolls)
+    return win, gammon, lose_gammon
+
+
 def ours(pairs: list[tuple[list[int], list[int]]]) -> np.ndarray:
     boards = np.stack([board_row(m, t) for m, t in pairs])
     return bearoff.Bearoff().outputs(boards, np.zeros(len(pairs), np.int64))
@@ -63,9 +82,20 @@ def test_the_symmetric_bearoff_of_the_issue_is_gnubgs_65_42_percent_no_double_ta
 def test_one_sided_distributions_add_up_and_one_checker_takes_one_and_a_quarter_rolls():
     table = bearoff.one_sided()
     assert np.allclose(table.sum(axis=2), 1.0, atol=1e-5)
-    index = bearoff._lookup(bearoff.sides(15)[1], np.array([[0, 0, 0, 0, 0, 1]]))[0]
-    mean = (table[index, 0] * np.arange(bearoff.MAX_ROLLS)).sum()
+    mean = (table[index_of([0, 0, 0, 0, 0, 1])][0] * np.arange(bearoff.MAX_ROLLS)).sum()
     assert mean == pytest.approx(1.25)  # 11, 21, 31, 41, 32 fail: 9 rolls in 36
+
+
+def test_the_compiled_race_sums_the_distributions_as_the_long_way_does():
+    rng = random.Random(2)
+    pairs = [(side(rng, 15), side(rng, 15)) for _ in range(40)]
+    # All fifteen on board: the side on roll, far behind, may be gammoned.
+    pairs.append(([0, 0, 0, 0, 0, 15], [5, 5, 5, 0, 0, 0]))
+    got = ours(pairs)
+    for (mine, theirs), row in zip(pairs, got, strict=True):
+        if sum(mine) > 6 or sum(theirs) > 6:
+            assert row[[0, 1, 3]] == pytest.approx(race(mine, theirs), abs=1e-5)
+    assert got[-1, 3] > 0
 
 
 def test_a_side_on_roll_with_less_to_do_wins_more_and_symmetric_races_favour_the_roller():

@@ -45,8 +45,8 @@ from gammon.core.variant import TrackVariant
 from gammon.kernels import tracks
 from gammon.kernels.cache import refresh_when_changed
 
-__all__ = ["POINTS", "TWO_SIDED", "Bearoff", "bearoff_for", "one_sided", "sides",
-           "prepare", "race", "two_sided"]
+__all__ = ["POINTS", "TWO_SIDED", "Bearoff", "bearoff_for", "one_sided", "prepare", "sides",
+           "two_sided"]
 
 #: Home points.
 POINTS = 6
@@ -71,8 +71,10 @@ def sides(checkers: int) -> tuple[np.ndarray, np.ndarray]:
     found: list[tuple[int, ...]] = [()]
     for _ in range(POINTS):  # one point more at a time, never past ``checkers`` in all
         found = [c + (n,) for c in found for n in range(checkers - sum(c) + 1)]
-    found.sort(key=lambda c: (sum((p + 1) * n for p, n in enumerate(c)), c))
     counts = np.array(found, np.int64)
+    pips = counts @ np.arange(1, POINTS + 1)
+    # By pips, then point by point from the ace (np.lexsort's last key leads).
+    counts = counts[np.lexsort((*counts.T[::-1], pips))]
     keys = counts @ (16 ** np.arange(POINTS, dtype=np.int64))
     order = np.argsort(keys)
     return counts, np.stack([keys[order], order])
@@ -273,79 +275,94 @@ def prepare() -> None:
     one_sided()
 
 
+@njit(cache=True, nogil=True)
+def _find(lookup, key):  # pragma: no cover
+    at = np.searchsorted(lookup[0], key)
+    return lookup[1, at]
+
+
+@njit(cache=True, nogil=True)
+def _any(boards):  # pragma: no cover
+    """Whether a row of ``boards`` has every checker of both sides at home."""
+    for k in range(boards.shape[0]):
+        far = False
+        for base in (0, SLOTS):
+            for slot in range(POINTS + 1, SLOTS):
+                if boards[k, base + slot] != 0:
+                    far = True
+        if not far:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _fill(boards, sides, out, small, whole, two, one):  # pragma: no cover
+    """Put the tables' outputs in ``out`` for the rows of ``boards`` that are bearoffs
+    (each from its side ``sides[k]`` to roll); the number of rows put in."""
+    found = 0
+    for k in range(boards.shape[0]):
+        me = sides[k]
+        them = 1 - me
+        far = False
+        for base in (0, SLOTS):
+            for slot in range(POINTS + 1, SLOTS):
+                if boards[k, base + slot] != 0:
+                    far = True
+        if far:
+            continue
+        mine = theirs = left_me = left_them = 0
+        for p in range(POINTS - 1, -1, -1):
+            a = boards[k, me * SLOTS + 1 + p]
+            b = boards[k, them * SLOTS + 1 + p]
+            mine = mine * 16 + a
+            theirs = theirs * 16 + b
+            left_me += a
+            left_them += b
+        if left_me == 0 or left_them == 0:
+            continue
+        found += 1
+        for j in range(out.shape[1]):
+            out[k, j] = 0.0
+        if left_me <= TWO_SIDED and left_them <= TWO_SIDED:
+            out[k, 0] = two[_find(small, mine), _find(small, theirs)]
+            continue
+        i, j = _find(whole, mine), _find(whole, theirs)
+        # Tails taken from the end: P(they need n or more rolls), to bear off all and
+        # their first; P(I need more than m to bear off my first).
+        win = gammon = lose_gammon = 0.0
+        tail = tail_first = tail_mine_first = 0.0
+        for n in range(MAX_ROLLS - 1, -1, -1):
+            tail += one[j, 0, n]
+            tail_first += one[j, 1, n]
+            win += one[i, 0, n] * tail
+            gammon += one[i, 0, n] * tail_first
+            lose_gammon += one[j, 0, n] * tail_mine_first
+            tail_mine_first += one[i, 1, n]
+        out[k, 0] = win
+        out[k, 1] = gammon
+        out[k, 3] = lose_gammon
+    return found
+
+
 class Bearoff:
-    """The tables of one variant, read for board rows (module text)."""
-
-    @property
-    def small(self) -> np.ndarray:
-        return sides(TWO_SIDED)[1]
-
-    @property
-    def whole(self) -> np.ndarray:
-        return sides(ONE_SIDED)[1]
-
-    def rows(self, boards: np.ndarray) -> np.ndarray:
-        """Which rows (two-player board rows, own numbering per side) are bearoffs: both
-        sides have every checker in play on their home points, and one at least."""
-        counts = boards[:, : 2 * SLOTS].reshape(-1, 2, SLOTS).astype(np.int64)
-        home = counts[:, :, 1:POINTS + 1].sum(axis=2)
-        away = counts[:, :, POINTS + 1:].sum(axis=2)
-        mask: np.ndarray = ((away == 0) & (home > 0)).all(axis=1)
-        return mask
+    """The tables, read for board rows (module text)."""
 
     def outputs(self, boards: np.ndarray, to_roll: np.ndarray) -> np.ndarray:
         """The five outputs, for the side ``to_roll`` of each row (every row a bearoff:
-        :meth:`rows`)."""
-        n = boards.shape[0]
-        counts = boards[:, : 2 * SLOTS].reshape(n, 2, SLOTS).astype(np.int64)
-        rows = np.arange(n)
-        mine = counts[rows, to_roll, 1:POINTS + 1]
-        theirs = counts[rows, 1 - to_roll, 1:POINTS + 1]
-        out = np.zeros((n, 5), np.float32)
-        small = (mine.sum(axis=1) <= TWO_SIDED) & (theirs.sum(axis=1) <= TWO_SIDED)
-        if small.any():
-            i = _lookup(self.small, mine[small])
-            j = _lookup(self.small, theirs[small])
-            out[small, 0] = two_sided()[i, j]
-        if (~small).any():
-            out[~small] = race(one_sided(), _lookup(self.whole, mine[~small]),
-                               _lookup(self.whole, theirs[~small]))
-        return out
+        both sides have every checker left on their home points)."""
+        out = np.zeros((boards.shape[0], 5), np.float32)
+        return self.apply(boards, to_roll, out)
 
     def apply(self, boards: np.ndarray, to_roll: np.ndarray, out: np.ndarray) -> np.ndarray:
-        """``out`` (a network's outputs for ``boards``, ``to_roll``'s side) with the
-        bearoffs' rows put in from the tables."""
-        mask = self.rows(boards)
-        if mask.any():
-            out = np.array(out, copy=True)
-            out[mask] = self.outputs(boards[mask], to_roll[mask])
+        """``out`` (a network's outputs for ``boards``, ``to_roll``'s side, written in
+        place) with the bearoffs' rows put in from the tables."""
+        rows = np.ascontiguousarray(boards[:, : 2 * SLOTS], np.int8)
+        if not _any(rows):  # the tables are not even opened for the rest of the game
+            return out
+        turn = np.ascontiguousarray(np.broadcast_to(to_roll, (rows.shape[0],)), np.int64)
+        _fill(rows, turn, out, sides(TWO_SIDED)[1], sides(ONE_SIDED)[1], two_sided(),
+              one_sided())
         return out
-
-
-def _lookup(lookup: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    keys = counts @ (16 ** np.arange(POINTS, dtype=np.int64))
-    at = np.searchsorted(lookup[0], keys)
-    index: np.ndarray = lookup[1, at]
-    return index
-
-
-def race(table: np.ndarray, mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
-    """The five outputs of races (module text) between sides ``mine`` (to roll) and
-    ``theirs`` of the one-sided table."""
-    a, b = table[mine, 0].astype(np.float64), table[theirs, 0].astype(np.float64)
-    fa, fb = table[mine, 1].astype(np.float64), table[theirs, 1].astype(np.float64)
-    # P(X >= n) for each n: the chance a side still needs n rolls or more.
-    at_least_b = np.flip(np.cumsum(np.flip(b, axis=1), axis=1), axis=1)
-    at_least_fb = np.flip(np.cumsum(np.flip(fb, axis=1), axis=1), axis=1)
-    at_least_fa = np.flip(np.cumsum(np.flip(fa, axis=1), axis=1), axis=1)
-    out = np.zeros((a.shape[0], 5), np.float32)
-    out[:, 0] = (a * at_least_b).sum(axis=1)
-    out[:, 1] = (a * at_least_fb).sum(axis=1)
-    # They win a gammon finishing on their m-th roll while I need more than m to bear
-    # off one: P(first_me >= m + 1).
-    shifted = np.concatenate([at_least_fa[:, 1:], np.zeros((a.shape[0], 1))], axis=1)
-    out[:, 3] = (b * shifted).sum(axis=1)
-    return out
 
 
 _BEAROFF = Bearoff()
