@@ -106,6 +106,19 @@ def test_a_hint_rates_the_plays_as_rate_plays_does(http, name, position, dice, p
     assert found["variant"] == name and found["plies"] == plies
 
 
+def test_a_hint_at_a_match_score_rates_by_match_equity(http):
+    # Double match point (6-6 in a 7-point match): every play is worth its chance to win.
+    dmp = "XGID=-b----E-C---eE---c-e----B-:0:0:1:64:6:6:0:7:10"
+    found = answered(http, "hint", {"variant": "backgammon", "position": dmp, "plies": 0,
+                                    "limit": 100})
+    assert found["units"] == "normalised match equity"
+    for play in found["plays"]:
+        assert play["equity"] == pytest.approx(2 * play["probs"]["win"] - 1, abs=2e-4)
+    money = answered(http, "hint", {"variant": "backgammon", "position": dmp.replace(
+        ":6:6:0:7:10", ":0:0:0:0:10"), "plies": 0})
+    assert money["units"] == "points"
+
+
 def test_a_hint_lists_the_best_few(http):
     found = answered(http, "hint", {"variant": "backgammon", "position": OPENING_52,
                                     "plies": 0, "limit": 2})

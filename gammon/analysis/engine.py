@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from gammon.analysis.cli import network_evaluator, read_state
+from gammon.analysis.cli import match_search, network_evaluator, read_state
 from gammon.analysis.hint import rate_cube, rate_plays
 from gammon.core.errors import InvalidOptionError
 from gammon.core.variant import variant
@@ -86,7 +86,7 @@ def answer(kind: str, name: str, position: str, dice: str | None = None, plies: 
     head: dict[str, Any] = {"variant": name, "position": position,
                             "player": int(base.position.turn)}
     if kind == "hint":
-        return {**head, **hint(base, evaluator, plies, limit)}
+        return {**head, **hint(state, evaluator, plies, limit)}
     if kind == "cube":
         return {**head, **cube(state, evaluator, plies)}
     return {**head, **evaluate(base, evaluator)}
@@ -128,13 +128,17 @@ def _probs(values: Any) -> dict[str, float] | None:
     return {key: _round(v) for key, v in zip(PROBS, values, strict=True)}
 
 
-def hint(base: Any, evaluator: NeuralEvaluator, plies: int, limit: int) -> dict[str, Any]:
-    """Every legal play of the dice rated (the best ``limit`` of them), best first."""
-    rated = rate_plays(base, evaluator, plies)
+def hint(state: Any, evaluator: NeuralEvaluator, plies: int, limit: int) -> dict[str, Any]:
+    """Every legal play of the dice rated (the best ``limit`` of them), best first; in a
+    match by match equity (normalised: a single win +1), as the bots play."""
+    base = state.base if isinstance(state, CubeState) else state
+    search, by_match = match_search(evaluator.variant, state, evaluator)
+    rated = rate_plays(base, evaluator, plies, search=search)
     best = rated[0].equity if rated else 0.0
+    units = "points" if evaluator.players == 2 else "place score"
     return {
         "dice": [int(d) for d in base.dice], "plies": plies, "legal_plays": len(rated),
-        "units": "points" if evaluator.players == 2 else "place score",
+        "units": "normalised match equity" if by_match else units,
         "plays": [{"play": r.text, "equity": _round(r.equity), "diff": _round(r.equity - best),
                    "plies": r.plies, "probs": _probs(r.probs)} for r in rated[:limit]],
     }

@@ -414,7 +414,10 @@ def openapi(engine: Engine) -> dict[str, Any]:
                 "dice": {"type": "array", "items": {"type": "integer"}},
                 "plies": {"type": "integer"},
                 "legal_plays": {"type": "integer", "minimum": 1},
-                "units": {"type": "string", "enum": ["points", "place score"]},
+                "units": {"type": "string", "enum": ["points", "place score",
+                                                     "normalised match equity"],
+                          "description": "money points; in a match, match equity "
+                                         "normalised as gnubg's (a single win +1)"},
                 "plays": {"type": "array", "items": _ref("Play")}}},
         "CubeAnswer": {
             "type": "object",
