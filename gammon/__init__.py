@@ -10,8 +10,8 @@ from gammon.core.errors import (
 )
 from gammon.core.play import Move, Play
 from gammon.core.position import Position
-from gammon.core.state import GameState, Phase
-from gammon.core.variant import TrackVariant, variant, variant_classes
+from gammon.core.protocol import Phase
+from gammon.core.variant import GameState, TrackVariant, variant, variant_classes
 
 __version__ = "0.1.0"
 

@@ -14,8 +14,8 @@ from gammon.agents.base import chance_children
 from gammon.agents.search import BoardSearch, StateSearch, board_search_applies, roll_table
 from gammon.core.dice import two_dice
 from gammon.core.position import Position
-from gammon.core.state import GameState, Phase
-from gammon.core.variant import play_leading_to
+from gammon.core.protocol import Phase
+from gammon.core.variant import GameState, play_leading_to
 
 
 def midgame(variant_name: str, plays: int = 12, seed: int = 4) -> GameState:

@@ -27,7 +27,7 @@ from typer.testing import CliRunner
 import gammon
 from gammon import Phase, Position, Roll
 from gammon.cli.main import app
-from gammon.core.state import GameState
+from gammon.core.variant import GameState
 from gammon.kernels import gulbara as kernel
 from gammon.stakes import MatchScore, StakeRules, cube_game
 from gammon.stakes.rules import cube_default

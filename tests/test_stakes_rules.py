@@ -15,7 +15,7 @@ import gammon
 from gammon.core.dice import Roll
 from gammon.core.errors import IllegalOutcomeError, IllegalPlayError, InvalidOptionError
 from gammon.core.position import Position
-from gammon.core.state import Phase
+from gammon.core.protocol import Phase
 from gammon.notation import Situation
 from gammon.notation.events import events, lines
 from gammon.notation.gnuid import state_gnubg_id, state_match_id, state_match_info

@@ -6,7 +6,7 @@ below) scores states for every player. Search agents combine the two:
 they look ahead over actions and over chance outcomes with their exact probabilities,
 and call the evaluator on the states where they stop.
 
-Everything here is written against the game protocol of :class:`gammon.core.state.
+Everything here is written against the game protocol of :class:`gammon.core.variant.
 GameState` (phases CHANCE / DECIDE / TERMINAL, ``chance_outcomes``, ``legal_actions``,
 ``apply``, ``returns``, ``current_player``), so every variant that follows the protocol
 is played, including those with their own state class (Acedrex) and those whose
@@ -23,8 +23,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from gammon.core.play import Play
-from gammon.core.state import GameState
-from gammon.core.variant import LegalPlays
+from gammon.core.variant import GameState, LegalPlays
 
 
 @runtime_checkable

@@ -41,7 +41,7 @@ import numpy as np
 from gammon.agents.base import child_states, is_track, play_rows
 from gammon.agents.search import BoardSearch, board_search_applies, candidates
 from gammon.agents.stakes import resolve
-from gammon.core.state import Phase
+from gammon.core.protocol import Phase
 from gammon.evaluators import evaluator_for
 from gammon.evaluators.base import BoardEvaluator
 

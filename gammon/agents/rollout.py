@@ -34,8 +34,7 @@ import numpy as np
 
 from gammon.agents.base import child_states
 from gammon.agents.search import candidates
-from gammon.core.protocol import State
-from gammon.core.state import Phase
+from gammon.core.protocol import Phase, State
 from gammon.evaluators import evaluator_for
 
 #: Games per candidate on average, the default of ``rollout:N``.

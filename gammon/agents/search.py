@@ -42,8 +42,8 @@ from gammon.agents.base import (
     play_rows,
 )
 from gammon.core.dice import two_dice
-from gammon.core.state import GameState, Phase
-from gammon.core.variant import LegalPlays, TrackVariant
+from gammon.core.protocol import Phase
+from gammon.core.variant import GameState, LegalPlays, TrackVariant
 from gammon.evaluators.base import BoardEvaluator
 from gammon.kernels import kernel_array
 from gammon.kernels.search import expand, game_ends

@@ -18,7 +18,7 @@ from rich.table import Table
 
 from gammon.core.dice import Roll
 from gammon.core.errors import GammonError, InvalidOptionError
-from gammon.core.state import Phase
+from gammon.core.protocol import Phase
 from gammon.core.words import plural
 from gammon.kernels import acedrex as kernel
 from gammon.notation.acedrex import START, format_state, parse_state

@@ -21,24 +21,32 @@ the spirit of OpenSpiel's ``Game``/``State`` split:
   module compares variant names, and a new variant needs only its module and its
   rules page.
 
-The track games' :class:`~gammon.core.state.GameState`, the stakes layer's
+The track games' :class:`~gammon.core.variant.GameState`, the stakes layer's
 :class:`~gammon.stakes.cube.CubeState` and Acedrex's state all follow :class:`State`;
 agents, duels, the table and every face use nothing else.
 """
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar
 
 from gammon.core.dice import Roll
-from gammon.core.state import Phase
 
 #: A line for the game's log: the player it is about (None: nobody in particular) and
 #: the words, which read after that player's name ("rolls again.").
 Note = tuple[int | None, str]
+
+
+class Phase(enum.Enum):
+    """Where a game stands: dice to throw, a decision to make, or over."""
+
+    CHANCE = "chance"
+    DECIDE = "decide"
+    TERMINAL = "terminal"
 
 
 @dataclass(frozen=True)

@@ -48,8 +48,7 @@ import numpy as np
 from gammon.core.errors import InvalidOptionError
 from gammon.core.play import Play
 from gammon.core.position import Position
-from gammon.core.protocol import Rules
-from gammon.core.state import Phase
+from gammon.core.protocol import Phase, Rules
 from gammon.core.variant import TrackVariant
 from gammon.kernels.vector import DICE_UNITS  # one-hot high die, then low: one layout
 from gammon.nn.encoders import QuarterEncoder, RingEncoder, TrackEncoder, encoder_for

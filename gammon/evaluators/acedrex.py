@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from gammon.core.state import Phase
+from gammon.core.protocol import Phase
 from gammon.variants.acedrex import (
     PIECES,
     PLAYERS,

@@ -15,7 +15,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from gammon.core.state import Phase
+from gammon.core.protocol import Phase
 
 
 class Evaluator(Protocol):

@@ -66,8 +66,7 @@ from typing import Any
 import numpy as np
 
 from gammon.core.position import Position
-from gammon.core.state import GameState
-from gammon.core.variant import TrackVariant
+from gammon.core.variant import GameState, TrackVariant
 from gammon.evaluators.base import finished_returns
 from gammon.kernels import kernel_array
 from gammon.kernels.search import FEATURES, pair_features, two_player_chances

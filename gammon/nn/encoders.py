@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from gammon.core.errors import InvalidOptionError
-from gammon.core.state import Phase
+from gammon.core.protocol import Phase
 from gammon.core.variant import TrackVariant
 from gammon.kernels import kernel_array
 from gammon.kernels.acedrex import PIECES, PLAYERS, RING, SIDES

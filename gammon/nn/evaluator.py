@@ -20,8 +20,7 @@ from typing import Any
 import numpy as np
 
 from gammon.core.position import Position
-from gammon.core.state import GameState
-from gammon.core.variant import TrackVariant
+from gammon.core.variant import GameState, TrackVariant
 from gammon.evaluators.acedrex import AcedrexHeuristic
 from gammon.evaluators.base import finished_returns, two_player_chances
 from gammon.evaluators.bearoff import bearoff_for

@@ -33,7 +33,7 @@ import re
 from typing import Any
 
 from gammon.core.errors import GammonError, IllegalPlayError, InvalidNotationError
-from gammon.core.state import Phase
+from gammon.core.protocol import Phase
 from gammon.notation.codecs import PositionCodec, register_codec
 from gammon.notation.movetext import MoveText, register_move_text
 from gammon.variants.acedrex import (

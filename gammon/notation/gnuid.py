@@ -54,7 +54,7 @@ from enum import IntEnum
 
 from gammon.core.errors import InvalidNotationError, InvalidOptionError
 from gammon.core.position import Position
-from gammon.core.state import Phase
+from gammon.core.protocol import Phase
 from gammon.stakes.cube import DROP, RESIGNED, CubeState
 from gammon.stakes.rules import GEOMETRIC
 

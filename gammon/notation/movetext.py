@@ -29,9 +29,8 @@ import gammon.notation  # noqa: F401  (the notation modules register their move 
 from gammon.core.errors import IllegalPlayError, InvalidNotationError
 from gammon.core.play import Play
 from gammon.core.position import Position
-from gammon.core.protocol import Rules
-from gammon.core.state import GameState, Phase
-from gammon.core.variant import TrackVariant, play_leading_to
+from gammon.core.protocol import Phase, Rules
+from gammon.core.variant import GameState, TrackVariant, play_leading_to
 from gammon.core.words import plural
 
 #: What :func:`format_play` writes for a play without moves (gnubg writes nothing).

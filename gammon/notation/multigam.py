@@ -35,8 +35,8 @@ from collections.abc import Sequence
 from gammon.core.errors import IllegalPlayError, InvalidNotationError
 from gammon.core.play import Play
 from gammon.core.position import Position
-from gammon.core.state import GameState, Phase
-from gammon.core.variant import TrackVariant
+from gammon.core.protocol import Phase
+from gammon.core.variant import GameState, TrackVariant
 from gammon.notation import movetext
 from gammon.notation.codecs import PositionCodec, register_codec
 from gammon.notation.movetext import (

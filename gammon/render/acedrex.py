@@ -19,7 +19,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from gammon.core.state import Phase
+from gammon.core.protocol import Phase
 from gammon.variants.acedrex import (
     COLOURS,
     JACKPOT,

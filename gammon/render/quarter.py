@@ -21,8 +21,8 @@ from rich.text import Text
 
 from gammon.core.play import Play
 from gammon.core.position import Position
-from gammon.core.state import GameState, Phase
-from gammon.core.variant import TrackVariant
+from gammon.core.protocol import Phase
+from gammon.core.variant import GameState, TrackVariant
 from gammon.core.words import agree
 from gammon.render.terminal import (
     FRAME,

@@ -20,7 +20,8 @@ from html import escape
 from typing import Any
 
 from gammon.core.play import Play
-from gammon.core.state import GameState, Phase
+from gammon.core.protocol import Phase
+from gammon.core.variant import GameState
 from gammon.stakes.cube import CubeState
 from gammon.variants.acedrex import COLOURS as NAMES
 from gammon.variants.acedrex import JACKPOT, SLOTS, first_stop, owner, stop_name

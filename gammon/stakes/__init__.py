@@ -1,7 +1,7 @@
 """Stakes: the doubling cube, resignations, match play and money sessions.
 
 The stakes are a layer over the game states: a :class:`CubeState` wraps any variant's
-:class:`~gammon.core.state.GameState` and adds the cube decisions and resignations,
+:class:`~gammon.core.variant.GameState` and adds the cube decisions and resignations,
 speaking the same protocol, so the core knows nothing of stakes. The rules are
 docs/rules/stakes.md.
 

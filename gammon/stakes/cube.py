@@ -1,6 +1,6 @@
 """The doubling cube and resignations, as decisions around any game's states.
 
-A :class:`CubeState` wraps a :class:`~gammon.core.state.GameState` of any variant and
+A :class:`CubeState` wraps a :class:`~gammon.core.variant.GameState` of any variant and
 speaks the same protocol (``phase``, ``current_player``, ``chance_outcomes``,
 ``legal_actions``, ``apply``, ``returns``, ``sample_chance``), so tools and bots that
 drive a game drive a game with stakes unchanged. It inserts decisions of its own:
@@ -30,9 +30,8 @@ from typing import Any
 from gammon.core.dice import Outcomes, Roll, is_decisive, one_die_each
 from gammon.core.errors import IllegalPlayError, InvalidOptionError
 from gammon.core.position import Position
-from gammon.core.protocol import RandomSource
-from gammon.core.state import GameState, Phase
-from gammon.core.variant import TrackVariant, track_variant
+from gammon.core.protocol import Phase, RandomSource
+from gammon.core.variant import GameState, TrackVariant, track_variant
 from gammon.stakes.rules import StakeRules
 from gammon.stakes.score import MatchScore
 

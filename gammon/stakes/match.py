@@ -20,8 +20,7 @@ from typing import Any
 
 from gammon.core.errors import InvalidOptionError
 from gammon.core.protocol import play_on
-from gammon.core.state import GameState
-from gammon.core.variant import TrackVariant, track_variant
+from gammon.core.variant import GameState, TrackVariant, track_variant
 from gammon.stakes.cube import CubeState, cube_game
 from gammon.stakes.record import GameRecord, result_event
 from gammon.stakes.rules import StakeRules

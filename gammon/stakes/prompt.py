@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from gammon.core.errors import IllegalPlayError
-from gammon.core.state import Phase
+from gammon.core.protocol import Phase
 from gammon.stakes.cube import (
     CubeAction,
     CubeState,

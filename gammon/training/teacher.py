@@ -44,8 +44,7 @@ from threadpoolctl import threadpool_limits
 from gammon.agents.gnubg import GnubgBridge, gnubg_path, to_gnubg
 from gammon.core.errors import InvalidOptionError
 from gammon.core.position import Position
-from gammon.core.protocol import Rules
-from gammon.core.state import Phase
+from gammon.core.protocol import Phase, Rules
 from gammon.kernels import writable_boards
 from gammon.nn import load_network
 from gammon.nn.evaluator import NeuralEvaluator, equity, neural_evaluator

@@ -50,8 +50,7 @@ from gammon.agents.parallel import rules_of, run_tasks, task_seed
 from gammon.agents.search import best_action, board_search_applies, make_search
 from gammon.core.errors import InvalidOptionError
 from gammon.core.protocol import Rules
-from gammon.core.state import GameState
-from gammon.core.variant import variant
+from gammon.core.variant import GameState, variant
 from gammon.kernels import selfplay, tracks
 from gammon.nn import network_name
 from gammon.nn.encoders import TrackEncoder, encoder_for

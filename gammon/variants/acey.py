@@ -35,8 +35,8 @@ from gammon.core.dice import Outcomes, Roll
 from gammon.core.errors import IllegalPlayError, InvalidOptionError
 from gammon.core.play import Play
 from gammon.core.position import Position
-from gammon.core.state import GameState, Phase
-from gammon.core.variant import LegalPlays, TrackVariant, register
+from gammon.core.protocol import Phase
+from gammon.core.variant import GameState, LegalPlays, TrackVariant, register
 from gammon.kernels import TrackKernel, tracks
 from gammon.kernels import acey as acey_kernel
 

@@ -28,8 +28,8 @@ from gammon.core.dice import Roll
 from gammon.core.errors import InvalidOptionError
 from gammon.core.play import Play
 from gammon.core.position import Position
-from gammon.core.state import GameState, Phase
-from gammon.core.variant import register
+from gammon.core.protocol import Phase
+from gammon.core.variant import GameState, register
 from gammon.kernels import gulbara as gulbara_kernel
 from gammon.kernels import tracks
 from gammon.variants.nardy import SameWayRound

@@ -35,8 +35,8 @@ from gammon.core.dice import Outcomes, Roll, two_dice
 from gammon.core.errors import IllegalOutcomeError, InvalidOptionError
 from gammon.core.play import Play
 from gammon.core.position import Position
-from gammon.core.state import GameState, Phase
-from gammon.core.variant import TrackVariant, register
+from gammon.core.protocol import Phase
+from gammon.core.variant import GameState, TrackVariant, register
 from gammon.kernels import multigam, tracks
 
 #: Points scored by the 1st, 2nd, 3rd and 4th place.

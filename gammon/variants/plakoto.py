@@ -25,8 +25,7 @@ from typing import Any, ClassVar
 
 from gammon.core.errors import InvalidOptionError
 from gammon.core.position import Position
-from gammon.core.state import GameState
-from gammon.core.variant import MOTHERS_PINNED, TrackVariant, register
+from gammon.core.variant import MOTHERS_PINNED, GameState, TrackVariant, register
 
 
 @register

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from gammon.core.errors import GammonError, InvalidOptionError
 from gammon.web.config import ServerConfig
-from gammon.web.rooms import Room, restore, unoffered
+from gammon.web.room import Room
+from gammon.web.rooms import restore, unoffered
 from gammon.web.store import ARCHIVED, OPEN, QUARANTINED, Store
 
 

@@ -44,6 +44,7 @@ from gammon.core.errors import GammonError
 from gammon.core.variant import variant, variant_names
 from gammon.web.config import ServerConfig
 from gammon.web.rates import Rates
+from gammon.web.requests import Refused, address, read_json
 from gammon.web.workers import Thinkers
 
 log = logging.getLogger("gammon.web")
@@ -235,7 +236,6 @@ class Engine:
     # --- the routes -------------------------------------------------------------------
 
     async def serve(self, request: Request, kind: str) -> Response:
-        from gammon.web.app import Refused, address, read_json
 
         where = address(request)
         try:

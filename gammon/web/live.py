@@ -40,7 +40,8 @@ from gammon.stakes.cube import CubeState
 from gammon.web.accounts import User
 from gammon.web.config import ServerConfig
 from gammon.web.rates import Bucket, Rates
-from gammon.web.rooms import Lobby, Room, Unavailable, stop_tasks
+from gammon.web.room import Room
+from gammon.web.rooms import Lobby, Unavailable, stop_tasks
 from gammon.web.views import preview
 
 log = logging.getLogger("gammon.web")

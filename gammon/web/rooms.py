@@ -21,26 +21,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import hmac
 import json
 import logging
 import re
 import secrets
 import time
-from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from gammon.core.errors import GammonError, IllegalPlayError, InvalidOptionError
 from gammon.core.variant import variant, variant_names
-from gammon.table import narrate
 from gammon.table.clock import Clock, TimeControl
 from gammon.table.dice import commitment, new_seed
-from gammon.table.table import Question, Seat, Step, Table
+from gammon.table.table import Question, Step, Table
 from gammon.web import feed
 from gammon.web.accounts import User, pool_of, settle
 from gammon.web.config import MARGIN, ServerConfig
+from gammon.web.room import CHAT_LINES, Client, Room, seat_names
 from gammon.web.store import (
     ARCHIVED,
     MACHINE,
@@ -55,12 +52,11 @@ from gammon.web.store import (
     Store,
     token_hash,
 )
+from gammon.web.views import publish, view
 from gammon.web.workers import Thinkers
 
 log = logging.getLogger("gammon.web")
 
-#: Narration lines a room keeps for the people who join later.
-NARRATION = 200
 #: Seconds a process holds a table's bots without renewing; it renews every third.
 LEASE = 6.0
 #: Seconds a table whose bots are due waits for the process that made it so, before
@@ -78,8 +74,6 @@ WARNED = 10_000
 STOP_SECONDS = 5.0
 #: A table's ID, as :meth:`Lobby.create` makes them.
 TABLE_ID = re.compile(r"[0-9a-f]{12}")
-#: Chat lines a room keeps to show those who join later.
-CHAT_LINES = 50
 #: The two chats of a table: its players', and its spectators' (who never see the
 #: players' chat, nor the players theirs: no advice from the rail).
 PLAYERS, SPECTATORS = "players", "spectators"
@@ -93,161 +87,8 @@ class Unavailable(GammonError):
         self.status = status
 
 
-class Client(Protocol):
-    """A connected browser: what a room needs of a websocket (it never waits)."""
-
-    def push(self, text: str, *, state: bool = False) -> None: ...
-
-    def close(self, code: int, reason: str) -> None: ...
-
-
 class _Stale(Exception):
     """A bot's answer to a question that is no longer asked."""
-
-
-@dataclass(eq=False)
-class Room:
-    """One table as this process serves it (module text)."""
-
-    id: str
-    table: Table
-    commitment: str
-    tokens: dict[int, str]
-    status: str = OPEN
-    reason: str = ""
-    clients: dict[Client, int | None] = field(default_factory=dict)
-    lines: deque[narrate.Line] = field(default_factory=lambda: deque(maxlen=NARRATION))
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    runner: asyncio.Task[None] | None = None
-    refreshing: asyncio.Task[None] | None = None
-    notices: deque[Notice] = field(default_factory=deque)
-    used: float = field(default_factory=time.monotonic)
-    _views: dict[Any, Any] = field(default_factory=dict)
-    #: The accounts at the table: their names and ids, by seat (guests are not here).
-    players: dict[int, str] = field(default_factory=dict)
-    users: dict[int, int] = field(default_factory=dict)
-    #: Whether the result is rated (two accounts), and the clock, if the table has one.
-    rated: bool = False
-    clock: Clock | None = None
-    #: The table its rematch is played at, once someone asked for one; and, at a
-    #: rematch, the table whose players its seats are kept for.
-    rematch: str = ""
-    rematch_of: str = ""
-    #: The address that made it, hashed: its bots think in that address's share.
-    creator: str = ""
-    #: The seats whose pages have connected: a clock starts once every person's has.
-    arrived: set[int] = field(default_factory=set)
-    #: The chat lines kept for those who join later.
-    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_LINES))
-
-    @classmethod
-    def build(cls, saved: Saved, rows: Sequence[tuple[int, int, dict[str, Any]]],
-              tokens: dict[int, str]) -> Room:
-        """A room from a table's row and its log: GammonError when the log does not
-        replay."""
-        table = Table.from_json({**saved.settings, "log": [], "finished": False})
-        room = cls(saved.id, table, saved.commitment, tokens, saved.status, saved.reason,
-                   players=dict(saved.players), users=dict(saved.users),
-                   rated=bool(saved.settings.get("rated")), rematch=saved.rematch,
-                   rematch_of=str(saved.settings.get("rematch_of", "")),
-                   creator=saved.creator,
-                   arrived=set(saved.arrived))
-        control = saved.settings.get("clock")
-        if control:
-            room.clock = Clock.from_text(saved.clock) or Clock.start(
-                TimeControl(**control), table.variant.players)
-        room.replay(rows)
-        table.finished = saved.finished
-        return room
-
-    # --- who is who ----------------------------------------------------------------------
-
-    @property
-    def names(self) -> list[str]:
-        names = seat_names(self.table.seats)
-        for seat, name in self.players.items():
-            names[seat] = name
-        return names
-
-    @property
-    def free(self) -> list[int]:
-        """People's seats nobody has taken yet."""
-        if self.status != OPEN:
-            return []
-        return [p for p, seat in enumerate(self.table.seats)
-                if seat.human and p not in self.tokens]
-
-    @property
-    def everyone_here(self) -> bool:
-        """Whether every person's seat is taken and its page has connected: till then no
-        clock runs (a seat taken by a page that never showed loses no time)."""
-        return self.status == OPEN and all(
-            p in self.arrived for p, seat in enumerate(self.table.seats) if seat.human)
-
-    def seat_of(self, token: str | None) -> int | None:
-        """The seat a token holds, or None (a spectator, or a wrong token); every seat is
-        compared, each in constant time."""
-        if not token:
-            return None
-        digest = token_hash(token)
-        found = None
-        for seat, known in self.tokens.items():
-            if hmac.compare_digest(digest, known):
-                found = seat
-        return found
-
-    @property
-    def version(self) -> int:
-        """Counts every change: what a person saw, so a stale page cannot act."""
-        return sum(len(g) for g in self.table.log) + len(self.table.log) + self.table.finished
-
-    @property
-    def position(self) -> tuple[int, int]:
-        """The last entry of the log, as (game, index): (0, -1) before the first."""
-        log_ = self.table.log
-        return (len(log_), len(log_[-1]) - 1) if log_ else (0, -1)
-
-    @property
-    def machine_due(self) -> bool:
-        """Whether the table waits for no person: for the dice, or for a bot."""
-        table = self.table
-        return self.status == OPEN and not table.over and (
-            table.question is None or table.bot_question is not None)
-
-    def replay(self, rows: Sequence[tuple[int, int, dict[str, Any]]]) -> None:
-        """Play log entries another process (or an earlier run) wrote."""
-        for game, index, entry in rows:
-            for step in self.table.replay(game, index, entry):
-                self.tell(step)
-
-    def tell(self, step: Step) -> None:
-        self.lines.extend(narrate.narrate(self.table, step, self.names))
-
-    # --- the people in the room ------------------------------------------------------------
-
-    def view(self, seat: int | None) -> str:
-        """The state message for ``seat`` as JSON text: made once per change and seat,
-        since everyone in the room is sent it after every change."""
-        from gammon.web.views import state_message  # views draws a Room: a circle at the top
-
-        key = (self.version, len(self.tokens), self.status, self.rematch,
-               self.clock.since if self.clock else 0.0)
-        if self._views.get("key") != key:
-            self._views = {"key": key}
-        message = self._views.get(seat)
-        if message is None:
-            message = self._views[seat] = state_message(self, seat, self._views)
-        if self.clock is None:
-            return str(message)
-        # The clock as it stands at the moment of sending (the rest is made once).
-        return f'{str(message)[:-2]},"clock":{json.dumps(self.clock.view(time.time()))}}}}}'
-
-
-    def publish(self) -> None:
-        """Send everyone in the room the table as it is now (what they have not been sent
-        yet is replaced, not queued)."""
-        for client, seat in list(self.clients.items()):
-            client.push(self.view(seat), state=True)
 
 
 def restore(store: Store, table_id: str) -> Room:
@@ -301,12 +142,6 @@ def plays_of(table: Table, seat: int) -> int:
     """The checker plays ``seat`` has made at the table, in all its games."""
     return sum(1 for game in table.log for entry in game
                if entry.get("seat") == seat and "play" in entry)
-
-
-def seat_names(seats: Sequence[Seat]) -> list[str]:
-    """People are "player N", bots go by their kind."""
-    return [seat.name or (f"player {p + 1}" if seat.human else seat.kind)
-            for p, seat in enumerate(seats)]
 
 
 class Lobby:
@@ -489,7 +324,7 @@ class Lobby:
                                       rematching=True)
         async with room.lock:
             await asyncio.to_thread(self._commit, room, None)
-            room.publish()
+            publish(room)
         self.wake(room)
         return room, seat, token
 
@@ -514,7 +349,7 @@ class Lobby:
         found = await self._open(settings, seed, creator, user, lambda new: self.store.rematch(
             room.id, new, settings, commitment(seed), creator), seat)
         room.rematch = found[0].id
-        room.publish()
+        publish(room)
         return found
 
     async def take(self, room: Room, seat: int | None = None, user: User | None = None,
@@ -557,7 +392,7 @@ class Lobby:
         if room.clock is not None and not room.free:  # everyone is here: the clock starts
             async with room.lock:
                 await asyncio.to_thread(self._commit, room, None)
-        room.publish()
+        publish(room)
         return seat, token
 
     async def join(self, room: Room, client: Client, token: str | None,
@@ -574,7 +409,7 @@ class Lobby:
             await self.arrive(room, seat)
         async with room.lock:
             room.clients[client] = seat
-            client.push(room.view(seat), state=True)
+            client.push(view(room, seat), state=True)
             channel = PLAYERS if seat is not None else SPECTATORS
             lines = [line for line in room.chat if line["channel"] == channel]
             if lines:
@@ -588,7 +423,7 @@ class Lobby:
         if room.clock is not None and room.everyone_here and room.clock.seat is None:
             async with room.lock:
                 await asyncio.to_thread(self._commit, room, None)
-            room.publish()
+            publish(room)
             self.wake(room)
 
     def leave(self, room: Room, client: Client) -> None:
@@ -629,7 +464,7 @@ class Lobby:
 
         async with room.lock:
             await asyncio.to_thread(self._commit, room, change, decided=arrived)
-            room.publish()
+            publish(room)
         self.wake(room)
 
     def _commit(self, room: Room, change: Callable[[Table], Step | None] | None, *,
@@ -727,7 +562,7 @@ class Lobby:
         and a move that came too late)."""
         async with room.lock:
             await asyncio.to_thread(self._commit, room, None, flag=True)
-            room.publish()
+            publish(room)
 
     async def say(self, room: Room, seat: int | None, user: User | None, words: str) -> None:
         """A chat line from a seat (the players' chat) or a spectator (the spectators'),
@@ -821,7 +656,7 @@ class Lobby:
                     self._close_room(room, f"table {room.id} is set aside: its record does "
                                            "not replay")
                     return
-                room.publish()
+                publish(room)
         self.wake(room)
 
     def _read(self, room: Room) -> None:
@@ -897,7 +732,7 @@ class Lobby:
             question = room.table.bot_question
             if question is None:  # the dice, or a person: say so, give the lease back
                 await asyncio.to_thread(self._commit, room, None, runner=True)
-                room.publish()
+                publish(room)
                 return room.table.bot_question is not None
             table = room.table
             seat, version, spec = question.seat, room.version, table.seats[question.seat].kind
@@ -925,7 +760,7 @@ class Lobby:
                 await asyncio.to_thread(self._commit, room, change, runner=True)
             except _Stale:
                 return True
-            room.publish()
+            publish(room)
         return room.table.bot_question is not None
 
     async def _keep_lease(self, table_id: str) -> None:
@@ -972,7 +807,7 @@ class Lobby:
                         await asyncio.to_thread(self._commit, room, None,
                                                 close=f"closed after {minutes:g} minutes "
                                                       "without a move")
-                    room.publish()
+                    publish(room)
                 closed += 1
             except GammonError as error:
                 self.warn_once(table_id, "not closed", "table %s: not closed: %s", table_id,
@@ -1026,8 +861,8 @@ def _load_every_variant() -> None:
         table = Table(name, ["human"] * variant(name).players, seed=0)
         table.run()
         room = Room("warm", table, "", {})
-        room.view(0)
-        room.view(None)
+        view(room, 0)
+        view(room, None)
 
 
 __all__ = ["Client", "Lobby", "Room", "Unavailable", "restore", "seat_names", "stop_tasks",

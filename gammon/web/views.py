@@ -15,6 +15,7 @@ server checks again whatever comes back.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,8 +23,7 @@ from gammon.core.errors import GammonError
 from gammon.core.play import Move, Play
 from gammon.core.position import Position
 from gammon.core.protocol import State
-from gammon.core.state import GameState
-from gammon.core.variant import TrackVariant
+from gammon.core.variant import GameState, TrackVariant
 from gammon.notation.codecs import format_position
 from gammon.notation.movetext import move_text_for, partial_play
 from gammon.render.svg import board_svg
@@ -34,7 +34,7 @@ from gammon.table import narrate
 from gammon.table.table import MATCH, MONEY, PLAY, Table
 from gammon.variants.acedrex import RING, Jump, is_gate, stop_name
 from gammon.variants.acedrex import Step as AcedrexStep
-from gammon.web.rooms import Room
+from gammon.web.room import Room
 
 
 def _spot(slot: int, slots: int) -> str:
@@ -124,6 +124,29 @@ def _position_id(state: State) -> str:
         return format_position(game.variant, game)
     except (GammonError, ValueError):  # a notation that cannot write this state
         return ""
+
+
+def view(room: Room, seat: int | None) -> str:
+    """The state message for ``seat`` as JSON text: made once per change and seat (kept
+    in the room), since everyone in the room is sent it after every change."""
+    key = (room.version, len(room.tokens), room.status, room.rematch,
+           room.clock.since if room.clock else 0.0)
+    if room._views.get("key") != key:
+        room._views = {"key": key}
+    message = room._views.get(seat)
+    if message is None:
+        message = room._views[seat] = state_message(room, seat, room._views)
+    if room.clock is None:
+        return str(message)
+    # The clock as it stands at the moment of sending (the rest is made once).
+    return f'{str(message)[:-2]},"clock":{json.dumps(room.clock.view(time.time()))}}}}}'
+
+
+def publish(room: Room) -> None:
+    """Send everyone in the room the table as it is now (what they have not been sent
+    yet is replaced, not queued)."""
+    for client, seat in list(room.clients.items()):
+        client.push(view(room, seat), state=True)
 
 
 def state_message(room: Room, seat: int | None, made: dict[Any, Any] | None = None) -> str:

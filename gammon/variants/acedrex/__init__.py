@@ -2,7 +2,7 @@
 
 Acedrex is not a track race, so it has its own rules object (:class:`Acedrex`) and its own
 state (:class:`AcedrexState`); the state follows the game protocol of
-:class:`gammon.core.state.GameState` (phases CHANCE / DECIDE / TERMINAL, exact chance
+:class:`gammon.core.variant.GameState` (phases CHANCE / DECIDE / TERMINAL, exact chance
 outcomes, ``legal_actions``, ``apply``, ``returns``), so agents and tools written against
 that protocol play it unchanged. The rules are docs/rules/acedrex.md; the labels in the
 comments (ACE-...) point there.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gammon.core.errors import IllegalOutcomeError
-from gammon.core.state import Phase
+from gammon.core.protocol import Phase
 from gammon.variants.acedrex.actions import ATTACK, DEFEND, MOVE, ONE, ROLL, START
 from gammon.variants.acedrex.combat import _resolve
 from gammon.variants.acedrex.state import _replace

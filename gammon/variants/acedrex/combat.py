@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from gammon.core.dice import Outcomes, Roll
-from gammon.core.state import Phase
+from gammon.core.protocol import Phase
 from gammon.kernels.acedrex import PIECES, PLAYERS, RING, SIDES, SLOTS
 from gammon.variants.acedrex.actions import ATTACK, D20
 from gammon.variants.acedrex.board import first_stop, is_gate, owner, territory

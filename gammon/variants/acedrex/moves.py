@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from gammon.core.errors import IllegalPlayError
-from gammon.core.state import Phase
+from gammon.core.protocol import Phase
 from gammon.kernels.acedrex import HAND, JACKPOT, PIECES, PLAYERS, RING, SIDES, SLOTS, STOPS
 from gammon.variants.acedrex.actions import (
     JUMP,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from gammon.core.state import Phase
+from gammon.core.protocol import Phase
 from gammon.variants.acedrex.actions import RESIGN
 
 if TYPE_CHECKING:

@@ -12,8 +12,7 @@ import numpy as np
 
 from gammon.core.dice import Roll
 from gammon.core.errors import InvalidOptionError
-from gammon.core.protocol import GameType
-from gammon.core.state import Phase
+from gammon.core.protocol import GameType, Phase
 from gammon.core.variant import register
 from gammon.kernels import acedrex as kernel
 from gammon.kernels.acedrex import JACKPOT, PIECES, PLAYERS, RING, SIDES, SLOTS

@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from gammon.core.dice import Outcomes, Roll
 from gammon.core.errors import IllegalOutcomeError
-from gammon.core.protocol import RandomSource
-from gammon.core.state import Phase
+from gammon.core.protocol import Phase, RandomSource
 from gammon.kernels.acedrex import HAND, PIECES, PLAYERS, SIDES
 from gammon.variants.acedrex.actions import ATTACK, D20, DEFEND, MOVE, START
 from gammon.variants.acedrex.board import owner, points

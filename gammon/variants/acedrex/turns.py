@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gammon.core.state import Phase
+from gammon.core.protocol import Phase
 from gammon.kernels.acedrex import JACKPOT, PIECES, PLAYERS
 from gammon.variants.acedrex.actions import OVER, ROLL
 from gammon.variants.acedrex.board import owner, points
