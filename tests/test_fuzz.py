@@ -31,6 +31,7 @@ from gammon.notation import (
     format_position,
     format_xgid,
     match_id,
+    move_text_for,
     parse_match_id,
     parse_position,
     parse_position_id,
@@ -39,7 +40,6 @@ from gammon.notation import (
     situation_from_text,
 )
 from gammon.notation.mat import read_match, replay_match
-from gammon.notation.movetext import move_text_for
 from gammon.table.table import Table
 
 EXAMPLES = int(os.environ.get("GAMMON_FUZZ_EXAMPLES", "60"))

@@ -15,7 +15,7 @@ import gammon
 from gammon import IllegalPlayError, Position
 from gammon.cli.main import app
 from gammon.cli.play import run_game
-from gammon.notation.movetext import move_text_for
+from gammon.notation import move_text_for
 from gammon.variants.acey import CHOOSE, AceyMemo, DoublesChoice
 
 AD = gammon.variant("acey-deucey")

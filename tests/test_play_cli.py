@@ -194,7 +194,7 @@ def test_each_variants_help_teaches_its_own_rules():
 
 
 def test_a_head_rule_refusal_says_so():
-    from gammon.notation.movetext import move_text_for
+    from gammon.notation import move_text_for
 
     nardy = gammon.variant("long-nardy")
     state = nardy.state(nardy.start_position(), (1, 1))

@@ -29,8 +29,8 @@ from gammon import Phase, Position, Roll
 from gammon.cli.main import app
 from gammon.core.dice import two_dice
 from gammon.core.variant import MOTHERS_PINNED
-from gammon.notation import format_position, parse_position
-from gammon.notation.movetext import find_play, format_play, move_text_for, partial_play
+from gammon.notation import format_position, move_text_for, parse_position
+from gammon.notation.movetext import find_play, format_play, partial_play
 from gammon.render.svg import board_svg
 from gammon.render.terminal import render_board
 from gammon.stakes import MatchScore, StakeRules, cube_game

@@ -154,7 +154,7 @@ def run_rollout(console: Console, rules: Any, state: Any, evaluator: NeuralEvalu
                 games: int, seed: int, jobs: int, plays: list[str] | None,
                 as_json: bool, ray: str | None = None) -> list[RolloutResult]:
     from gammon.core.play import Play
-    from gammon.notation.movetext import move_text_for
+    from gammon.notation import move_text_for
     from gammon.stakes.cube import CubeState
 
     base = state.base if isinstance(state, CubeState) else state

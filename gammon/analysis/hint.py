@@ -29,7 +29,7 @@ from gammon.agents.stakes import view_of
 from gammon.core.play import Play
 from gammon.kernels.search import game_ends
 from gammon.nn.evaluator import NeuralEvaluator, flip, outcome_targets
-from gammon.notation.movetext import move_text_for
+from gammon.notation import move_text_for
 from gammon.stakes.cube import CubeState
 
 #: Candidates searched at more than 0 ply, and how far behind the best they may be.

@@ -47,7 +47,7 @@ from gammon.analysis.hint import rate_cube, rate_plays
 from gammon.analysis.rollout import roll_luck
 from gammon.core.play import Play
 from gammon.nn.evaluator import NeuralEvaluator
-from gammon.notation.movetext import move_text_for
+from gammon.notation import move_text_for
 from gammon.render.svg import board_svg
 from gammon.stakes.cube import CubeAction, CubeState
 from gammon.stakes.record import GameRecord

@@ -35,7 +35,8 @@ from gammon.core.play import Play
 from gammon.core.protocol import Rules, State
 from gammon.core.variant import variant_from
 from gammon.core.words import agree
-from gammon.notation.movetext import NO_MOVE, MoveText, Pair, move_text_for
+from gammon.notation import move_text_for
+from gammon.notation.movetext import NO_MOVE, MoveText, Pair
 from gammon.render import board_for
 from gammon.stakes.cube import CubeAction, CubeState, Resign
 from gammon.stakes.match import Match, rotation

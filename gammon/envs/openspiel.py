@@ -78,7 +78,7 @@ from gammon.envs.observe import max_actions, observer_for
 from gammon.envs.steps import StepEncoding, TurnInSteps, new_turn
 from gammon.envs.vector import why_not_alternating
 from gammon.nn.evaluator import result_range
-from gammon.notation.movetext import move_text_for
+from gammon.notation import move_text_for
 
 #: The prefix of every game's OpenSpiel name.
 PREFIX = "gammon_"

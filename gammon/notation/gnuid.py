@@ -9,7 +9,7 @@ Players
 gnubg's player 0 is our player 0 and gnubg's player 1 is our player 1. In gnubg's own
 default set-up player 0 is the computer ("gnubg", drawn at the top of its board) and
 player 1 the human at the bottom. In an XGID the *lower-case* checkers are player 0 and
-the *upper-case* ("X", bottom) checkers player 1 (see :mod:`gammon.notation.xgid`).
+the *upper-case* ("X", bottom) checkers player 1 (see :mod:`gammon.notation.situation`).
 
 Position ID (14 characters, an 80-bit key)
 ------------------------------------------

@@ -25,11 +25,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import gammon.notation  # noqa: F401  (the notation modules register their move texts)
 from gammon.core.errors import IllegalPlayError, InvalidNotationError
 from gammon.core.play import Play
 from gammon.core.position import Position
-from gammon.core.protocol import Phase, Rules
+from gammon.core.protocol import Phase
 from gammon.core.variant import GameState, TrackVariant, play_leading_to
 from gammon.core.words import plural
 
@@ -911,13 +910,3 @@ MOVE_TEXTS: dict[str, Callable[[Any], MoveText]] = {
 def register_move_text(name: str, make: Callable[[Any], MoveText]) -> None:
     """Make a move text available to the variants that name it."""
     MOVE_TEXTS[name] = make
-
-
-def move_text_for(rules: Rules) -> MoveText:
-    """The move text people read and type for ``rules``: the one it names."""
-    make = MOVE_TEXTS.get(rules.move_text)
-    if make is None:
-        raise InvalidNotationError(
-            f"{rules.name} names the move text {rules.move_text!r}; known: "
-            + ", ".join(MOVE_TEXTS))
-    return make(rules)

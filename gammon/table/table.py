@@ -36,7 +36,7 @@ from gammon.core.errors import GammonError, IllegalPlayError, InvalidOptionError
 from gammon.core.play import Play
 from gammon.core.protocol import RandomSource, Rules, State
 from gammon.core.variant import GameState, TrackVariant, variant_from
-from gammon.notation.movetext import move_text_for
+from gammon.notation import move_text_for
 from gammon.stakes.cube import CubeAction, CubeState, Resign, ResignAnswer
 from gammon.stakes.match import Match, Rotation, rotation
 from gammon.stakes.prompt import question as stakes_question

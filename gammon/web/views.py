@@ -24,8 +24,9 @@ from gammon.core.play import Move, Play
 from gammon.core.position import Position
 from gammon.core.protocol import State
 from gammon.core.variant import GameState, TrackVariant
+from gammon.notation import move_text_for
 from gammon.notation.codecs import format_position
-from gammon.notation.movetext import move_text_for, partial_play
+from gammon.notation.movetext import partial_play
 from gammon.render.svg import board_svg
 from gammon.stakes.cube import CubeState
 from gammon.stakes.prompt import cube_text, score_text
