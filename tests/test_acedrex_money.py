@@ -24,7 +24,7 @@ from gammon.evaluators.acedrex import (
 )
 from gammon.notation.acedrex import parse_state
 from gammon.variants.acedrex import RESIGN, points
-from gammon.variants.acedrex.state import _replace
+from gammon.variants.acedrex.state import changed
 
 ACE = gammon.variant("acedrex")
 
@@ -174,7 +174,7 @@ def test_counting_actions_part_way_agrees_with_listing_them():
             state = state.apply(state.sample_chance(rng))
             continue
         # A decision of the MOVE stage lists its steps when asked: a copy without them.
-        fresh = _replace(state) if state.stage == "move" else state
+        fresh = changed(state) if state.stage == "move" else state
         counts = [fresh.has_more_actions_than(n) for n in (0, 1, 2, 3, 12, 40)]
         legal = state.legal_actions()
         assert counts == [len(legal) > n for n in (0, 1, 2, 3, 12, 40)]

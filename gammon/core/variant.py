@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+import types
 import typing
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -797,6 +798,12 @@ def variant_names() -> list[str]:
     for cls in variant_classes():
         names += [cls.name, *cls.presets]
     return names
+
+
+def registered() -> Mapping[str, tuple[type[Any], dict[str, Any]]]:
+    """Every name a variant is registered by, with its class and the options the name
+    sets (read only)."""
+    return types.MappingProxyType(_REGISTRY)
 
 
 def preset_name(name: str, options: dict[str, Any]) -> str | None:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from gammon.core.errors import InvalidOptionError
-from gammon.core.variant import _REGISTRY
+from gammon.core.variant import registered
 from gammon.nn.network import Network
 
 WEIGHTS = Path(__file__).resolve().parent / "weights"
@@ -31,8 +31,8 @@ def network_name(rules: Any) -> str:
     cls = type(rules)
     options = rules.options()
     defaults = cls().options()
-    for key, (registered, preset) in _REGISTRY.items():
-        if registered is cls and preset and {**defaults, **preset} == options:
+    for key, (known, preset) in registered().items():
+        if known is cls and preset and {**defaults, **preset} == options:
             return key
     return str(rules.name)
 

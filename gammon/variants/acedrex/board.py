@@ -60,3 +60,15 @@ def parse_stop(text: str) -> int:
 def points(captures: int) -> int:
     """ACE-SCORE: 0, 1, 2, 4, ... 256 for 0 to 9 captured pieces."""
     return 0 if captures <= 0 else 1 << (captures - 1)
+
+
+def fighting_pair(stack: tuple[int, ...], tapped: int) -> int:
+    """ACE-PAIR, ACE-TAPPED-BLOCK: the index of the attacker in ``stack`` (the defender is
+    the next one in), or -1 when the slot has no combat."""
+    for i in range(len(stack) - 1, 0, -1):
+        a, d = stack[i], stack[i - 1]
+        if tapped >> a & 1 or tapped >> d & 1:
+            return -1
+        if a // PIECES != d // PIECES:
+            return i
+    return -1

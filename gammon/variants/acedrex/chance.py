@@ -7,15 +7,15 @@ from typing import TYPE_CHECKING
 from gammon.core.errors import IllegalOutcomeError
 from gammon.core.protocol import Phase
 from gammon.variants.acedrex.actions import ATTACK, DEFEND, MOVE, ONE, ROLL, START
-from gammon.variants.acedrex.combat import _resolve
-from gammon.variants.acedrex.state import _replace
-from gammon.variants.acedrex.turns import _next_turn
+from gammon.variants.acedrex.combat import resolve_combat
+from gammon.variants.acedrex.state import changed
+from gammon.variants.acedrex.turns import next_turn
 
 if TYPE_CHECKING:
     from gammon.variants.acedrex.state import AcedrexState
 
 
-def _throw(state: AcedrexState, value: int) -> AcedrexState:
+def apply_throw(state: AcedrexState, value: int) -> AcedrexState:
     stage = state.stage
     if stage in (ATTACK, DEFEND, START) and all(
             roll.dice != (value,) for roll, _ in state.chance_outcomes()):
@@ -25,13 +25,13 @@ def _throw(state: AcedrexState, value: int) -> AcedrexState:
         raise IllegalOutcomeError(f"{value} is not an outcome here: {why}")
     if stage == ROLL:
         if value == 1:  # ACE-ONE-MOVE: the player may keep it or throw again
-            return _replace(state, phase=Phase.DECIDE, stage=ONE, die=1)
-        return _replace(state, phase=Phase.DECIDE, stage=MOVE, die=value, left=value,
+            return changed(state, phase=Phase.DECIDE, stage=ONE, die=1)
+        return changed(state, phase=Phase.DECIDE, stage=MOVE, die=value, left=value,
                         parts=0)
     if stage == ATTACK:
-        return _replace(state, stage=DEFEND, attack=value)
+        return changed(state, stage=DEFEND, attack=value)
     if stage == DEFEND:
-        return _resolve(state, value)
+        return resolve_combat(state, value)
     if stage == START:
         return _start_throw(state, value)
     raise AssertionError(stage)
@@ -42,9 +42,9 @@ def _start_throw(state: AcedrexState, value: int) -> AcedrexState:
     throws = (*state.throws, value)
     contenders = state.contenders
     if len(throws) < len(contenders):
-        return _replace(state, throws=throws, turn=contenders[len(throws)])
+        return changed(state, throws=throws, turn=contenders[len(throws)])
     best = max(throws)
     tied = tuple(p for p, t in zip(contenders, throws, strict=True) if t == best)
     if len(tied) > 1:
-        return _replace(state, contenders=tied, throws=(), turn=tied[0])
-    return _next_turn(_replace(state, contenders=(), throws=()), tied[0])
+        return changed(state, contenders=tied, throws=(), turn=tied[0])
+    return next_turn(changed(state, contenders=(), throws=()), tied[0])

@@ -13,25 +13,12 @@ from gammon.core.dice import Outcomes, Roll
 from gammon.core.protocol import Phase
 from gammon.kernels.acedrex import PIECES, PLAYERS, RING, SIDES, SLOTS
 from gammon.variants.acedrex.actions import ATTACK, D20
-from gammon.variants.acedrex.board import first_stop, is_gate, owner, territory
-from gammon.variants.acedrex.state import _replace
-from gammon.variants.acedrex.turns import _finish, _solve_jackpot
+from gammon.variants.acedrex.board import fighting_pair, first_stop, is_gate, owner, territory
+from gammon.variants.acedrex.state import StateRules, changed
+from gammon.variants.acedrex.turns import finish_game, solve_jackpot
 
 if TYPE_CHECKING:
-    from gammon.variants.acedrex.rules import Acedrex
     from gammon.variants.acedrex.state import AcedrexState
-
-
-def fighting_pair(stack: tuple[int, ...], tapped: int) -> int:
-    """ACE-PAIR, ACE-TAPPED-BLOCK: the index of the attacker in ``stack`` (the defender is
-    the next one in), or -1 when the slot has no combat."""
-    for i in range(len(stack) - 1, 0, -1):
-        a, d = stack[i], stack[i - 1]
-        if tapped >> a & 1 or tapped >> d & 1:
-            return -1
-        if a // PIECES != d // PIECES:
-            return i
-    return -1
 
 
 def combat_territories(player: int, out: Sequence[bool]) -> list[int]:
@@ -46,7 +33,7 @@ def combat_territories(player: int, out: Sequence[bool]) -> list[int]:
     return seats
 
 
-def combat_stops(rules: Acedrex, player: int,
+def combat_stops(rules: StateRules, player: int,
                  out: Sequence[bool] = (False,) * PLAYERS) -> tuple[int, ...]:
     """ACE-SCOPE: the stops whose combats a turn of ``player`` solves, in order."""
     return _combat_stops(rules.combat_scope, player, tuple(out))
@@ -61,7 +48,7 @@ def _combat_stops(scope: str, player: int, out: tuple[bool, ...]) -> tuple[int, 
                  for k in range(SLOTS))
 
 
-def _combats(state: AcedrexState) -> AcedrexState:
+def combats_of(state: AcedrexState) -> AcedrexState:
     """Solve combats (the first with a fight waits for throws), then the jackpot."""
     return _next_fight(state, combat_stops(state.variant, state.turn, state.out))
 
@@ -71,9 +58,9 @@ def _next_fight(state: AcedrexState, queue: tuple[int, ...]) -> AcedrexState:
     for n, stop in enumerate(queue):
         stack = ring[stop]
         if len(stack) > 1 and fighting_pair(stack, tapped) >= 0:
-            return _replace(state, phase=Phase.CHANCE, stage=ATTACK, queue=queue[n + 1:],
+            return changed(state, phase=Phase.CHANCE, stage=ATTACK, queue=queue[n + 1:],
                             fight=stop, attack=0, left=0)
-    return _solve_jackpot(state)
+    return solve_jackpot(state)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +119,7 @@ def _tying_defence(state: AcedrexState) -> int | None:
 _COMBAT_THROWS = range(2, SIDES + 1)
 
 
-def _attack_outcomes(state: AcedrexState) -> Outcomes:
+def attack_outcomes(state: AcedrexState) -> Outcomes:
     """The attacker's throw, weighted by the defender's answers that do not tie."""
     return _attack_throws(_tying_defence(state))
 
@@ -148,7 +135,7 @@ def _attack_throws(offset: int | None) -> Outcomes:
     return Outcomes((Roll((a,)), Fraction(n, total)) for a, n in counts.items() if n)
 
 
-def _defend_outcomes(state: AcedrexState) -> Outcomes:
+def defend_outcomes(state: AcedrexState) -> Outcomes:
     """The defender's throw: those that do not tie the attacker's, equally likely."""
     offset = _tying_defence(state)
     return _defend_throws(None if offset is None else state.attack + offset)
@@ -160,7 +147,7 @@ def _defend_throws(tie: int | None) -> Outcomes:
     return Outcomes((Roll((d,)), Fraction(1, len(throws))) for d in throws)
 
 
-def _start_outcomes(state: AcedrexState) -> Outcomes:
+def start_outcomes(state: AcedrexState) -> Outcomes:
     """A starting throw, given that the contenders do not all tie (ACE-FIRST): while the
     throws so far are all equal to ``v``, ``v`` again is as likely as that the remaining
     throws do not all equal it too (never, for the last throw)."""
@@ -202,7 +189,7 @@ def combat_outcome(attack_total: int, defend_total: int, threshold: int, ties: s
     return "drex" if defend_total >= threshold else "parry"
 
 
-def _resolve(state: AcedrexState, defend: int) -> AcedrexState:
+def resolve_combat(state: AcedrexState, defend: int) -> AcedrexState:
     result = fight_result(state, defend)  # never a tie: those are thrown again
     if result.outcome == "parry":
         return _next_fight(state, state.queue)
@@ -213,7 +200,7 @@ def _resolve(state: AcedrexState, defend: int) -> AcedrexState:
     if result.outcome == "dodge":
         stack[i - 1], stack[i] = stack[i], stack[i - 1]
         ring[stop] = tuple(stack)
-        return _next_fight(_replace(state, ring=tuple(ring)), state.queue)
+        return _next_fight(changed(state, ring=tuple(ring)), state.queue)
     loser, winner = (
         (result.defender, result.attacker) if result.outcome == "ace"
         else (result.attacker, result.defender)
@@ -225,11 +212,11 @@ def _resolve(state: AcedrexState, defend: int) -> AcedrexState:
     if result.fate == "hand":
         q = owner(loser)
         hands = (*hands[:q], tuple(sorted((*hands[q], loser))), *hands[q + 1:])
-        return _next_fight(_replace(state, ring=tuple(ring), hands=hands, tapped=tapped),
+        return _next_fight(changed(state, ring=tuple(ring), hands=hands, tapped=tapped),
                            state.queue)
     w = owner(winner)
     captured = (*captured[:w], (*captured[w], loser), *captured[w + 1:])
-    after = _replace(state, ring=tuple(ring), captured=captured, tapped=tapped)
+    after = changed(state, ring=tuple(ring), captured=captured, tapped=tapped)
     if len(captured[w]) >= state.variant.captures_to_end:
-        return _finish(after, "captures")
+        return finish_game(after, "captures")
     return _next_fight(after, state.queue)

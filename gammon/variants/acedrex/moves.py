@@ -29,28 +29,28 @@ from gammon.variants.acedrex.actions import (
     Step,
 )
 from gammon.variants.acedrex.board import SLOT_STOPS, first_stop, is_gate
-from gammon.variants.acedrex.combat import _combats
-from gammon.variants.acedrex.state import _replace
-from gammon.variants.acedrex.turns import _resign
+from gammon.variants.acedrex.combat import combats_of
+from gammon.variants.acedrex.state import changed
+from gammon.variants.acedrex.turns import resign_player
 
 if TYPE_CHECKING:
     from gammon.variants.acedrex.actions import Action
     from gammon.variants.acedrex.state import AcedrexState
 
 
-def _legal(state: AcedrexState) -> list[Action]:
+def legal_of(state: AcedrexState) -> list[Action]:
     if state.stage == ONE:
         return [KEEP, REROLL, RESIGN]
     if state.stage == MOVE:
-        steps: list[Action] = list(_steps(state))
+        steps: list[Action] = list(piece_steps(state))
         return [*steps, RESIGN] if steps else [PASS, RESIGN]
     if state.stage == JUMP:
         return [*_jumps(state), NO_JUMP, RESIGN]
     raise AssertionError(state.stage)
 
 
-def _more_actions_than(state: AcedrexState, count: int) -> bool:
-    """Whether :func:`_legal` would list more than ``count`` actions at a decision of
+def more_actions_than(state: AcedrexState, count: int) -> bool:
+    """Whether :func:`legal_of` would list more than ``count`` actions at a decision of
     the MOVE stage, listing at most ``count + 1`` steps."""
     # The steps, then resign (or pass and resign when there is no step).
     steps = sum(1 for _ in itertools.islice(_each_move(state), count + 1))
@@ -70,7 +70,7 @@ def _source(stack: tuple[int, ...], player: int, tapped: int) -> int:
     return found
 
 
-def _steps(state: AcedrexState) -> list[Step]:
+def piece_steps(state: AcedrexState) -> list[Step]:
     """ACE-MOVE, ACE-SPLIT, ACE-HAND, ACE-CHARGE: every legal next part of the die."""
     return [Step(*move) for move in _each_move(state)]
 
@@ -82,7 +82,7 @@ def _can_step(state: AcedrexState) -> bool:
 
 
 def _each_move(state: AcedrexState) -> Iterator[tuple[int, int, int, bool]]:
-    """The steps of :func:`_steps` in order, as (source, steps, target, charge): a search
+    """The steps of :func:`piece_steps` in order, as (source, steps, target, charge): a search
     asks of most states only whether there is one, or more than a dozen, and a tuple
     is made faster than a Step."""
     rules = state.variant
@@ -148,7 +148,7 @@ def _jumps(state: AcedrexState) -> list[Jump]:
 # --- applying actions ----------------------------------------------------------------------
 
 
-def _act(state: AcedrexState, action: Any) -> AcedrexState:
+def act_on(state: AcedrexState, action: Any) -> AcedrexState:
     legal = state.legal_actions()
     try:
         # A search applies the listed actions themselves: found by identity, without
@@ -162,17 +162,17 @@ def _act(state: AcedrexState, action: Any) -> AcedrexState:
     if isinstance(action, Step):
         return _step(state, action)
     if isinstance(action, Resign):
-        return _resign(state)
+        return resign_player(state)
     if isinstance(action, Keep):
-        return _replace(state, stage=MOVE, die=1, left=1, parts=0)
+        return changed(state, stage=MOVE, die=1, left=1, parts=0)
     if isinstance(action, Reroll):
-        return _replace(state, phase=Phase.CHANCE, stage=ROLL, die=0)
+        return changed(state, phase=Phase.CHANCE, stage=ROLL, die=0)
     if isinstance(action, Pass):
         return _end_movement(state)
     if isinstance(action, Jump):
-        return _combats(_jump(state, action))
+        return combats_of(_jump(state, action))
     if isinstance(action, NoJump):
-        return _combats(state)
+        return combats_of(state)
     raise AssertionError(action)
 
 
@@ -205,7 +205,7 @@ def _step(state: AcedrexState, step: Step) -> AcedrexState:
         ring[step.target] = (*ring[step.target], piece)
         tapped |= 1 << piece  # ACE-TAP
     left = 0 if step.charge else state.left - step.steps
-    after = _replace(state, ring=tuple(ring), hands=hands, jackpot=jackpot, tapped=tapped,
+    after = changed(state, ring=tuple(ring), hands=hands, jackpot=jackpot, tapped=tapped,
                      left=left, parts=state.parts + 1)
     if left and _can_step(after):
         return after
@@ -216,10 +216,10 @@ def _end_movement(state: AcedrexState) -> AcedrexState:
     if state.die == SIDES:
         jumps = _jumps(state)
         if jumps:
-            after = _replace(state, stage=JUMP, left=0)
+            after = changed(state, stage=JUMP, left=0)
             after._legal.append([*jumps, NO_JUMP, RESIGN])
             return after
-    return _combats(state)
+    return combats_of(state)
 
 
 def _jump(state: AcedrexState, jump: Jump) -> AcedrexState:
@@ -229,4 +229,4 @@ def _jump(state: AcedrexState, jump: Jump) -> AcedrexState:
     piece = stack[i]
     ring[jump.source] = stack[:i] + stack[i + 1:]
     ring[jump.target] = (*ring[jump.target], piece)
-    return _replace(state, ring=tuple(ring), tapped=state.tapped | 1 << piece)
+    return changed(state, ring=tuple(ring), tapped=state.tapped | 1 << piece)

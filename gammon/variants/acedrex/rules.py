@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -28,11 +29,15 @@ from gammon.variants.acedrex.actions import (
     START,
 )
 from gammon.variants.acedrex.board import COLOURS, LETTERS, first_stop, is_gate, owner, stop_name
-from gammon.variants.acedrex.moves import _steps
-from gammon.variants.acedrex.state import _make
-from gammon.variants.acedrex.text import _throw_notes
+from gammon.variants.acedrex.chance import apply_throw
+from gammon.variants.acedrex.combat import attack_outcomes, defend_outcomes, start_outcomes
+from gammon.variants.acedrex.moves import act_on, legal_of, more_actions_than, piece_steps
+from gammon.variants.acedrex.state import make_state
+from gammon.variants.acedrex.text import throw_notes
+from gammon.variants.acedrex.turns import settle_all
 
 if TYPE_CHECKING:
+    from gammon.variants.acedrex.actions import Action
     from gammon.variants.acedrex.state import AcedrexState
 
 
@@ -135,6 +140,32 @@ class Acedrex:
     def options(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
+    # --- what a state defers to (StateRules) -----------------------------------------
+
+    def throws_of(self, state: AcedrexState) -> Sequence[tuple[Roll, Fraction]]:
+        """The outcomes of the combat's throw under way, or of a starting throw."""
+        if state.stage == ATTACK:
+            return attack_outcomes(state)
+        if state.stage == DEFEND:
+            return defend_outcomes(state)
+        return start_outcomes(state)
+
+    def actions_of(self, state: AcedrexState) -> list[Action]:
+        return legal_of(state)
+
+    def wider_than(self, state: AcedrexState, count: int) -> bool:
+        return more_actions_than(state, count)
+
+    def after_throw(self, state: AcedrexState, die: int) -> AcedrexState:
+        return apply_throw(state, die)
+
+    def after_action(self, state: AcedrexState, action: Any) -> AcedrexState:
+        return act_on(state, action)
+
+    def settle(self, captured: tuple[tuple[int, ...], ...], out: tuple[bool, ...],
+               money: list[int]) -> None:
+        settle_all(self, captured, out, money)
+
     # --- what people are told (gammon.core.protocol.Rules) ---------------------------
 
     def decision_prompt(self, state: AcedrexState) -> str | None:
@@ -163,7 +194,7 @@ class Acedrex:
         Each note names the player it is about (or None)."""
         notes: list[tuple[int | None, str]] = []
         if before.phase is Phase.CHANCE and isinstance(taken, Roll):
-            notes.extend(_throw_notes(before, taken.dice[0], after))
+            notes.extend(throw_notes(before, taken.dice[0], after))
         if after.stage == ATTACK and not (
             before.stage in (ATTACK, DEFEND) and before.fight == after.fight
             and before.turns == after.turns
@@ -198,7 +229,7 @@ class Acedrex:
         for p in range(PLAYERS):
             for k in range(SLOTS):
                 ring[first_stop(p) + k] = (p * PIECES + k,)
-        return _make(
+        return make_state(
             self, tuple(ring), 0, ((),) * PLAYERS, (), ((),) * PLAYERS, (),
             (False,) * PLAYERS, (0,) * PLAYERS, 0, Phase.CHANCE, START, 0, 0, 0, (), -1, 0,
             0, tuple(range(PLAYERS)), (),
@@ -268,14 +299,14 @@ class Acedrex:
                 raise InvalidOptionError(f"left to spend is 1 to {die}, not {left_value}")
             stage, phase, die_value = MOVE, Phase.DECIDE, die
             parts = 0 if left_value == die else 1
-        state = _make(
+        state = make_state(
             self, tuple(tuple(s) for s in ring), tapmask, tuple(tuple(sorted(h)) for h in hands),
             tuple(jackpot), tuple(tuple(c) for c in captured), removed,
             tuple(p in out for p in range(PLAYERS)), tuple(money), turn, phase, stage,
             die_value, left_value, parts, (), -1, 0, turns, (), (),
         )
         if stage == MOVE:
-            legal = _steps(state)
+            legal = piece_steps(state)
             if not legal and parts:
                 raise InvalidOptionError("no piece can use what is left of the die")
             state._legal.append([*legal, RESIGN] if legal else [PASS, RESIGN])

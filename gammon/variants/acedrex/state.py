@@ -7,20 +7,68 @@ import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from gammon.core.dice import Outcomes, Roll
 from gammon.core.errors import IllegalOutcomeError
 from gammon.core.protocol import Phase, RandomSource
 from gammon.kernels.acedrex import HAND, PIECES, PLAYERS, SIDES
 from gammon.variants.acedrex.actions import ATTACK, D20, DEFEND, MOVE, START
-from gammon.variants.acedrex.board import owner, points
+from gammon.variants.acedrex.board import fighting_pair, owner, points
 
 if TYPE_CHECKING:
     from gammon.variants.acedrex.actions import Action
-    from gammon.variants.acedrex.rules import Acedrex
 
-def _make(variant: Acedrex, ring: tuple[tuple[int, ...], ...], tapped: int,
+
+class StateRules(Protocol):
+    """What a state reads of its rules (the rules object, :class:`~gammon.variants.
+    acedrex.Acedrex`): the options the moves, the combat and the turns read, and the
+    rules a state defers to, so that the state knows no module that builds states."""
+
+    @property
+    def stake(self) -> int: ...
+
+    @property
+    def captures_to_end(self) -> int: ...
+
+    @property
+    def turn_cap(self) -> int: ...
+
+    @property
+    def split_die(self) -> bool: ...
+
+    @property
+    def combat_scope(self) -> str: ...
+
+    @property
+    def foreign_defender(self) -> str: ...
+
+    @property
+    def ties(self) -> str: ...
+
+    @property
+    def payout(self) -> str: ...
+
+    @property
+    def threshold(self) -> int: ...
+
+    def throws_of(self, state: AcedrexState) -> Sequence[tuple[Roll, Fraction]]:
+        """The outcomes of a combat's or a starting throw."""
+        ...
+
+    def actions_of(self, state: AcedrexState) -> list[Action]: ...
+
+    def wider_than(self, state: AcedrexState, count: int) -> bool: ...
+
+    def after_throw(self, state: AcedrexState, die: int) -> AcedrexState: ...
+
+    def after_action(self, state: AcedrexState, action: Any) -> AcedrexState: ...
+
+    def settle(self, captured: tuple[tuple[int, ...], ...], out: tuple[bool, ...],
+               money: list[int]) -> None: ...
+
+
+def make_state(variant: StateRules, ring: tuple[tuple[int, ...], ...], tapped: int,
           hands: tuple[tuple[int, ...], ...], jackpot: tuple[int, ...],
           captured: tuple[tuple[int, ...], ...], removed: tuple[int, ...],
           out: tuple[bool, ...], money: tuple[int, ...], turn: int, phase: Phase, stage: str,
@@ -71,7 +119,7 @@ class AcedrexState:
     ``stalled`` or ``cap``).
     """
 
-    variant: Acedrex
+    variant: StateRules
     ring: tuple[tuple[int, ...], ...]
     tapped: int
     hands: tuple[tuple[int, ...], ...]
@@ -125,12 +173,8 @@ class AcedrexState:
         that could still end in an all-round tie is weighted likewise."""
         if self.phase is not Phase.CHANCE:
             raise ValueError(f"no dice to throw in the {self.phase.value} phase")
-        if self.stage == ATTACK:
-            return _attack_outcomes(self)
-        if self.stage == DEFEND:
-            return _defend_outcomes(self)
-        if self.stage == START:
-            return _start_outcomes(self)
+        if self.stage in (ATTACK, DEFEND, START):
+            return self.variant.throws_of(self)
         return D20
 
     def legal_actions(self) -> list[Action]:
@@ -138,7 +182,7 @@ class AcedrexState:
         if self.phase is not Phase.DECIDE:
             raise ValueError(f"no decision to make in the {self.phase.value} phase")
         if not self._legal:
-            self._legal.append(_legal(self))
+            self._legal.append(self.variant.actions_of(self))
         return self._legal[0]
 
     def has_more_actions_than(self, count: int) -> bool:
@@ -147,7 +191,7 @@ class AcedrexState:
         the leaf is too wide to search, and most are)."""
         if self._legal or self.stage != MOVE:
             return len(self.legal_actions()) > count
-        return _more_actions_than(self, count)
+        return self.variant.wider_than(self, count)
 
     def apply(self, outcome_or_action: Any) -> AcedrexState:
         """The state after a throw (at CHANCE) or an action (at DECIDE)."""
@@ -157,9 +201,9 @@ class AcedrexState:
                     or len(roll.dice) != 1 or roll.dice[0].__class__ is not int
                     or not 1 <= roll.dice[0] <= SIDES):
                 raise IllegalOutcomeError(f"one D20 is to be thrown, not {roll!r}")
-            return _throw(self, roll.dice[0])
+            return self.variant.after_throw(self, roll.dice[0])
         if self.phase is Phase.DECIDE:
-            return _act(self, outcome_or_action)
+            return self.variant.after_action(self, outcome_or_action)
         raise ValueError("the game is over")
 
     def returns(self) -> tuple[float, ...]:
@@ -209,7 +253,7 @@ class AcedrexState:
         """Money if the game ended now: what is settled plus the open settlements."""
         money = list(self.money)
         if self.phase is not Phase.TERMINAL:
-            _settle_all(self.variant, self.captured, self.out, money)
+            self.variant.settle(self.captured, self.out, money)
         return tuple(money)
 
     def pieces_of(self, player: int) -> list[int]:
@@ -247,28 +291,15 @@ class AcedrexState:
         return fighters
 
 
-def _replace(state: AcedrexState, **changes: Any) -> AcedrexState:
+def changed(state: AcedrexState, **changes: Any) -> AcedrexState:
     # The fields in order by one attrgetter call, then the changes by position: the
     # rules build hundreds of thousands of states a game (a search's children).
     values = list(_GET_FIELDS(state))
     for name, value in changes.items():
         values[_INDEX[name]] = value
-    return _make(*values)
+    return make_state(*values)
 
 
 _FIELDS = [f.name for f in dataclasses.fields(AcedrexState) if f.name != "_legal"]
 _GET_FIELDS = operator.attrgetter(*_FIELDS)
 _INDEX = {name: i for i, name in enumerate(_FIELDS)}
-
-
-# The rules the state's methods call: they build states in turn, so they are
-# imported once the state is defined (the package imports this module first).
-from gammon.variants.acedrex.chance import _throw  # noqa: E402
-from gammon.variants.acedrex.combat import (  # noqa: E402
-    _attack_outcomes,
-    _defend_outcomes,
-    _start_outcomes,
-    fighting_pair,
-)
-from gammon.variants.acedrex.moves import _act, _legal, _more_actions_than  # noqa: E402
-from gammon.variants.acedrex.turns import _settle_all  # noqa: E402

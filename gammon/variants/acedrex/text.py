@@ -11,7 +11,7 @@ from gammon.variants.acedrex.combat import fight_result
 if TYPE_CHECKING:
     from gammon.variants.acedrex.state import AcedrexState
 
-def _throw_notes(state: AcedrexState, value: int,
+def throw_notes(state: AcedrexState, value: int,
                  after: AcedrexState) -> list[tuple[int | None, str]]:
     """What a throw was for and what it did."""
     p = state.turn

@@ -9,30 +9,29 @@ from gammon.core.protocol import Phase
 from gammon.kernels.acedrex import JACKPOT, PIECES, PLAYERS
 from gammon.variants.acedrex.actions import OVER, ROLL
 from gammon.variants.acedrex.board import owner, points
-from gammon.variants.acedrex.state import _make, _replace
+from gammon.variants.acedrex.state import StateRules, changed, make_state
 
 if TYPE_CHECKING:
-    from gammon.variants.acedrex.rules import Acedrex
     from gammon.variants.acedrex.state import AcedrexState
 
 
-def _solve_jackpot(state: AcedrexState) -> AcedrexState:
+def solve_jackpot(state: AcedrexState) -> AcedrexState:
     """ACE-JACKPOT-FILL, then the next turn (the same player's when the jackpot paid)."""
     jackpot = state.jackpot
     if len(jackpot) < JACKPOT:
-        return _next_turn(state, _next_player(state.out, state.turn))
+        return next_turn(state, next_player(state.out, state.turn))
     q = owner(jackpot[-1])
     own = tuple(x for x in jackpot if owner(x) == q)
     taken = tuple(x for x in jackpot if owner(x) != q)
     hands = (*state.hands[:q], tuple(sorted((*state.hands[q], *own))), *state.hands[q + 1:])
     captured = (*state.captured[:q], (*state.captured[q], *taken), *state.captured[q + 1:])
-    after = _replace(state, jackpot=(), hands=hands, captured=captured)
+    after = changed(state, jackpot=(), hands=hands, captured=captured)
     if len(captured[q]) >= state.variant.captures_to_end:
-        return _finish(after, "captures")
-    return _next_turn(after, q)
+        return finish_game(after, "captures")
+    return next_turn(after, q)
 
 
-def _next_player(out: tuple[bool, ...], player: int) -> int:
+def next_player(out: tuple[bool, ...], player: int) -> int:
     """ACE-TURNS: the next player clockwise still in the game."""
     for k in range(1, PLAYERS + 1):
         q = (player + k) % PLAYERS
@@ -62,22 +61,22 @@ def stalled(state: AcedrexState) -> bool:
     return not movable or players & (players - 1) == 0
 
 
-def _next_turn(state: AcedrexState, player: int) -> AcedrexState:
+def next_turn(state: AcedrexState, player: int) -> AcedrexState:
     """Begin a turn of ``player``: untap (ACE-UNTAP), then the roll; or stop when nothing
     can be captured any more, or at the cap."""
     if stalled(state):
-        return _finish(state, "stalled")
+        return finish_game(state, "stalled")
     cap = state.variant.turn_cap
     if cap and state.turns >= cap:
-        return _finish(state, "cap")
-    return _make(
+        return finish_game(state, "cap")
+    return make_state(
         state.variant, state.ring, state.tapped & ~_MASKS[player], state.hands, state.jackpot,
         state.captured, state.removed, state.out, state.money, player, Phase.CHANCE, ROLL,
         0, 0, 0, (), -1, 0, state.turns + 1, (), (),
     )
 
 
-def _pair_owes(rules: Acedrex, captured: tuple[tuple[int, ...], ...], i: int, j: int) -> int:
+def _pair_owes(rules: StateRules, captured: tuple[tuple[int, ...], ...], i: int, j: int) -> int:
     """ACE-PAYOUT: what ``j`` pays ``i`` when the two settle (negative: ``i`` pays)."""
     if rules.payout == "difference":
         diff = points(len(captured[i])) - points(len(captured[j]))
@@ -88,7 +87,7 @@ def _pair_owes(rules: Acedrex, captured: tuple[tuple[int, ...], ...], i: int, j:
     return diff * rules.stake
 
 
-def _settle_all(rules: Acedrex, captured: tuple[tuple[int, ...], ...], out: tuple[bool, ...],
+def settle_all(rules: StateRules, captured: tuple[tuple[int, ...], ...], out: tuple[bool, ...],
                 money: list[int]) -> None:
     active = [p for p in range(PLAYERS) if not out[p]]
     for n, i in enumerate(active):
@@ -98,15 +97,15 @@ def _settle_all(rules: Acedrex, captured: tuple[tuple[int, ...], ...], out: tupl
             money[j] -= owed
 
 
-def _finish(state: AcedrexState, reason: str) -> AcedrexState:
+def finish_game(state: AcedrexState, reason: str) -> AcedrexState:
     """ACE-END: settle every open pair and stop."""
     money = list(state.money)
-    _settle_all(state.variant, state.captured, state.out, money)
-    return _replace(state, money=tuple(money), phase=Phase.TERMINAL, stage=OVER,
+    settle_all(state.variant, state.captured, state.out, money)
+    return changed(state, money=tuple(money), phase=Phase.TERMINAL, stage=OVER,
                     queue=(), fight=-1, attack=0, left=0, ended=reason)
 
 
-def _resign(state: AcedrexState) -> AcedrexState:
+def resign_player(state: AcedrexState) -> AcedrexState:
     """ACE-RESIGN: the player on turn leaves; their pieces go, they settle now."""
     p = state.turn
     mine = _MASKS[p]
@@ -124,10 +123,10 @@ def _resign(state: AcedrexState) -> AcedrexState:
             money[p] += owed
             money[j] -= owed
     out = (*state.out[:p], True, *state.out[p + 1:])
-    after = _replace(
+    after = changed(
         state, ring=ring, jackpot=jackpot, hands=hands, tapped=state.tapped & ~mine,
         removed=tuple(sorted((*state.removed, *gone))), out=out, money=tuple(money),
     )
     if sum(1 for o in out if not o) == 1:
-        return _finish(after, "resignations")
-    return _next_turn(after, _next_player(out, p))
+        return finish_game(after, "resignations")
+    return next_turn(after, next_player(out, p))
