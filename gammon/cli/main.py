@@ -1025,9 +1025,11 @@ def serve(
         limit = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
         resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, limit), hard))
     # The bearoff databases, before any bot needs them within its time budget.
-    from gammon.evaluators.bearoff import prepare as prepare_bearoff
+    from gammon.evaluators import bearoff
 
-    prepare_bearoff()
+    if not bearoff.built():
+        with console.status("Building the bearoff databases (once, about ten seconds)..."):
+            bearoff.prepare()
     # The names it answers for: the configured ones and what it listens on.
     hosts = list(dict.fromkeys([*settings.hosts, *listening_hosts(host)]))
     os.environ["GAMMON_SERVE"] = json.dumps({

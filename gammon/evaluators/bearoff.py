@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import inspect
 import os
 from pathlib import Path
 from typing import Any
@@ -45,8 +46,8 @@ from gammon.core.variant import TrackVariant
 from gammon.kernels import tracks
 from gammon.kernels.cache import refresh_when_changed
 
-__all__ = ["POINTS", "TWO_SIDED", "Bearoff", "bearoff_for", "one_sided", "prepare", "sides",
-           "two_sided"]
+__all__ = ["POINTS", "TWO_SIDED", "Bearoff", "bearoff_for", "built", "one_sided", "prepare",
+           "sides", "two_sided"]
 
 #: Home points.
 POINTS = 6
@@ -195,10 +196,13 @@ def _one_sided(counts, starts, children, first):  # pragma: no cover
 @functools.cache
 def _fingerprint() -> str:
     """What the tables are built from: backgammon's compiled rules, the move generator's
-    source and this module's. A change to any of them names new tables, built afresh."""
+    source and the builders' here. A change to any of them names new tables, built
+    afresh (a change elsewhere in this module does not)."""
     digest = hashlib.sha256(_backgammon().kernel.rules.tobytes())
-    for module in (tracks.__file__, __file__):
-        digest.update(Path(module).read_bytes())
+    digest.update(Path(tracks.__file__).read_bytes())
+    for builder in (sides, _index, _children, _transitions, _two_sided, _one_sided):
+        digest.update(inspect.getsource(getattr(builder, "py_func", builder)).encode())
+    digest.update(repr((POINTS, SLOTS, TWO_SIDED, ONE_SIDED, MAX_ROLLS)).encode())
     return digest.hexdigest()[:12]
 
 
@@ -267,6 +271,11 @@ def applies(rules: Any) -> bool:
     of its own, 20 MB and ten seconds of building each.)"""
     return bool(isinstance(rules, TrackVariant) and np.array_equal(
         rules.kernel.rules, _backgammon().kernel.rules))
+
+
+def built() -> bool:
+    """Whether both tables are on disk already."""
+    return all(_table_path(name).exists() for name in ("two-sided", "one-sided"))
 
 
 def prepare() -> None:
