@@ -52,9 +52,9 @@ def read_state(rules: Any, text: str, dice: str | None) -> Any:
 
 def print_hint(console: Console, rules: Any, state: Any, evaluator: NeuralEvaluator,
                plies: int, as_json: bool, limit: int = 10) -> None:
-    from gammon.stakes.cube import CubeState
+    from gammon.stakes.cube import CubeState, base_of
 
-    base = state.base if isinstance(state, CubeState) else state
+    base = base_of(state)
     if base.is_chance:
         if not isinstance(state, CubeState):
             raise InvalidOptionError("no dice: give them with --dice (the cube decision is "
@@ -155,9 +155,9 @@ def run_rollout(console: Console, rules: Any, state: Any, evaluator: NeuralEvalu
                 as_json: bool, ray: str | None = None) -> list[RolloutResult]:
     from gammon.core.play import Play
     from gammon.notation import move_text_for
-    from gammon.stakes.cube import CubeState
+    from gammon.stakes.cube import base_of
 
-    base = state.base if isinstance(state, CubeState) else state
+    base = base_of(state)
     player = base.position.turn  # the player on roll: to roll, or to play the dice
     if base.is_chance:
         if plays:

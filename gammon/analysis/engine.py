@@ -28,7 +28,7 @@ from gammon.core.errors import InvalidOptionError
 from gammon.core.variant import variant
 from gammon.nn import shipped_network
 from gammon.nn.evaluator import NeuralEvaluator, board_rows, equity, outcome_targets
-from gammon.stakes.cube import CubeState
+from gammon.stakes.cube import CubeState, base_of
 
 #: The names of a two-player network's outputs, in order.
 PROBS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
@@ -72,7 +72,7 @@ def state_of(name: str, position: str, dice: str | None) -> tuple[Any, Any]:
         if "--dice" not in str(error):
             raise
         raise InvalidOptionError(str(error).replace("--dice", "dice")) from None
-    base = state.base if isinstance(state, CubeState) else state
+    base = base_of(state)
     return state, base
 
 
@@ -131,7 +131,7 @@ def _probs(values: Any) -> dict[str, float] | None:
 def hint(state: Any, evaluator: NeuralEvaluator, plies: int, limit: int) -> dict[str, Any]:
     """Every legal play of the dice rated (the best ``limit`` of them), best first; in a
     match by match equity (normalised: a single win +1), as the bots play."""
-    base = state.base if isinstance(state, CubeState) else state
+    base = base_of(state)
     search, by_match = match_search(evaluator.variant, state, evaluator)
     rated = rate_plays(base, evaluator, plies, search=search)
     best = rated[0].equity if rated else 0.0

@@ -49,7 +49,7 @@ from gammon.core.play import Play
 from gammon.nn.evaluator import NeuralEvaluator
 from gammon.notation import move_text_for
 from gammon.render.svg import board_svg
-from gammon.stakes.cube import CubeAction, CubeState
+from gammon.stakes.cube import CubeAction, CubeState, base_of
 from gammon.stakes.record import GameRecord
 
 #: gnubg's thresholds (equity lost, points per cube value).
@@ -205,13 +205,13 @@ def review(records: Sequence[GameRecord], evaluator: NeuralEvaluator, names: Seq
         number = 0
         for step in record.steps:
             before, state = state, state.apply(step)
-            base = before.base if isinstance(before, CubeState) else before
+            base = base_of(before)
             if before.is_chance:
                 if not base.opening and not base.is_terminal:
                     chances.append(_chances(evaluator, base))
                     if match and evaluator.players == 2:
                         match_chances.append(_match_chance(evaluator, before))
-                    after = state.base if isinstance(state, CubeState) else state
+                    after = base_of(state)
                     if isinstance(search, BoardSearch) and after.dice:
                         cube = before.cube_value if isinstance(before, CubeState) else 1
                         lucky = roll_luck(search, evaluator, base, after.dice)[0]
@@ -388,7 +388,7 @@ def plot(reviewed: Review, path: Path | io.StringIO, fmt: str = "png") -> None:
 
 def _pips(state: Any, names: Sequence[str]) -> str:
     """Each side's pip count, where the board has one."""
-    base = state.base if isinstance(state, CubeState) else state
+    base = base_of(state)
     position = getattr(base, "position", None)
     if position is None or not hasattr(position, "pips") or base.variant.board != "track":
         return ""

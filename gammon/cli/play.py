@@ -38,7 +38,7 @@ from gammon.core.words import agree
 from gammon.notation import move_text_for
 from gammon.notation.movetext import NO_MOVE, MoveText, Pair
 from gammon.render import board_for
-from gammon.stakes.cube import CubeAction, CubeState, Resign
+from gammon.stakes.cube import CubeAction, CubeState, Resign, base_of
 from gammon.stakes.match import Match, rotation
 from gammon.stakes.prompt import parse_command, stakes_help
 from gammon.stakes.rules import StakeRules
@@ -407,7 +407,7 @@ class TerminalGame:
 
     def people_in_play(self, state: State) -> bool:
         """Whether a person is still in the game (not finished, not resigned)."""
-        game = narrate.base(state)
+        game = base_of(state)
         return any(game.variant.in_play(game, p) for p in self.table.humans)
 
     # --- asking a person ------------------------------------------------------------------
@@ -433,7 +433,7 @@ class TerminalGame:
     def ask(self, question: Question) -> list[Any]:
         """The actions a person answers ``question`` with (usually one)."""
         state, seat, legal = question.state, question.seat, list(question.actions)
-        game = narrate.base(state)
+        game = base_of(state)
         if question.kind == PLAY:
             if len(legal) == 1 and not legal[0].moves:
                 return [legal[0]]  # nothing to play: the narration says why
@@ -685,7 +685,7 @@ class TerminalGame:
 
 
 def _actor(state: State) -> int:
-    game = narrate.base(state)
+    game = base_of(state)
     actor = state.current_player
     return actor if actor is not None else game.position.turn
 

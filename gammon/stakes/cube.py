@@ -575,6 +575,12 @@ class CubeState:
         return f"{cube}; score {self.score.text()}"
 
 
+def base_of(state: Any) -> Any:
+    """The game state a state plays in: a stakes state's wrapped game, any other state
+    itself."""
+    return state.base if isinstance(state, CubeState) else state
+
+
 def cube_game(variant: TrackVariant | str, stakes: StakeRules | None = None,
               score: MatchScore | None = None, *, start: GameState | None = None,
               **options: Any) -> CubeState:

@@ -21,7 +21,7 @@ from gammon.core.protocol import State
 from gammon.core.words import agree
 from gammon.notation.events import describe
 from gammon.notation.movetext import NO_MOVE
-from gammon.stakes.cube import CubeAction, CubeState, Resign, ResignAnswer
+from gammon.stakes.cube import CubeAction, CubeState, Resign, ResignAnswer, base_of
 from gammon.stakes.match import Match
 from gammon.stakes.prompt import cube_text, result_text, score_text
 from gammon.stakes.session import Session
@@ -51,11 +51,6 @@ class Line:
     values: dict[str, Any] = field(default_factory=dict)
 
 
-def base(state: State) -> Any:
-    """The game state under the stakes (the state itself without them)."""
-    return state.base if isinstance(state, CubeState) else state
-
-
 def narrate(table: Table, step: Step, names: Sequence[str]) -> list[Line]:
     """The lines that tell ``step``; ``names`` are the seats' names."""
     if step.kind == NEW_GAME:
@@ -70,9 +65,9 @@ def narrate(table: Table, step: Step, names: Sequence[str]) -> list[Line]:
         lines = _action(table, step.seat, step.taken, before, after)
         if step.note:
             lines.append(Line(None, step.note, NOTE))
-    rules = base(before).variant
+    rules = base_of(before).variant
     lines += [Line(seat, text, NOTE)
-              for seat, text in rules.announce(base(before), step.taken, base(after))]
+              for seat, text in rules.announce(base_of(before), step.taken, base_of(after))]
     if after.is_terminal and not before.is_terminal:
         lines += result_lines(table, after, names)
     return lines
@@ -130,7 +125,7 @@ def _opening(roll: Roll, before: Any, after: Any, names: Sequence[str]) -> Line:
     text = f"{label}: {throws}"
     values: dict[str, Any] = {"throws": [[p, d] for p, d in zip(throwers, roll.dice,
                                                                  strict=True)]}
-    state = base(after)
+    state = base_of(after)
     if isinstance(after, CubeState) and after.cube_value != before.cube_value:
         text += f" — equal dice: automatic double, the cube is now {after.cube_value}"
         message = "opening_double"
@@ -165,14 +160,14 @@ def _action(table: Table, seat: int, action: Any, before: Any, after: Any) -> li
                 if event.kind != "result"]
     if isinstance(action, Play):
         if not action.moves:
-            state = base(before)
+            state = base_of(before)
             reason = state.variant.no_move_reason(state)
             if reason:
                 return [Line(seat, f"cannot move: {reason}", PLAY, "cannot_move_because",
                              {"reason": reason})]
             return [Line(seat, "cannot move", PLAY, "cannot_move")]
         play = table.describe(before, action)
-        if len(base(before).legal_actions()) == 1:
+        if len(base_of(before).legal_actions()) == 1:
             return [Line(seat, f"plays {play}, the only legal play", PLAY, "plays_only",
                          {"play": play})]
         return [Line(seat, f"plays {play}", PLAY, "plays", {"play": play})]
@@ -242,7 +237,7 @@ def record(table: Table) -> Record:
     state = next(states)
     for taken, after in zip(games[-1].steps, states, strict=True):
         whole, state = state, after
-        before = base(whole)
+        before = base_of(whole)
         if whole.is_chance:
             if taken.opening and table.variant.players > 2:
                 throwers = taken.players or range(len(taken.dice))

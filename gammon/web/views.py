@@ -28,7 +28,7 @@ from gammon.notation import move_text_for
 from gammon.notation.codecs import format_position
 from gammon.notation.movetext import partial_play
 from gammon.render.svg import board_svg
-from gammon.stakes.cube import CubeState
+from gammon.stakes.cube import CubeState, base_of
 from gammon.stakes.prompt import cube_text, score_text
 from gammon.stakes.session import Session
 from gammon.table import narrate
@@ -55,14 +55,10 @@ def play_steps(play: Play, variant: TrackVariant) -> list[list[str]]:
     return [[_spot(m.source, slots), _spot(m.destination, slots)] for m in play.moves]
 
 
-def _base(state: State) -> Any:
-    return state.base if isinstance(state, CubeState) else state
-
-
 def last_play(table: Table) -> tuple[int, int, Play] | None:
     """The last play of the game being played: where it stands in the game's log, who
     made it, and the play."""
-    state = _base(table.state)
+    state = base_of(table.state)
     if not isinstance(state, GameState) or not table.log:
         return None
     entries = table.log[-1]
@@ -83,7 +79,7 @@ def last_steps(table: Table, viewer: int) -> dict[str, Any] | None:
     board, who made them, and a key that changes with every play (the page slides the
     checkers once per play)."""
     found = last_play(table)
-    state = _base(table.state)
+    state = base_of(table.state)
     if found is None or not state.variant.game_type.checkers:
         return None
     index, mover, play = found
@@ -118,7 +114,7 @@ def record(room: Room) -> list[dict[str, Any]]:
 
 
 def _position_id(state: State) -> str:
-    game = _base(state)
+    game = base_of(state)
     try:
         if isinstance(game, GameState):
             return format_position(game.variant, game.position)
@@ -174,7 +170,7 @@ def state_message(room: Room, seat: int | None, made: dict[Any, Any] | None = No
         parts.append(made["board", viewer])
         question = table.question
         if question is not None and seat == question.seat:
-            game = _base(state)
+            game = base_of(state)
             parts.append(f',"actions":{_json(_actions(question, game))}')
             if question.kind == PLAY and isinstance(game, GameState):
                 # The mover's checkers by spot: a move can only start where one stands.
@@ -232,7 +228,7 @@ def _shared(room: Room) -> dict[str, Any]:
     }
     if state is None:
         return data
-    game = _base(state)
+    game = base_of(state)
     data["position_id"] = _position_id(state)
     if isinstance(game, GameState):
         data["pips"] = [game.position.pips(p) for p in range(game.players)]
@@ -306,7 +302,7 @@ def preview(room: Room, seat: int, index: int, moves: list[int]) -> str:
     if not 0 <= index < len(question.actions):
         return ""
     play = question.actions[index]
-    game = _base(question.state)
+    game = base_of(question.state)
     position = game.position
     rows = [list(position.row(p)) for p in range(position.players)]
     variant = game.variant
