@@ -88,7 +88,6 @@ class MatchEvaluator:
         self.evaluator = evaluator
         self.context = context
         self.players = 2
-        self.size = getattr(evaluator, "size", None)
         self._weights = context.weights()
 
     def __getattr__(self, name: str) -> Any:

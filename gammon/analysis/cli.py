@@ -74,14 +74,15 @@ def print_hint(console: Console, rules: Any, state: Any, evaluator: NeuralEvalua
 
 def match_search(rules: Any, state: Any, evaluator: Any) -> tuple[Any, str]:
     """The search that rates plays at ``state``'s score (by match equity in a match:
-    :mod:`gammon.agents.match_play`; None: the money search) and a line saying so."""
+    :mod:`gammon.agents.match_play`; else the money search) and a line saying which
+    (empty for money)."""
     from gammon.agents.match_play import MatchSearches
     from gammon.agents.search import make_search
 
     searches = MatchSearches(rules, evaluator, make_search(rules, evaluator))
     context = searches.context(state)
     if context is None:
-        return None, ""
+        return searches.money, ""
     away = "-".join(str(n) for n in context.needs)
     return searches.at(state), (
         f"Equities by match equity at {away} away, cube {context.cube} (normalised: a "

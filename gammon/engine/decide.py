@@ -29,8 +29,9 @@ PLY_KINDS = ("neural", "expectimax", "gnubg")
 #: The deepest search an engine option may ask for (a decision stays within seconds).
 MAX_PLIES = 3
 
-_CUBE_WORDS = {CubeAction.ROLL: "roll", CubeAction.DOUBLE: "double", CubeAction.TAKE: "take",
-               CubeAction.DROP: "drop", CubeAction.BEAVER: "beaver"}
+#: The cube actions the protocols have words for (their words are the actions' values).
+_SPOKEN = (CubeAction.ROLL, CubeAction.DOUBLE, CubeAction.TAKE, CubeAction.DROP,
+           CubeAction.BEAVER)
 
 
 @dataclass(frozen=True)
@@ -132,6 +133,6 @@ class Engine:
         choice = self.agent(rules).choose(state)
         if isinstance(choice, Play):
             return Answer("move", tuple((m.source, m.destination) for m in choice.moves))
-        if choice in _CUBE_WORDS:
-            return Answer(_CUBE_WORDS[choice])
+        if choice in _SPOKEN:
+            return Answer(choice.value)
         raise InvalidOptionError(f"the engine has no words for {choice!r}")
