@@ -185,3 +185,40 @@ def test_multigam_board_and_panel_fit_80_columns():
     assert max(len(line) for line in lines) <= 80, board.plain
     assert "expecti… 2" in board.plain and "expecti… 3" in board.plain
     assert "to play [5] (played 6)" in board.plain
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**9), viewer=st.sampled_from([0, 1]))
+def test_the_svg_board_shows_each_stack_in_its_players_colours(seed, viewer):
+    """The web's board (drawn on every step, so written compactly: a checker takes its
+    colours from the group of its player's checkers) reads back as the position."""
+    import json
+    import xml.etree.ElementTree as ET
+
+    from gammon.render.svg import COLOURS, board_svg
+
+    s = random_state(seed)
+    svg = board_svg(s, viewer)
+    assert len(json.dumps(svg)) == len(svg) + 2  # it travels in JSON as it is
+    ns = "{http://www.w3.org/2000/svg}"
+    root = ET.fromstring(svg)
+    seen: dict = {}
+    for group in root.iter(f"{ns}g"):
+        spot = group.get("data-spot", "")
+        if not spot.startswith("p"):
+            continue
+        stacks = []
+        for painted in group.iter(f"{ns}g"):
+            checkers = [c for c in painted if c.get("class") == "checker"]
+            if checkers:
+                player = next(p for p, (fill, edge, _) in enumerate(COLOURS)
+                              if painted.get("fill") == fill and painted.get("stroke") == edge)
+                assert painted.get("class") == f"player{player}"
+                stacks.append((player, len(checkers)))
+        seen[int(spot[1:])] = stacks
+    other = 1 - viewer
+    for point in range(1, 25):
+        mine = s.position.count(viewer, point)
+        theirs = s.position.count(other, BG.shared_slot(viewer, point, other))
+        want = [(viewer, min(mine, 5))] if mine else [(other, min(theirs, 5))] if theirs else []
+        assert seen[point] == want, point

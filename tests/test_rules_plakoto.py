@@ -284,8 +284,8 @@ def test_plakoto_notation_on_the_boards():
     console.print(render_board(PK.state(pos, (2, 1)), viewer=0))
     assert "(o)" in console.export_text()
     svg = board_svg(PK.state(pos, (2, 1)), 0)
-    assert svg.count('class="pin"') == 1
-    assert 'class="pin"' not in board_svg(PK.state(PK.start_position(), (2, 1)), 0)
+    assert svg.count("class='pin'") == 1
+    assert "class='pin'" not in board_svg(PK.state(PK.start_position(), (2, 1)), 0)
 
 
 def test_plakoto_pin_positions_checked():

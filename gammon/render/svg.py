@@ -36,10 +36,17 @@ POINT = ("#d9c7a0", "#a0522d")
 SHOWN = 5  # checkers drawn on a point before the count takes over
 
 
+def _n(value: float) -> str:
+    """A coordinate as short as it reads: ``47`` for 47.0, ``46.5`` otherwise."""
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
 def _attrs(**values: Any) -> str:
     # Attribute values are this module's own numbers, colours and names (never a
     # person's text), so they are written as they are: the drawing is on every step.
-    return " ".join(f'{k.rstrip("_").replace("_", "-")}="{v}"'
+    # Single quotes: a board travels inside JSON, where a double quote costs a backslash.
+    return " ".join(f"{k.rstrip('_').replace('_', '-')}='{v}'"
                     for k, v in values.items() if v is not None)
 
 
@@ -48,18 +55,30 @@ def _el(tag: str, body: str = "", **values: Any) -> str:
     return f"<{tag} {attrs}>{body}</{tag}>" if body else f"<{tag} {attrs}/>"
 
 
+#: What every checker of a player is painted with (and its class), said once by the
+#: group holding them.
+_PAINT = tuple(_attrs(class_=f"player{player}", fill=fill, stroke=edge, stroke_width="2")
+               for player, (fill, edge, _) in enumerate(COLOURS))
+#: What every board text is written in, said once by the group holding them.
+_INK = _attrs(fill="#f3e6cc", text_anchor="middle", font_family="sans-serif")
+
+
 # A board is drawn again after every step, mostly from the same pieces: the checkers,
 # dice and points at the places they stand are kept once written.
 @functools.lru_cache(maxsize=4096)
 def _checker(x: float, y: float, r: float, player: int, label: str = "") -> str:
-    fill, edge, ink = COLOURS[player % len(COLOURS)]
-    parts = [_el("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r=f"{r:.1f}", fill=fill, stroke=edge,
-                 stroke_width="2", class_=f"checker player{player}")]
+    """A checker, painted by its group (``_PAINT``)."""
+    parts = [_el("circle", cx=_n(x), cy=_n(y), r=_n(r), class_="checker")]
     if label:
-        parts.append(_el("text", escape(label), x=f"{x:.1f}", y=f"{y + r * 0.38:.1f}",
-                         fill=ink, font_size=f"{r:.0f}", text_anchor="middle",
+        ink = COLOURS[player % len(COLOURS)][2]
+        parts.append(_el("text", escape(label), x=_n(x), y=_n(y + r * 0.38), fill=ink,
+                         stroke="none", font_size=f"{r:.0f}", text_anchor="middle",
                          font_family="sans-serif", font_weight="bold"))
     return "".join(parts)
+
+
+def _checkers(player: int, drawn: Iterable[str]) -> str:
+    return f"<g {_PAINT[player % len(_PAINT)]}>{''.join(drawn)}</g>"
 
 
 @functools.lru_cache(maxsize=1024)
@@ -67,44 +86,90 @@ def _die(x: float, y: float, size: float, value: int, used: bool = False) -> str
     pips = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)],
             4: [(0, 0), (0, 2), (2, 0), (2, 2)], 5: [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)],
             6: [(0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)]}
-    body = [_el("rect", x=f"{x:.1f}", y=f"{y:.1f}", width=f"{size:.1f}", height=f"{size:.1f}",
-                rx="6", fill="#fffdf6", stroke="#333", stroke_width="1.5",
+    body = [_el("rect", x=_n(x), y=_n(y), width=_n(size), height=_n(size), rx="6",
+                fill="#fffdf6", stroke="#333", stroke_width="1.5",
                 opacity="0.45" if used else "1", class_="die")]
     if value in pips:
         step = size / 4
         for row, col in pips[value]:
-            body.append(_el("circle", cx=f"{x + step * (col + 1):.1f}",
-                            cy=f"{y + step * (row + 1):.1f}", r=f"{size / 11:.1f}", fill="#222"))
+            body.append(_el("circle", cx=_n(x + step * (col + 1)), cy=_n(y + step * (row + 1)),
+                            r=_n(size / 11), fill="#222"))
     else:  # dice of more sides: the number
-        body.append(_el("text", str(value), x=f"{x + size / 2:.1f}", y=f"{y + size * 0.66:.1f}",
+        body.append(_el("text", str(value), x=_n(x + size / 2), y=_n(y + size * 0.66),
                         font_size=f"{size / 2:.0f}", text_anchor="middle",
                         font_family="sans-serif", font_weight="bold"))
     return "".join(body)
 
 
-@functools.lru_cache(maxsize=1024)
-def _point(point: int, cx: float, cw: float, base: float, tip: float, label_y: float,
-           colour: int) -> tuple[str, str]:
-    """A point's number and its triangle."""
-    return (_el("text", str(point), x=f"{cx:.1f}", y=str(label_y), fill="#f3e6cc",
-                font_size="13", text_anchor="middle", font_family="sans-serif"),
-            _el("polygon", points=f"{cx - cw / 2:.1f},{base} {cx + cw / 2:.1f},{base} "
-                f"{cx:.1f},{tip}", fill=POINT[colour]))
-
-
 def _svg(width: int, height: int, body: Iterable[str], label: str) -> str:
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-            f'class="board" role="img" aria-label="{escape(label)}">' + "".join(body)
+    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {width} {height}' "
+            f"class='board' role='img' aria-label='{escape(label)}'>" + "".join(body)
             + "</svg>")
 
 
 def _pin_mark(x: float, y: float, r: float) -> str:
     """The mark on a pinned checker (the games that pin): a dark pin head in its middle."""
-    return _el("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r=f"{r * 0.3:.1f}", fill="#111",
-               stroke="#f1c40f", stroke_width="2", class_="pin")
+    return _el("circle", cx=_n(x), cy=_n(y), r=_n(r * 0.3), fill="#111", stroke="#f1c40f",
+               stroke_width="2", class_="pin")
 
 
 # --- the track board --------------------------------------------------------------------
+
+_CW, _MARGIN, _BAR_W, _TRAY_W, _HEIGHT = 46, 24, 46, 60, 480
+_POINT_H = 190
+_RADIUS = _CW / 2 - 3
+
+
+@functools.lru_cache(maxsize=64)
+def _track_frame(points: int) -> tuple[int, str, tuple[float, ...]]:
+    """What a track board of ``points`` points draws whatever stands on it: its width,
+    the wood, the felt and the points' numbers (their places are the same from either
+    side: each player's own numbers run the same way round), and each column's centre."""
+    half = points // 2
+    left = half // 2
+    width = _MARGIN * 2 + _CW * half + _BAR_W + _TRAY_W + 10
+    columns = tuple(_MARGIN + index * _CW + (_BAR_W if index >= left else 0) + _CW / 2
+                    for index in range(half))
+    labels = []
+    for row, line in enumerate((range(half + 1, points + 1), range(half, 0, -1))):
+        y = _MARGIN - 7 if row == 0 else _HEIGHT - 8
+        labels.extend(_el("text", str(point), x=_n(columns[index]), y=str(y))
+                      for index, point in enumerate(line))
+    frame = (_el("rect", x="0", y="0", width=str(width), height=str(_HEIGHT), fill=BOARD,
+                 rx="10")
+             + _el("rect", x=str(_MARGIN), y=str(_MARGIN), width=str(_CW * half + _BAR_W),
+                   height=str(_HEIGHT - 2 * _MARGIN), fill=FELT)
+             + f"<g {_INK} font-size='13'>{''.join(labels)}</g>")
+    return width, frame, columns
+
+
+@functools.lru_cache(maxsize=8192)
+def _point_group(point: int, cx: float, row: int, colour: int,
+                 stacks: tuple[tuple[int, int], ...], under: int | None, marked: bool,
+                 mine: int, theirs: int) -> str:
+    """A point and its checkers as one group (a click anywhere on it picks it):
+    ``stacks`` the (player, count) standing there, bottom first; ``under`` the player
+    whose checker lies pinned there (drawn at the edge, under its pinners)."""
+    base = _MARGIN if row == 0 else _HEIGHT - _MARGIN
+    tip = base + _POINT_H if row == 0 else base - _POINT_H
+    half = _CW / 2
+    group = [_el("polygon", points=f"{_n(cx - half)},{base} {_n(cx + half)},{base} "
+                 f"{_n(cx)},{tip}", fill=POINT[colour])]
+    stacked = 0
+    for player, n in stacks:
+        drawn = []
+        for k in range(min(n, SHOWN - stacked)):
+            at = stacked + k
+            y = (base + _RADIUS + 2 + at * 2 * _RADIUS if row == 0
+                 else base - _RADIUS - 2 - at * 2 * _RADIUS)
+            label = str(n) if n > SHOWN - stacked and at == SHOWN - 1 else ""
+            drawn.append(_checker(cx, y, _RADIUS, player, label))
+            if player == under:
+                drawn.append(_pin_mark(cx, y, _RADIUS))
+        group.append(_checkers(player, drawn))
+        stacked += min(n, SHOWN - stacked)
+    return _el("g", "".join(group), class_="spot point" + (" moved" if marked else ""),
+               data_spot=f"p{point}", data_mine=str(mine), data_theirs=str(theirs))
 
 
 def track_svg(state: GameState, viewer: int, *, moved: Sequence[str] = (),
@@ -119,87 +184,57 @@ def track_svg(state: GameState, viewer: int, *, moved: Sequence[str] = (),
     half = points // 2
     left = half // 2
     other = 1 - viewer
-    cw, margin, bar_w, tray_w, height = 46, 24, 46, 60, 480
-    width = margin * 2 + cw * half + bar_w + tray_w + 10
-    point_h = 190
-    radius = cw / 2 - 3
+    margin, bar_w, tray_w, height, radius = _MARGIN, _BAR_W, _TRAY_W, _HEIGHT, _RADIUS
+    width, frame, columns = _track_frame(points)
     marked = set(moved)
-
-    def column_x(index: int) -> float:
-        x = margin + index * cw + (bar_w if index >= left else 0)
-        return x + cw / 2
 
     def count_on(player: int, point: int) -> int:
         slot = point if player == viewer else variant.shared_slot(viewer, point, player)
         return position.count(player, slot)
 
-    body = [_el("rect", x="0", y="0", width=str(width), height=str(height), fill=BOARD, rx="10"),
-            _el("rect", x=str(margin), y=str(margin), width=str(cw * half + bar_w),
-                height=str(height - 2 * margin), fill=FELT)]
-    top = list(range(half + 1, points + 1))
-    bottom = list(range(half, 0, -1))
-    for row, line in enumerate((top, bottom)):
+    body = [frame]
+    for row, line in enumerate((range(half + 1, points + 1), range(half, 0, -1))):
         for index, point in enumerate(line):
-            cx = column_x(index)
-            base = margin if row == 0 else height - margin
-            tip = base + point_h if row == 0 else base - point_h
-            spot = f"p{point}"
-            label, triangle = _point(point, cx, cw, base, tip,
-                                     margin - 7 if row == 0 else height - 8, (index + row) % 2)
-            body.append(label)
-            # A point and its checkers are one group: a click anywhere on it picks it.
-            group = [triangle]
-            # A pinned checker (the games that pin) lies at the edge, under its pinners.
             under = variant.pinned_on(position, viewer, point)
-            stacked = 0
-            for player in (viewer, other) if under is None else (under, 1 - under):
-                n = count_on(player, point)
-                if not n:
-                    continue
-                for k in range(min(n, SHOWN - stacked)):
-                    at = stacked + k
-                    y = (base + radius + 2 + at * 2 * radius if row == 0
-                         else base - radius - 2 - at * 2 * radius)
-                    label = str(n) if n > SHOWN - stacked and at == SHOWN - 1 else ""
-                    group.append(_checker(cx, y, radius, player, label))
-                    if player == under:
-                        group.append(_pin_mark(cx, y, radius))
-                stacked += min(n, SHOWN - stacked)
-            body.append(_el("g", "".join(group), class_="spot point"
-                            + (" moved" if spot in marked else ""), data_spot=spot,
-                            data_mine=str(count_on(viewer, point)),
-                            data_theirs=str(count_on(other, point))))
+            mine, theirs = count_on(viewer, point), count_on(other, point)
+            order = (viewer, other) if under is None else (under, 1 - under)
+            stacks = tuple((p, n) for p, n in ((p, mine if p == viewer else theirs)
+                                                for p in order) if n)
+            body.append(_point_group(point, columns[index], row, (index + row) % 2, stacks,
+                                     under, f"p{point}" in marked, mine, theirs))
     # The bar, with each side's checkers there (the viewer's nearer their home).
-    bar_x = margin + left * cw
+    bar_x = margin + left * _CW
     group = [_el("rect", x=str(bar_x), y=str(margin), width=str(bar_w),
                  height=str(height - 2 * margin), fill=BOARD)]
     bar = position.bar_slot
     for player, toward in ((viewer, 1), (other, -1)):
         n = position.count(player, bar)
-        for k in range(min(n, 4)):
-            y = height / 2 + toward * (radius + 6 + k * 2 * radius)
-            group.append(_checker(bar_x + bar_w / 2, y, radius, player,
-                                  str(n) if n > 4 and k == 3 else ""))
+        if n:
+            group.append(_checkers(player, (
+                _checker(bar_x + bar_w / 2, height / 2 + toward * (radius + 6 + k * 2 * radius),
+                         radius, player, str(n) if n > 4 and k == 3 else "")
+                for k in range(min(n, 4)))))
     body.append(_el("g", "".join(group), class_="spot bar" + (" moved" if "bar" in marked
                                                                else ""), data_spot="bar",
                     data_mine=str(position.count(viewer, bar)),
                     data_theirs=str(position.count(other, bar))))
     # The trays: borne-off checkers as thin bars, the viewer's at the bottom.
-    tray_x = margin * 2 + cw * half + bar_w - 10
+    tray_x = margin * 2 + _CW * half + bar_w - 10
     group = [_el("rect", x=str(tray_x), y=str(margin), width=str(tray_w - 10),
                  height=str(height - 2 * margin), fill="#5a3b22")]
     for player, bottom_side in ((viewer, True), (other, False)):
         n = position.off(player)
+        if not n:
+            continue
         fill, edge, _ = COLOURS[player]
-        for k in range(n):
-            tray_y = (height - margin - 8 - k * 11) if bottom_side else (margin + 2 + k * 11)
-            group.append(_el("rect", x=str(tray_x + 6), y=str(tray_y), width=str(tray_w - 22),
-                             height="8", fill=fill, stroke=edge, rx="2"))
-        if n:
-            count_y = height / 2 + 40 if bottom_side else height / 2 - 30
-            group.append(_el("text", f"{n} off", x=str(tray_x + (tray_w - 10) / 2),
-                             y=str(count_y), fill="#f3e6cc", font_size="12",
-                             text_anchor="middle", font_family="sans-serif"))
+        bars = (_el("rect", x=str(tray_x + 6), width=str(tray_w - 22), height="8", rx="2",
+                    y=str((height - margin - 8 - k * 11) if bottom_side else (margin + 2 + k * 11)))
+                for k in range(n))
+        group.append(f"<g {_attrs(fill=fill, stroke=edge)}>{''.join(bars)}</g>")
+        count_y = height / 2 + 40 if bottom_side else height / 2 - 30
+        group.append(_el("text", f"{n} off", x=_n(tray_x + (tray_w - 10) / 2), y=_n(count_y),
+                         fill="#f3e6cc", font_size="12", text_anchor="middle",
+                         font_family="sans-serif"))
     body.append(_el("g", "".join(group), class_="spot off" + (" moved" if "off" in marked
                                                                else ""), data_spot="off",
                     data_mine=str(position.off(viewer)), data_theirs=str(position.off(other))))
@@ -212,7 +247,7 @@ def track_svg(state: GameState, viewer: int, *, moved: Sequence[str] = (),
         # columns at either end hold a head or a backgammon's 13 point).
         size, gap = 28, 6
         shown = shown[:4]
-        start = (margin + bar_w + (left + half) * cw / 2
+        start = (margin + bar_w + (left + half) * _CW / 2
                  - (len(shown) * size + (len(shown) - 1) * gap) / 2)
         spent = list(used)
         for k, value in enumerate(shown[:4]):
@@ -230,15 +265,15 @@ def track_svg(state: GameState, viewer: int, *, moved: Sequence[str] = (),
     value, owner = cube
     y = height / 2 - 18.0 if owner is None else float(
         height - margin - 40 if owner == viewer else margin + 4)
-    frame = _el("rect", x="0", y="0", width=str(gutter + 20), height=str(height), fill=BOARD,
-                rx="10")
+    wood = _el("rect", x="0", y="0", width=str(gutter + 20), height=str(height), fill=BOARD,
+               rx="10")
     box = _el("rect", x="4", y=f"{y:.0f}", width="36", height="36", rx="4",
               fill="#fffdf6", stroke="#222", class_="cube")
     text = _el("text", str(value if value > 1 else 64), x="22", y=f"{y + 24:.0f}",
                font_size="16", text_anchor="middle", font_family="sans-serif",
                font_weight="bold")
-    board = f'<g transform="translate({gutter},0)">' + "".join(body) + "</g>"
-    return _svg(width + gutter, height, [frame, board, box, text], label)
+    board = f"<g transform='translate({gutter},0)'>" + "".join(body) + "</g>"
+    return _svg(width + gutter, height, [wood, board, box, text], label)
 
 
 # --- Multi-Gam's quarter board ---------------------------------------------------------
@@ -276,10 +311,10 @@ def quarter_svg(state: GameState, *, moved: Sequence[str] = (),
         for player in range(players):
             n = position.count(player, slot)
             lane = x + 14 + player * (cw - 28) / max(players - 1, 1)
-            for k in range(min(n, 6)):
-                y = height - margin - 62 - k * (2 * radius + 2)
-                group.append(_checker(lane, y, radius, player,
-                                      str(n) if n > 6 and k == 5 else ""))
+            if n:
+                group.append(_checkers(player, (
+                    _checker(lane, height - margin - 62 - k * (2 * radius + 2), radius, player,
+                             str(n) if n > 6 and k == 5 else "") for k in range(min(n, 6)))))
         body.append(_el("g", "".join(group), class_=classes, data_spot=spot))
     shown = list(dice) if dice is not None else list(state.dice)
     for k, value in enumerate(shown[:4]):
