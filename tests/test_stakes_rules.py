@@ -672,3 +672,24 @@ def test_record_match_id_known_values():
     won = finish(CubeState.midgame(BG, end, (6, 5), score=MatchScore.match(5, (3, 3)),
                                    cube_value=2, cube_owner=1))
     assert state_gnubg_id(won) == "AAAAwP8fAAAAAA:EQKgADAAOAAE"
+
+
+def test_what_a_state_plays_for_is_answered_for_plain_games_and_stakes_alike():
+    """The faces ask the stakes through one place (``gammon.stakes.cube``): a plain
+    game plays for one point, in no match, with no resignations to offer."""
+    from gammon.stakes.cube import cube_value, match_length, resign_offers, stakes_of
+
+    plain = BG.initial_state()
+    assert (stakes_of(plain), cube_value(plain), match_length(plain),
+            resign_offers(plain)) == (None, 1, 0, ())
+    state = cube_game(BG, score=MatchScore(5, (1, 2)))
+    rng = random.Random(3)
+    while not state.preroll:  # the opening roll, its play and the next turn's start
+        state = state.apply(state.sample_chance(rng) if state.is_chance
+                            else state.legal_actions()[0])
+    state = state.apply(DOUBLE).apply(TAKE)
+    while state.is_chance:
+        state = state.apply(state.sample_chance(rng))
+    assert stakes_of(state) is state
+    assert (cube_value(state), match_length(state)) == (2, 5)
+    assert resign_offers(state) == state.resign_offers() and resign_offers(state)

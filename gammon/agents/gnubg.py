@@ -30,7 +30,7 @@ from gammon.core.errors import GammonError, InvalidOptionError
 from gammon.core.position import Position
 from gammon.core.protocol import Rules
 from gammon.core.variant import play_leading_to
-from gammon.stakes.cube import CubeAction, CubeState
+from gammon.stakes.cube import CubeAction, CubeState, stakes_of
 
 DRIVER = Path(__file__).resolve().parent / "gnubg_driver.py"
 #: Our variants gnubg plays, and gnubg's name for each.
@@ -169,9 +169,10 @@ class GnubgAgent:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        if isinstance(state, CubeState) and state.resignation is None and (
-                state.preroll or state.offer is not None):
-            return self.cube_action(state)
+        stakes = stakes_of(state)
+        if stakes is not None and stakes.resignation is None and (
+                stakes.preroll or stakes.offer is not None):
+            return self.cube_action(stakes)
         answer, state = resolve(state, self)  # resignations by gnubg's chances
         if answer is not None:
             return answer

@@ -70,9 +70,9 @@ def applies(evaluator: Any) -> bool:
 def match_context(state: Any) -> MatchContext | None:
     """The match context of a stakes state in a match where the score changes what a
     result is worth, else None (money play, a game with no stakes state)."""
-    from gammon.stakes.cube import CubeState
+    from gammon.stakes.cube import match_length
 
-    if not isinstance(state, CubeState) or not state.score.length:
+    if not match_length(state):
         return None
     score = state.score
     needs = (score.length - score.score[0], score.length - score.score[1])

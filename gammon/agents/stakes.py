@@ -36,17 +36,18 @@ from gammon.core.protocol import State
 from gammon.evaluators.base import ChanceEvaluator
 from gammon.kernels import writable_boards
 from gammon.nn.encoders import contact_applies
-from gammon.stakes.cube import CubeState
+from gammon.stakes.cube import CubeState, stakes_of
 
 
 def wrapped(state: State) -> Any | None:
     """The wrapped game state when ``state`` is a stakes state whose decision is a play
     of the wrapped game, else None."""
-    if not isinstance(state, CubeState):
+    stakes = stakes_of(state)
+    if stakes is None:
         return None
-    if state.offer is not None or state.preroll or state.resignation is not None:
+    if stakes.offer is not None or stakes.preroll or stakes.resignation is not None:
         return None
-    return state.base
+    return stakes.base
 
 
 def chances(evaluator: Any, state: CubeState, player: int) -> Chances:
@@ -150,25 +151,26 @@ def stakes_decision(state: State, evaluator: Any, search: Any = None,
                     depth: int = 1) -> Any | None:
     """The bot's answer at a cube or resignation decision of a stakes state, else None
     (``search``: see :func:`chances`)."""
-    if not isinstance(state, CubeState):
+    stakes = stakes_of(state)
+    if stakes is None:
         return None
-    player = state.current_player
+    player = stakes.current_player
     assert player is not None  # a decision
-    legal = list(state.legal_actions())
-    if state.resignation is not None:
-        _, level = state.resignation
-        accept = level >= chances(evaluator, state, player).equity
+    legal = list(stakes.legal_actions())
+    if stakes.resignation is not None:
+        _, level = stakes.resignation
+        accept = level >= chances(evaluator, stakes, player).equity
         for action in legal:
             if str(action) == ("accept" if accept else "reject"):
                 return action
         return legal[0]
-    if state.offer is None and not state.preroll:
+    if stakes.offer is None and not stakes.preroll:
         return None
-    answering = state.offer is not None
+    answering = stakes.offer is not None
     doubler = 1 - player if answering else player
-    _, view = view_of(state, evaluator, doubler, search, depth)
+    _, view = view_of(stakes, evaluator, doubler, search, depth)
     # The taker's equity owning the cube at twice: what the doubler's take leaves.
-    beaver = -view.take if answering and not state.score.length else None
+    beaver = -view.take if answering and not stakes.score.length else None
     choice = cube_choice(legal, view, answering, beaver)
     if choice is None:
         choice = next((a for a in legal if action_kind(a) in ("no double", "take")), legal[0])

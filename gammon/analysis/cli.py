@@ -52,11 +52,11 @@ def read_state(rules: Any, text: str, dice: str | None) -> Any:
 
 def print_hint(console: Console, rules: Any, state: Any, evaluator: NeuralEvaluator,
                plies: int, as_json: bool, limit: int = 10) -> None:
-    from gammon.stakes.cube import CubeState, base_of
+    from gammon.stakes.cube import base_of, stakes_of
 
     base = base_of(state)
     if base.is_chance:
-        if not isinstance(state, CubeState):
+        if stakes_of(state) is None:
             raise InvalidOptionError("no dice: give them with --dice (the cube decision is "
                                      "for backgammon positions given by their ID)")
         _print_cube(console, rate_cube(state, evaluator, plies), as_json)

@@ -28,7 +28,7 @@ from gammon.core.errors import InvalidOptionError
 from gammon.core.variant import variant
 from gammon.nn import shipped_network
 from gammon.nn.evaluator import NeuralEvaluator, board_rows, equity, outcome_targets
-from gammon.stakes.cube import CubeState, base_of
+from gammon.stakes.cube import CubeState, base_of, stakes_of
 
 #: The names of a two-player network's outputs, in order.
 PROBS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
@@ -104,7 +104,7 @@ def check(kind: str, name: str, position: str, dice: str | None) -> None:
                 "no dice: give the roll to play as dice (such as \"31\") or in the "
                 "position's ID; the cube decision before a roll is /api/engine/cube")
     elif kind == "cube":
-        if not isinstance(state, CubeState):
+        if stakes_of(state) is None:
             raise InvalidOptionError(f"{name} has no cube decisions here")
         if base.is_terminal:
             raise InvalidOptionError("the game is over in this position: no cube decision")

@@ -49,7 +49,7 @@ from gammon.core.play import Play
 from gammon.nn.evaluator import NeuralEvaluator
 from gammon.notation import move_text_for
 from gammon.render.svg import board_svg
-from gammon.stakes.cube import CubeAction, CubeState, base_of
+from gammon.stakes.cube import CubeAction, CubeState, base_of, cube_value, match_length, stakes_of
 from gammon.stakes.record import GameRecord
 
 #: gnubg's thresholds (equity lost, points per cube value).
@@ -201,7 +201,7 @@ def review(records: Sequence[GameRecord], evaluator: NeuralEvaluator, names: Seq
         chances: list[tuple[float, ...]] = []
         match_chances: list[float] = []
         state = record.start
-        match = isinstance(state, CubeState) and bool(state.score.length)
+        match = bool(match_length(state))
         number = 0
         for step in record.steps:
             before, state = state, state.apply(step)
@@ -213,7 +213,7 @@ def review(records: Sequence[GameRecord], evaluator: NeuralEvaluator, names: Seq
                         match_chances.append(_match_chance(evaluator, before))
                     after = base_of(state)
                     if isinstance(search, BoardSearch) and after.dice:
-                        cube = before.cube_value if isinstance(before, CubeState) else 1
+                        cube = cube_value(before)
                         lucky = roll_luck(search, evaluator, base, after.dice)[0]
                         result.luck.append(Luck(game, base.position.turn,
                                                 tuple(after.dice), cube * float(lucky)))
@@ -230,7 +230,7 @@ def review(records: Sequence[GameRecord], evaluator: NeuralEvaluator, names: Seq
             else:
                 decision = None
             if decision is not None:
-                if decision.kind == "play" and isinstance(before, CubeState):
+                if decision.kind == "play" and stakes_of(before) is not None:
                     decision = replace(decision, state=before)  # the board with its cube
                 if decision.kind == "play" and match:
                     decision = replace(decision, worth=cube_worth(before, player))
@@ -317,7 +317,7 @@ def cube_worth(state: Any, player: int, cube: int | None = None) -> float:
     match at ``state``'s score (half the swing between winning and losing the cube): how
     a match's equities are normalised to points per cube and back (gnubg's way); 1 in
     money play."""
-    if not isinstance(state, CubeState) or not state.score.length:
+    if not match_length(state):
         return 1.0
     cube = state.cube_value if cube is None else cube
     score = state.score
@@ -397,7 +397,8 @@ def _pips(state: Any, names: Sequence[str]) -> str:
 
 
 def _cube_text(state: Any, names: Sequence[str]) -> str:
-    if not isinstance(state, CubeState) or not state.cube_in_play:
+    stakes = stakes_of(state)
+    if stakes is None or not stakes.cube_in_play:
         return ""
     owner = "in the middle" if state.cube_owner is None else \
         f"owned by {escape.escape(names[state.cube_owner])}"

@@ -38,7 +38,7 @@ from gammon.core.words import agree
 from gammon.notation import move_text_for
 from gammon.notation.movetext import NO_MOVE, MoveText, Pair
 from gammon.render import board_for
-from gammon.stakes.cube import CubeAction, CubeState, Resign, base_of
+from gammon.stakes.cube import CubeAction, Resign, base_of, stakes_of
 from gammon.stakes.match import Match, rotation
 from gammon.stakes.prompt import parse_command, stakes_help
 from gammon.stakes.rules import StakeRules
@@ -614,8 +614,8 @@ class TerminalGame:
                 continue
             if command in ("help", "h"):
                 commands = tuple(row for row in HELP_COMMANDS if row[0] != "resign")
-                if isinstance(state, CubeState):
-                    commands += stakes_help(state.base.variant)
+                if (stakes := stakes_of(state)) is not None:
+                    commands += stakes_help(stakes.base.variant)
                 self.help(commands, game.variant)
                 continue
             if command.startswith("resign") or command in ("double", "take", "drop", "accept"):
@@ -659,12 +659,13 @@ class TerminalGame:
     def stakes_word(self, state: State, line: str) -> Any:
         """A cube or resignation word typed at a play's prompt: an offer to resign is
         the answer; a cube word out of place is explained."""
-        if not isinstance(state, CubeState):
+        stakes = stakes_of(state)
+        if stakes is None:
             self.refuse("nobody wins by your resigning with more than two players: play "
                         "on, or type quit to stop")
             return None
         try:
-            return parse_command(state, line)
+            return parse_command(stakes, line)
         except GammonError as error:
             self.refuse(str(error))
             return None
@@ -733,7 +734,7 @@ def play_table(table: Table, console: Console | None = None,
         return GameResult(state, turns, table=table)
     returns = state.returns()
     winner = state.winner
-    ending = state.ending if isinstance(state, CubeState) else None
+    ending = stakes.ending if (stakes := stakes_of(state)) is not None else None
     ranking = tuple(sorted(range(len(returns)), key=lambda p: -returns[p]))
     points = returns[winner] if winner is not None else 0
     return GameResult(state, turns, winner, int(points) if float(points).is_integer() else points,

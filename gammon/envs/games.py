@@ -16,7 +16,7 @@ from gammon.core.errors import IllegalPlayError, InvalidOptionError
 from gammon.core.protocol import Rules, State, play_on
 from gammon.nn.evaluator import result_range
 from gammon.render import board_for
-from gammon.stakes.cube import CubeState, cube_game
+from gammon.stakes.cube import cube_game, cube_value, match_length, stakes_of
 from gammon.stakes.match import Rotation, rotation
 from gammon.stakes.prompt import cube_text, is_stakes_decision, question, score_text
 from gammon.stakes.rules import StakeRules
@@ -134,9 +134,7 @@ def illegal_penalty(scale: float, state: Any, whole_match: bool) -> float:
     illegal action costs more than the worst the player could be held to by legal play
     from that decision (a backgammon at the cube's value, dropping any double), with the
     cube or without, in money play or a match, on the scale of the game's results."""
-    if whole_match or not isinstance(state, CubeState):
-        return scale
-    return scale * state.cube_value
+    return scale if whole_match else scale * cube_value(state)
 
 
 def new_game(rules: Any, stakes: Any = None, match: int = 0) -> Any:
@@ -227,12 +225,12 @@ def board_text(rules: Any, state: State, viewer: int | None, names: list[str],
     so far in steps, drawn as the terminal draws a play typed in parts."""
     console = Console(file=io.StringIO(), width=100, record=True)
     console.print(board_for(rules).draw(state, viewer=viewer, names=names, **part))
-    if isinstance(state, CubeState):
-        console.print(cube_text(state, names) + (f"; {score_text(state, names)}"
-                                                 if state.score.length else ""))
-        decider = state.current_player
-        if is_stakes_decision(state) and decider is not None:
+    if (stakes := stakes_of(state)) is not None:
+        console.print(cube_text(stakes, names) + (f"; {score_text(stakes, names)}"
+                                                 if match_length(stakes) else ""))
+        decider = stakes.current_player
+        if is_stakes_decision(stakes) and decider is not None:
             console.print(f"{names[decider]} to decide: "
-                          f"{question(state, names)}")
+                          f"{question(stakes, names)}")
     text: str = console.export_text()
     return text

@@ -14,7 +14,7 @@ from typing import Any
 from gammon.core.dice import Roll
 from gammon.core.play import Play
 from gammon.notation.movetext import format_play
-from gammon.stakes.cube import CubeAction, CubeState, Resign, ResignAnswer
+from gammon.stakes.cube import CubeAction, Resign, ResignAnswer, stakes_of
 from gammon.stakes.record import Event, GameRecord, points_text, result_event
 
 
@@ -44,7 +44,7 @@ def lines(record: GameRecord, names: list[str] | None = None) -> list[str]:
 
 def describe(before: Any, x: Any, after: Any) -> list[Event]:
     """The record's events for ``x`` applied to ``before`` giving ``after``."""
-    if not isinstance(before, CubeState):
+    if stakes_of(before) is None:
         return _describe_plain(before, x, after)
     events: list[Event] = []
     if isinstance(x, Roll):

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from gammon.core.errors import InvalidNotationError
 from gammon.core.play import Play
 from gammon.notation.mat import MatchFile, MatGame, Turn
-from gammon.stakes.cube import CubeAction, CubeState, ResignAnswer
+from gammon.stakes.cube import CubeAction, ResignAnswer, match_length
 from gammon.stakes.record import GameRecord
 
 #: A node's properties: each name with its values, in the file's order.
@@ -269,7 +269,7 @@ def write_sgf(length: int, names: Sequence[str], games: Sequence[GameRecord],
                 f"MI[length:{length}][game:{number}][ws:{score[0]}][bs:{score[1]}]",
                 f"PW[{_escape(names[0])}]PB[{_escape(names[1])}]"]
         start = record.start
-        if isinstance(start, CubeState) and start.score.length:
+        if match_length(start):
             root.append("RU[Crawford:CrawfordGame]" if start.score.crawford
                         else "RU[Crawford]")
         actions, resigned = _actions(record)

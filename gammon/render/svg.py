@@ -22,7 +22,7 @@ from typing import Any
 from gammon.core.play import Play
 from gammon.core.protocol import Phase
 from gammon.core.variant import GameState
-from gammon.stakes.cube import CubeState
+from gammon.stakes.cube import stakes_of
 from gammon.variants.acedrex import COLOURS as NAMES
 from gammon.variants.acedrex import JACKPOT, SLOTS, first_stop, owner, stop_name
 
@@ -130,7 +130,7 @@ def _track_frame(points: int) -> tuple[int, str, tuple[float, ...]]:
     width = _MARGIN * 2 + _CW * half + _BAR_W + _TRAY_W + 10
     columns = tuple(_MARGIN + index * _CW + (_BAR_W if index >= left else 0) + _CW / 2
                     for index in range(half))
-    labels = []
+    labels: list[str] = []
     for row, line in enumerate((range(half + 1, points + 1), range(half, 0, -1))):
         y = _MARGIN - 7 if row == 0 else _HEIGHT - 8
         labels.extend(_el("text", str(point), x=_n(columns[index]), y=str(y))
@@ -450,7 +450,7 @@ def board_svg(state: Any, viewer: int = 0, *, moved: Sequence[str] = (),
               names: Sequence[str] | None = None, used: Sequence[int] = ()) -> str:
     """The board of any state (the stakes' wrapped game for a cube state), drawn as the
     variant's ``board`` says; ``used``: dice spent by the moves picked so far."""
-    if isinstance(state, CubeState):
+    if stakes_of(state) is not None:
         if cube is None and state.cube_in_play:
             cube = (state.cube_value, state.cube_owner)
         state = state.base

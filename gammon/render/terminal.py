@@ -33,7 +33,7 @@ from gammon.core.position import Position
 from gammon.core.protocol import Phase
 from gammon.core.variant import GameState, TrackVariant
 from gammon.core.words import agree
-from gammon.stakes import CubeState
+from gammon.stakes.cube import stakes_of
 
 #: Checker letters and styles, by player number.
 SYMBOLS = ("X", "O", "Y", "Z")
@@ -242,17 +242,18 @@ def _stakes(state: GameState, viewer: int, names: Sequence[str]) -> dict[int, Te
     """Beside the board of a game with stakes (:class:`gammon.stakes.CubeState`): the
     cube on its owner's side (in the middle while centred), the match score under the
     status line, and the status of a cube decision. Nothing for a plain game."""
-    if not isinstance(state, CubeState):
+    stakes = stakes_of(state)
+    if stakes is None:
         return {}
     lines: dict[int, Text] = {}
-    if state.cube_in_play:
+    if stakes.cube_in_play:
         cube = Text("  ")
-        cube.append(f" {state.cube_value} ", style="bold black on white")
-        owner = state.cube_owner
+        cube.append(f" {stakes.cube_value} ", style="bold black on white")
+        owner = stakes.cube_owner
         cube.append(" cube" + ("" if owner is None else f" ({names[owner]})"), style=LABEL)
         row = HEIGHT - 1 if owner is None else (2 * HEIGHT - 2 if owner == viewer else 2)
         lines[row] = cube
-    score = state.score
+    score = stakes.score
     if score.length:
         text = Text(f"  {score.length}-point match: ", style=LABEL)
         for p, points in enumerate(score.score):
@@ -263,14 +264,14 @@ def _stakes(state: GameState, viewer: int, names: Sequence[str]) -> dict[int, Te
         if score.crawford:
             text.append(" Crawford", style="italic")
         lines[HEIGHT + 1] = text
-    decider = state.current_player
-    if decider is not None and (state.preroll or state.offer or state.resignation):
+    decider = stakes.current_player
+    if decider is not None and (stakes.preroll or stakes.offer or stakes.resignation):
         text = Text("  ")
         text.append_text(checker(decider))
-        if state.resignation is not None:
+        if stakes.resignation is not None:
             text.append(" to accept or reject the resignation")
-        elif state.offer is not None:
-            text.append(f" to answer the {state.offer.kind.value} to {state.offer.value}",
+        elif stakes.offer is not None:
+            text.append(f" to answer the {stakes.offer.kind.value} to {stakes.offer.value}",
                         style="bold")
         else:
             text.append(" to roll or double")

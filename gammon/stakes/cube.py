@@ -581,6 +581,31 @@ def base_of(state: Any) -> Any:
     return state.base if isinstance(state, CubeState) else state
 
 
+# What the faces, bots and records ask of a state's stakes, answered here (the one place
+# that knows which states carry them): a plain game has none, and the neutral answers.
+
+
+def stakes_of(state: Any) -> CubeState | None:
+    """The stakes (cube, score, resignations) ``state`` is played under: the state
+    itself when it carries them, None for a plain game."""
+    return state if isinstance(state, CubeState) else None
+
+
+def resign_offers(state: Any) -> tuple[Resign, ...]:
+    """The resignations the player to act may offer (none in a plain game)."""
+    return state.resign_offers() if isinstance(state, CubeState) else ()
+
+
+def cube_value(state: Any) -> int:
+    """What the game is played for: the cube's value, 1 in a plain game."""
+    return state.cube_value if isinstance(state, CubeState) else 1
+
+
+def match_length(state: Any) -> int:
+    """The length of the match ``state`` is a game of: 0 in money play or a plain game."""
+    return state.score.length if isinstance(state, CubeState) else 0
+
+
 def cube_game(variant: TrackVariant | str, stakes: StakeRules | None = None,
               score: MatchScore | None = None, *, start: GameState | None = None,
               **options: Any) -> CubeState:

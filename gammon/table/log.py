@@ -26,7 +26,7 @@ from gammon.core.dice import Roll
 from gammon.core.errors import IllegalOutcomeError, IllegalPlayError, InvalidNotationError
 from gammon.core.play import Play
 from gammon.core.protocol import State
-from gammon.stakes.cube import CubeState
+from gammon.stakes.cube import resign_offers
 
 Entry = dict[str, Any]
 
@@ -93,7 +93,7 @@ def _decode_action(state: State, entry: Entry) -> Any:
                 return action
         raise IllegalPlayError(f"log entry {entry!r}: that play is not legal here")
     text = str(entry["action"])
-    offers: tuple[Any, ...] = state.resign_offers() if isinstance(state, CubeState) else ()
+    offers: tuple[Any, ...] = resign_offers(state)
     for action in (*legal, *offers):
         if not isinstance(action, Play) and str(action) == text:
             return action

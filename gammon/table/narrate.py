@@ -21,7 +21,15 @@ from gammon.core.protocol import State
 from gammon.core.words import agree
 from gammon.notation.events import describe
 from gammon.notation.movetext import NO_MOVE
-from gammon.stakes.cube import CubeAction, CubeState, Resign, ResignAnswer, base_of
+from gammon.stakes.cube import (
+    CubeAction,
+    CubeState,
+    Resign,
+    ResignAnswer,
+    base_of,
+    cube_value,
+    stakes_of,
+)
 from gammon.stakes.match import Match
 from gammon.stakes.prompt import cube_text, result_text, score_text
 from gammon.stakes.session import Session
@@ -85,9 +93,9 @@ def _new_game(table: Table, step: Step, names: Sequence[str]) -> list[Line]:
     elif table.kind == "money":
         lines.append(Line(None, f"Game {step.game}, at {table.stake} a point", GAME,
                           "money_game", {"game": step.game, "stake": table.stake}))
-    if isinstance(state, CubeState) and table.kind != "game":
-        score = score_text(state, names) + "; " if table.kind == "match" else ""
-        lines.append(Line(None, score + cube_text(state, names), GAME))
+    if (stakes := stakes_of(state)) is not None and table.kind != "game":
+        score = score_text(stakes, names) + "; " if table.kind == "match" else ""
+        lines.append(Line(None, score + cube_text(stakes, names), GAME))
     return lines
 
 
@@ -126,10 +134,10 @@ def _opening(roll: Roll, before: Any, after: Any, names: Sequence[str]) -> Line:
     values: dict[str, Any] = {"throws": [[p, d] for p, d in zip(throwers, roll.dice,
                                                                  strict=True)]}
     state = base_of(after)
-    if isinstance(after, CubeState) and after.cube_value != before.cube_value:
-        text += f" — equal dice: automatic double, the cube is now {after.cube_value}"
+    if cube_value(after) != cube_value(before):
+        text += f" — equal dice: automatic double, the cube is now {cube_value(after)}"
         message = "opening_double"
-        values["cube"] = after.cube_value
+        values["cube"] = cube_value(after)
     elif state.is_chance and state.opening:
         best = max(roll.dice)
         tied = [p for p, d in zip(throwers, roll.dice, strict=True) if d == best]
@@ -265,12 +273,12 @@ def result_lines(table: Table, state: State, names: Sequence[str]) -> list[Line]
     """How a finished game came out: who won what; places or money for more players;
     and the score of a match or the money so far."""
     lines = []
-    if isinstance(state, CubeState):
-        text = result_text(state, names) + "."
-        winner = state.winner
+    if (stakes := stakes_of(state)) is not None:
+        text = result_text(stakes, names) + "."
+        winner = stakes.winner
         if winner is not None and text.startswith(names[winner] + " "):
             lines.append(Line(winner, text[len(names[winner]) + 1:], RESULT,
-                              *_result_message(state)))
+                              *_result_message(stakes)))
         else:
             lines.append(Line(None, text, RESULT))
     else:

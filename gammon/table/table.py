@@ -37,7 +37,14 @@ from gammon.core.play import Play
 from gammon.core.protocol import RandomSource, Rules, State
 from gammon.core.variant import GameState, TrackVariant, variant_from
 from gammon.notation import move_text_for
-from gammon.stakes.cube import CubeAction, CubeState, Resign, ResignAnswer
+from gammon.stakes.cube import (
+    CubeAction,
+    Resign,
+    ResignAnswer,
+    cube_value,
+    resign_offers,
+    stakes_of,
+)
 from gammon.stakes.match import Match, Rotation, rotation
 from gammon.stakes.prompt import question as stakes_question
 from gammon.stakes.rules import StakeRules
@@ -392,7 +399,7 @@ class Table:
         cube word...), which the log then writes; IllegalPlayError for one not on
         offer. Offers to resign count, though the question does not list them."""
         state = question.state
-        offers = state.resign_offers() if isinstance(state, CubeState) else ()
+        offers = resign_offers(state)
         for known in (*question.actions, *offers):
             if known == action:
                 return known
@@ -418,8 +425,8 @@ class Table:
         state = self.state
         self.timed_out, self.finished = seat, True
         if isinstance(self.series, Session) and self.kind == MONEY and \
-                isinstance(state, CubeState) and not state.is_terminal:
-            value = state.cube_value
+                stakes_of(state) is not None and not state.is_terminal:
+            value = cube_value(state)
             self.series.add([value if p != seat else -value for p in range(2)], "on time")
         return Step(TIMEOUT, self.game, seat, None, state, state)
 
@@ -579,12 +586,12 @@ def _check_types(data: dict[str, Any]) -> None:
 
 
 def _kind(state: State, actions: Sequence[Any]) -> str:
-    if isinstance(state, CubeState):
-        if state.resignation is not None:
+    if (stakes := stakes_of(state)) is not None:
+        if stakes.resignation is not None:
             return RESIGNATION
-        if state.offer is not None:
+        if stakes.offer is not None:
             return TAKE
-        if state.preroll:
+        if stakes.preroll:
             return CUBE
     if actions and isinstance(actions[0], Play):
         return PLAY
@@ -594,11 +601,11 @@ def _kind(state: State, actions: Sequence[Any]) -> str:
 def _text(state: State, actions: Sequence[Any], names: Sequence[str] | None = None) -> str:
     """The question in a few words; the seats named by ``names`` where it names one."""
     game: State = state
-    if isinstance(state, CubeState):
-        asked = stakes_question(state, names)
+    if (stakes := stakes_of(state)) is not None:
+        asked = stakes_question(stakes, names)
         if asked:
             return asked
-        game = state.base
+        game = stakes.base
     prompt = game.variant.decision_prompt(game)
     if prompt:
         return prompt

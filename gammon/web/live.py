@@ -36,7 +36,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketState
 
 from gammon.core.errors import GammonError, IllegalPlayError
-from gammon.stakes.cube import CubeState
+from gammon.stakes.cube import resign_offers
 from gammon.web.accounts import User
 from gammon.web.config import ServerConfig
 from gammon.web.rates import Bucket, Rates
@@ -326,7 +326,7 @@ def chosen(question: Any, message: dict[str, Any]) -> Any:
     if "resign" in message:
         state = question.state
         level = message["resign"]
-        offers = state.resign_offers() if isinstance(state, CubeState) else ()
+        offers = resign_offers(state)
         for offer in offers:
             if offer.level == level:
                 return offer

@@ -28,7 +28,7 @@ from gammon.notation import move_text_for
 from gammon.notation.codecs import format_position
 from gammon.notation.movetext import partial_play
 from gammon.render.svg import board_svg
-from gammon.stakes.cube import CubeState, base_of
+from gammon.stakes.cube import base_of, resign_offers, stakes_of
 from gammon.stakes.prompt import cube_text, score_text
 from gammon.stakes.session import Session
 from gammon.table import narrate
@@ -234,7 +234,7 @@ def _shared(room: Room) -> dict[str, Any]:
         data["pips"] = [game.position.pips(p) for p in range(game.players)]
         data["dice"] = list(game.dice)
     info = []
-    if isinstance(state, CubeState):
+    if stakes_of(state) is not None:
         if table.kind == MATCH:
             info.append(score_text(state, names))
         if table.kind in (MATCH, MONEY):
@@ -266,8 +266,8 @@ def _actions(question: Any, game: Any) -> list[dict[str, Any]]:
         else:
             actions.append({"index": index, "text": str(action), **_ring_move(action)})
     state = question.state
-    if question.kind == PLAY and isinstance(state, CubeState):
-        for offer in state.resign_offers():
+    if question.kind == PLAY:
+        for offer in resign_offers(state):
             actions.append({"resign": offer.level, "text": str(offer)})
     return actions
 
