@@ -49,8 +49,9 @@ import sys, time
 started = time.perf_counter()
 import gammon
 from gammon.agents import make_agent
+from gammon.agents.offered import offered
 rules = gammon.variant(sys.argv[1])
-bot = make_agent(rules.bots[0], rules, 1)
+bot = make_agent(offered(rules).bots[0], rules, 1)
 state = rules.initial_state()
 while state.is_chance or len(state.legal_actions()) < 2:
     state = state.apply(state.chance_outcomes()[3][0] if state.is_chance

@@ -15,6 +15,7 @@ import pytest
 
 import gammon
 from gammon.agents import make_agent
+from gammon.agents.offered import offered
 from gammon.agents.registry import default_bot
 from gammon.cli.main import app
 from gammon.core.errors import InvalidOptionError
@@ -70,7 +71,7 @@ def test_the_tables_know_the_ends_of_the_game():
                                   pytest.param("hypergammon-3", marks=pytest.mark.solved)])
 def test_the_perfect_bot_plays_a_best_play_and_leads_the_list(name):
     rules = gammon.variant(name)
-    assert rules.bots[0] == "perfect" and default_bot(rules) == "perfect"
+    assert offered(rules).bots[0] == "perfect" and default_bot(rules) == "perfect"
     agent = make_agent("perfect", rules, 1)
     evaluator = ExactEvaluator(rules)
     rng = random.Random(5)
@@ -111,7 +112,7 @@ def data_folder(tmp_path, monkeypatch):
 
 
 def test_three_checkers_lead_with_the_network_until_solved_here(data_folder):
-    assert "perfect" in gammon.variant("hypergammon-3").bots
+    assert "perfect" in offered(gammon.variant("hypergammon-3")).bots
     assert default_bot("hypergammon-3") == "neural"
     with pytest.raises(InvalidOptionError, match="gammon solve 3"):
         make_agent("perfect", "hypergammon-3", 1)

@@ -20,6 +20,7 @@ import pytest
 from kinds import KINDS, by_kind, kind_of
 
 import gammon
+from gammon.agents.offered import offered
 from gammon.agents.registry import make_agent, supported
 from gammon.core.dice import Roll
 from gammon.core.errors import IllegalOutcomeError
@@ -348,16 +349,46 @@ def decision_states(name: str, count: int, most: int | None = None) -> list[Any]
     return states
 
 
+def test_the_bots_each_game_offers_are_one_table_of_known_kinds():
+    """gammon.agents.offered: a row names only kinds that exist and play the game; a
+    preset's row comes before its family's; a game without a row offers its search."""
+    from dataclasses import dataclass
+
+    from gammon.agents.offered import OFFERS, SEARCH_FIRST
+    from gammon.agents.registry import KINDS
+    from gammon.core.variant import TrackVariant, registered
+
+    for listed, offer in OFFERS.items():
+        assert listed in registered() or listed in variant_names(), listed
+        assert set(offer.bots) <= set(KINDS) and set(offer.options) <= set(offer.bots)
+    for name in variant_names():
+        rules = gammon.variant(name)
+        assert all(supported(kind, rules) for kind in offered(rules).bots)
+    assert offered(gammon.variant("hypergammon-2")).bots != offered(
+        gammon.variant("hypergammon-3")).bots
+    assert offered(gammon.variant("hypergammon")) == OFFERS["hypergammon-3"]
+
+    @dataclass(frozen=True)
+    class Unlisted(TrackVariant):  # a new game, not registered and in no row
+        name = "unlisted-test-game"
+
+        def start_layout(self) -> dict[int, int]:
+            return {24: 2, 13: 5, 8: 3, 6: 5}
+
+    assert offered(Unlisted()).bots == SEARCH_FIRST and not offered(Unlisted()).options
+    assert "pubeval" not in offered(Unlisted()).bots and not supported("gnubg", Unlisted())
+
+
 @pytest.mark.parametrize("name", by_kind(VARIANTS))
 def test_expectimax_agent_chooses_a_legal_action_in_every_variant(name: str) -> None:
     rules = gammon.variant(name)
-    assert rules.bots, f"{name} seats no bot"
-    if "expectimax" in rules.bots:
+    assert offered(rules).bots, f"{name} seats no bot"
+    if "expectimax" in offered(rules).bots:
         spec = "expectimax:2"
         assert supported(spec, rules)
     else:  # no variant is expected here today; if one is, its first bot must still play
         assert not supported("expectimax:2", rules)
-        spec = rules.bots[0]
+        spec = offered(rules).bots[0]
     agent = make_agent(spec, rules, seed=1)
     # Acedrex's depth-2 search takes seconds at the start of a turn (sixty parts of the
     # die to move): its states are taken later in turns, with fewer choices.

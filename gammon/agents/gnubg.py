@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from gammon.agents.offered import offered
 from gammon.agents.stakes import resolve
 from gammon.core.errors import GammonError, InvalidOptionError
 from gammon.core.position import Position
@@ -51,7 +52,7 @@ def gnubg_path() -> str | None:
 
 def supports(variant: Rules) -> bool:
     """gnubg plays the standard game: the variants that list it among their bots."""
-    return "gnubg" in variant.bots
+    return "gnubg" in offered(variant).bots
 
 
 class GnubgBridge:

@@ -25,7 +25,8 @@ exploration constant ``c`` means the same whatever the variant's units (points,
 places, money). The move played is the root action visited most (ties: best mean).
 
 ``iterations`` counts walks; the default (:data:`DEFAULT_ITERATIONS`, fewer where a
-variant's ``bot_options`` say so) keeps a move under a second in every variant.
+game's row of :mod:`gammon.agents.offered` says so) keeps a move under a second in every
+variant.
 """
 
 from __future__ import annotations
@@ -45,9 +46,9 @@ from gammon.core.protocol import Phase
 from gammon.evaluators import evaluator_for
 from gammon.evaluators.base import BoardEvaluator
 
-#: Walks per decision unless the variant's ``bot_options`` say fewer (where walks cost
-#: more: Acedrex's states are evaluated in Python one by one, acey-deucey's decisions
-#: are wide and its turns long).
+#: Walks per decision unless the game's row of gammon.agents.offered says fewer (where
+#: walks cost more: Acedrex's states are evaluated in Python one by one, acey-deucey's
+#: decisions are wide and its turns long).
 DEFAULT_ITERATIONS = 400
 
 

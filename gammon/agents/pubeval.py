@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from gammon.agents.base import play_rows
+from gammon.agents.offered import offered
 from gammon.agents.stakes import resolve
 from gammon.core.errors import InvalidOptionError
 from gammon.core.protocol import Rules
@@ -86,7 +87,7 @@ WINS = 99999999.0
 #: the two sides moving in opposite directions, hitting.
 def supports(variant: Rules) -> bool:
     """pubeval reads backgammon's board: the variants that list it among their bots."""
-    return "pubeval" in variant.bots
+    return "pubeval" in offered(variant).bots
 
 
 def encode(boards: np.ndarray, player: int) -> np.ndarray:

@@ -50,6 +50,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gammon.agents.base import Agent, seeded_rng
+from gammon.agents.offered import offered
 from gammon.core.errors import InvalidOptionError
 from gammon.core.protocol import Rules
 
@@ -74,9 +75,10 @@ class AgentKind:
     ready: Callable[[Rules], bool] | None = None
 
     def supports(self, rules: Rules) -> bool:
-        """Whether it plays ``rules``: the variant lists the kinds it is played by (the
-        variant's own bot, ``default``, plays them all)."""
-        return self.name == DEFAULT or self.name in rules.bots
+        """Whether it plays ``rules``: the game's row of :mod:`gammon.agents.offered`
+        lists the kinds it is played by (the variant's own bot, ``default``, plays them
+        all)."""
+        return self.name == DEFAULT or self.name in offered(rules).bots
 
     def is_ready(self, rules: Rules) -> bool:
         return self.supports(rules) and (self.ready is None or self.ready(rules))
@@ -144,10 +146,10 @@ def _heuristic(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[st
 
 def with_defaults(rules: Rules, kind: str, positional: list[str],
                   named: dict[str, str]) -> tuple[list[str], dict[str, str]]:
-    """A bot's settings with the variant's defaults for its kind (``rules.bot_options``)
-    under the ones given: the main setting given wins, and each ``name=value`` given
-    replaces the variant's."""
-    default = rules.bot_options.get(kind)
+    """A bot's settings with the game's defaults for its kind (its row of
+    :mod:`gammon.agents.offered`) under the ones given: the main setting given wins, and
+    each ``name=value`` given replaces the game's."""
+    default = offered(rules).options.get(kind)
     if default is None:
         return positional, named
     _, base_positional, base_named = parse_spec(f"{kind}:{default}")
@@ -406,11 +408,12 @@ def agent_kinds() -> list[AgentKind]:
 
 
 def default_bot(variant: Rules | str) -> str:
-    """The bot that leads ``variant``'s list and can play here: the first of
-    ``rules.bots`` whose kind is ready (a solved game's perfect player once its table is
-    on this machine, the next one until then)."""
+    """The bot that leads ``variant``'s list and can play here: the first of the bots
+    it is offered (:mod:`gammon.agents.offered`) whose kind is ready (a solved game's
+    perfect player once its table is on this machine, the next one until then)."""
     rules = _rules(variant)
-    return next(name for name in rules.bots if name not in KINDS or KINDS[name].is_ready(rules))
+    return next(name for name in offered(rules).bots
+                if name not in KINDS or KINDS[name].is_ready(rules))
 
 
 def supported(spec: str, variant: Rules | str) -> bool:

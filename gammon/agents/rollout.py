@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from gammon.agents.base import child_states
+from gammon.agents.offered import offered
 from gammon.agents.search import candidates
 from gammon.core.protocol import Phase, State
 from gammon.evaluators import evaluator_for
@@ -44,7 +45,7 @@ DEFAULT_GAMES = 4000
 def supports(variant: Any) -> bool:
     """Whether ``variant`` plays compiled games on from a state (``rollout_values``):
     the variants that list the rollout bot among theirs."""
-    return "rollout" in variant.bots
+    return "rollout" in offered(variant).bots
 
 
 class RolloutAgent:

@@ -14,12 +14,12 @@ the spirit of OpenSpiel's ``Game``/``State`` split:
   state) is the variant with its options. Besides the rules it says what the variant
   *is* for the layers above: how its positions and moves are written (``notation``,
   ``move_text``), which board draws it (``board``), which evaluator scores it
-  (``evaluator``), which bots it seats by default (``bots``, ``bot_options``, and how
-  long they think, ``think_seconds``) and
-  whether it is played with the doubling cube (``cube``). Those are names; each layer
-  keeps its own table from name to implementation, so nothing outside a variant's
-  module compares variant names, and a new variant needs only its module and its
-  rules page.
+  (``evaluator``), how long its default bot thinks (``think_seconds``) and whether it
+  is played with the doubling cube (``cube``). Those are names; each layer keeps its
+  own table from name to implementation, so nothing outside a variant's module and
+  those tables compares variant names, and a new variant needs only its module and its
+  rules page. The bots a game offers are the agents' table (:mod:`gammon.agents.offered`),
+  where a game without a row is played by its search.
 
 The track games' :class:`~gammon.core.variant.GameState`, the stakes layer's
 :class:`~gammon.stakes.cube.CubeState` and Acedrex's state all follow :class:`State`;
@@ -164,17 +164,8 @@ class Rules(Protocol):
         """The heuristic evaluator that scores its states (``track``, ``acedrex``)."""
 
     @property
-    def bots(self) -> tuple[str, ...]:
-        """Bots that play it well, strongest first: the first is the default opponent."""
-
-    @property
-    def bot_options(self) -> Mapping[str, str]:
-        """Default options of a bot kind in this variant (``{"mcts": "150"}``), written
-        as in a bot's name after its kind."""
-
-    @property
     def think_seconds(self) -> float:
-        """How long its default bot (the first of ``bots``, at its default setting) took
+        """How long its default bot (the first it is offered, at its default setting) took
         over its slowest decision, as docs/strength.md measured it (Time per move): a
         server gives its bots this and a margin."""
 

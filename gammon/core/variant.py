@@ -254,8 +254,6 @@ class TrackVariant:
     notation: ClassVar[str] = "gnu"
     move_text: ClassVar[str] = "gnubg"
     evaluator: ClassVar[str] = "track"
-    bots: ClassVar[tuple[str, ...]] = ("expectimax", "mcts", "heuristic", "random", "neural")
-    bot_options: ClassVar[Mapping[str, str]] = {}
     think_seconds: ClassVar[float] = 0.1
     cube: ClassVar[bool] = True
     table_options: ClassVar[Mapping[str, tuple[int, int]]] = {}

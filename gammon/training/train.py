@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from gammon.agents.duel import duel
+from gammon.agents.offered import offered
 from gammon.agents.parallel import rules_of, run_tasks, task_seed
 from gammon.agents.search import best_action, board_search_applies, make_search
 from gammon.core.errors import InvalidOptionError
@@ -394,7 +395,7 @@ def strength_point(rules: Rules, path: Path, games: int, seed: int, jobs: int = 
 def yardsticks(rules: Rules) -> list[str]:
     """The bots a network is measured against while it trains."""
     rivals = ["heuristic"]
-    if "pubeval" in rules.bots:
+    if "pubeval" in offered(rules).bots:
         rivals.append("pubeval")
     return rivals
 

@@ -123,9 +123,6 @@ class AceyDeucey(TrackVariant):
     notation = "acey"
     family = "acey"
     move_text = "acey"
-    #: The network a roll deep beat expectimax:1 (docs/strength.md, Networks).
-    bots = ("neural", "expectimax", "mcts", "heuristic", "random")
-    bot_options = {"neural": "1", "expectimax": "width=4", "mcts": "150"}
     think_seconds = 0.42
     cube = False
 

@@ -7,7 +7,6 @@ nackgammon and hypergammon differ only in where the checkers start. Short backga
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -21,11 +20,6 @@ class Backgammon(TrackVariant):
     name = "backgammon"
     summary = "Standard (international) backgammon: 15 checkers, hitting, gammons and backgammons."
     aliases: ClassVar[tuple[str, ...]] = ("standard",)
-    #: gnubg and pubeval play the standard game; a subclass with other rules restates it.
-    #: The network two rolls deep beat expectimax:2 (docs/strength.md, Networks).
-    bots: ClassVar[tuple[str, ...]] = (
-        "neural", "expectimax", "gnubg", "pubeval", "mcts", "heuristic", "random")
-    bot_options: ClassVar[Mapping[str, str]] = {"neural": "2"}
     #: neural:2's slowest move of 30 took 0.70 to 1.08 s on the idle 2-core machine.
     think_seconds: ClassVar[float] = 1.1
 
@@ -38,9 +32,6 @@ class Backgammon(TrackVariant):
 class Nackgammon(TrackVariant):
     name = "nackgammon"
     summary = "Nack Ballard's backgammon: two more back checkers (24, 23) to start."
-    #: The network a roll deep beat expectimax:2 (docs/strength.md, Networks).
-    bots = ("neural", "expectimax", "pubeval", "mcts", "heuristic", "random")
-    bot_options = {"neural": "1"}
 
     def start_layout(self) -> dict[int, int]:
         return {24: 2, 23: 2, 13: 4, 8: 3, 6: 4}
@@ -64,18 +55,3 @@ class Hypergammon(TrackVariant):
 
     def start_layout(self) -> dict[int, int]:
         return {24 - i: 1 for i in range(self.checkers_per_side)}
-
-    # The game is solved: the perfect player leads (gammon.evaluators.exact). One and two
-    # checkers ship solved; three are solved on the machine by `gammon solve 3`, and until
-    # then the bot that leads is the network two rolls deep, which beat expectimax:2
-    # (docs/strength.md, Networks; gammon.agents.registry.default_bot). The bots depend
-    # on the checkers, so these are properties where the base class has class attributes.
-    @property
-    def bots(self) -> tuple[str, ...]:  # type: ignore[override]
-        if self.checkers_per_side == 3:
-            return ("perfect", "neural", "expectimax", "mcts", "heuristic", "random")
-        return ("perfect", *TrackVariant.bots)
-
-    @property
-    def bot_options(self) -> Mapping[str, str]:  # type: ignore[override]
-        return {"neural": "2"} if self.checkers_per_side == 3 else {}

@@ -36,9 +36,6 @@ class Caucasian(Short):
         "hide on its own point in the same turn, but may be borne off."
     )
     aliases = ("caucasian-backgammon", "caucasian-nardy")
-    #: The network a roll deep beat expectimax:2 (docs/strength.md, Networks).
-    bots = ("neural", "expectimax", "pubeval", "mcts", "heuristic", "random")
-    bot_options = {"neural": "1"}
 
     #: A checker that hit may not be borne off in the same turn (CAU-HIT-THEN-BEAR-OFF).
     no_bear_off_hitter: bool = False

@@ -54,9 +54,6 @@ class Fevga(SameWayRound):
     backgammons = False
     cube = False
     result_names = ("single game", "double game", "triple game")
-    #: The network at one roll beat expectimax:2 over 2,000 games (docs/strength.md).
-    bots: ClassVar[tuple[str, ...]] = ("neural", "expectimax", "mcts", "heuristic", "random")
-    bot_options = {"neural": "1", "expectimax": "width=4"}
 
     #: No player holds all six points of their starting quarter (FV-START-QUARTER).
     start_quarter: bool = True

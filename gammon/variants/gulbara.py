@@ -78,10 +78,6 @@ class GulBara(SameWayRound):
     backgammons = False
     cube = False
     result_names = ("single game", "double game", "triple game")
-    #: The network at one roll beat expectimax (one roll, the default before) over 2,000
-    #: games (docs/strength.md).
-    bots = ("neural", "expectimax", "mcts", "heuristic", "random")
-    bot_options = {"neural": "1", "expectimax": "width=4"}
     #: What a web table sets (GB-CASCADE-FROM).
     table_options: ClassVar[Mapping[str, tuple[int, int]]] = {"cascade_from": (1, 20)}
 

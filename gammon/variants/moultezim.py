@@ -48,8 +48,6 @@ class Moultezim(Fevga):
         "quarter, primes allowed, no cube; 1 point a game."
     )
     aliases = ("multezim", "mueltezim")
-    #: Fevga's bots, with a network of its own (trained on these rules, not Fevga's).
-    bots = ("expectimax", "mcts", "heuristic", "random", "neural")
     result_names = ("single game", "double game", "triple game")
     #: What a web table sets (MZ-OPPONENT-QUARTER).
     table_options: ClassVar[Mapping[str, tuple[int, int]]] = {"opponent_quarter": (1, 6)}

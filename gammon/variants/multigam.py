@@ -121,7 +121,6 @@ class MultiGam(TrackVariant):
     board = "quarter"
     notation = "multigam"
     move_text = "multigam"
-    bots = ("rollout", "expectimax", "mcts", "heuristic", "random", "neural")
     think_seconds = 0.36
     cube = False
     #: Points for the 1st, 2nd, 3rd and 4th place.

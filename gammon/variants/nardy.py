@@ -96,9 +96,6 @@ class LongNardy(SameWayRound):
     head_wide_rolls = ((5, 5), (6, 2))
     opening_plays_lot = False
     six_block = True
-    #: The network a roll deep beat expectimax:2 (docs/strength.md, Networks).
-    bots = ("neural", "expectimax", "mcts", "heuristic", "random")
-    bot_options = {"expectimax": "width=4", "neural": "1"}
 
     #: The first-roll head doubles for both players (LN-HEAD-DOUBLES-BOTH).
     head_doubles_both: bool = True

@@ -57,13 +57,6 @@ class Plakoto(TrackVariant):
     notation = "pins"
     move_text = "pins"
     result_names = ("single game", "double game", "triple game")
-    #: The network (``track+pins`` inputs, :mod:`gammon.nn.encoders`) at one roll of
-    #: search is the default: it beat the heuristic, the default before (blind to the
-    #: pins, as the search on it), by +3.976 [+3.962, +3.990] a game over 2,000 games
-    #: (Tapa's, +3.970 [+3.956, +3.984]; docs/strength.md). The search reads the pin
-    #: row and the mother (:mod:`gammon.agents.search`).
-    bots: ClassVar[tuple[str, ...]] = ("neural", "expectimax", "heuristic", "random")
-    bot_options: ClassVar[dict[str, str]] = {"neural": "1"}
 
     #: The winner of the opening lot throws both dice afresh (PLAKOTO-OPENING).
     reroll_opening: bool = True

@@ -15,9 +15,7 @@ sources disagree.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
 
 from gammon.core.variant import register
 from gammon.variants.backgammon import Backgammon
@@ -42,11 +40,6 @@ class Portes(Backgammon):
     aliases = ("tavli-portes",)
     cube = False
     result_names = ("single game", "double game", "triple game")
-    #: The network (self-play, docs/networks.md) searched a roll ahead beats
-    #: expectimax:2 (docs/strength.md); pubeval reads backgammon's board.
-    bots: ClassVar[tuple[str, ...]] = ("neural", "expectimax", "pubeval", "mcts",
-                                       "heuristic", "random")
-    bot_options: ClassVar[Mapping[str, str]] = {"neural": "1"}
 
     #: The winner of the opening lot throws both dice afresh (PORTES-OPENING).
     reroll_opening: bool = True

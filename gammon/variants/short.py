@@ -19,9 +19,7 @@ docs/rules/short.md states the rules, with the readings chosen where the texts d
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
 
 from gammon.core.variant import register
 from gammon.variants.backgammon import Backgammon
@@ -48,10 +46,6 @@ class Short(Backgammon):
     no_hit_and_hide = True
     no_mars_with_cube = True
     result_names = ("oin", "mars", "koks")
-    #: pubeval reads the board; gnubg would play moves the no-hiding rule forbids. The
-    #: network a roll deep beat expectimax:2 (docs/strength.md, Networks).
-    bots = ("neural", "expectimax", "pubeval", "mcts", "heuristic", "random")
-    bot_options: ClassVar[Mapping[str, str]] = {"neural": "1"}
 
     #: A checker that hit may not be borne off in the same turn (SHORT-NO-BEAR-OFF-HITTER).
     no_bear_off_hitter: bool = True

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gammon.agents.offered import offered
 from gammon.agents.registry import DEFAULT, KINDS, default_bot, parse_spec
 from gammon.core.errors import InvalidOptionError
 from gammon.core.protocol import Rules
@@ -197,7 +198,7 @@ class ServerConfig:
         levels = default_levels(rules)
         for scope in ("*", rules.name):
             for name, level in self.bots.get(scope, {}).items():
-                if parse_spec(level.spec)[0] in rules.bots:
+                if parse_spec(level.spec)[0] in offered(rules).bots:
                     levels[name] = level
         return levels
 
@@ -250,13 +251,13 @@ def default_levels(rules: Rules) -> dict[str, Level]:
     """``best``, ``fast`` and ``beginner`` of ``rules`` (module text)."""
     budget = MARGIN + 3 * rules.think_seconds
     best = default_bot(rules)
-    options = rules.bot_options.get(best)
+    options = offered(rules).options.get(best)
     levels = {
         "best": Level("best", f"{best}:{options}" if options else best, budget, LEVELS["best"]),
         "fast": Level("fast", "neural:0", budget, LEVELS["fast"]),
         "beginner": Level("beginner", "heuristic", budget, LEVELS["beginner"]),
     }
-    if "neural" not in rules.bots:  # no network yet (a new game): no fast level
+    if "neural" not in offered(rules).bots:  # no network yet (a new game): no fast level
         del levels["fast"]
     return levels
 

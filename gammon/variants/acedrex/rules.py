@@ -77,14 +77,6 @@ class Acedrex:
     evaluator: ClassVar[str] = "acedrex"
     #: The evaluation of the ``money`` bots: the money expected when the game ends.
     money_evaluator: ClassVar[str] = "acedrex-end"
-    bots: ClassVar[tuple[str, ...]] = ("money", "expectimax", "mcts", "heuristic", "neural",
-                                       "random")
-    #: Its decisions are wide (each part of a D20 can go to many places), so the search
-    #: keeps four root candidates, and inside the tree scores a decision of more than
-    #: twelve actions as it stands rather than by its best action (the money bot too,
-    #: when it searches: ``money:1``).
-    bot_options: ClassVar[Mapping[str, str]] = {"expectimax": "width=4:wide=12", "mcts": "40",
-                                                "money": "width=4:wide=12"}
     #: The money bot's slowest of 30 decisions: 76 ms with both cores busy (docs/strength.md).
     think_seconds: ClassVar[float] = 0.1
     cube: ClassVar[bool] = False
