@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from gammon.agents.cube import match_equity
+from gammon.core.protocol import Rules
 from gammon.nn.evaluator import LOSE_BACKGAMMON, LOSE_GAMMON, WIN, WIN_BACKGAMMON, WIN_GAMMON
 
 __all__ = ["MatchContext", "MatchEvaluator", "MatchSearches", "applies", "match_context"]
@@ -124,7 +125,7 @@ class MatchSearches:
     #: Scores kept at once (a match passes through a few; a review through many).
     KEEP = 16
 
-    def __init__(self, rules: Any, evaluator: Any, money: Any, wide: int | None = None
+    def __init__(self, rules: Rules, evaluator: Any, money: Any, wide: int | None = None
                  ) -> None:
         self.rules = rules
         self.evaluator = evaluator

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
 
+from gammon.core.protocol import Rules
 from gammon.core.variant import preset_name
 
 
@@ -84,7 +84,7 @@ OFFERS: Mapping[str, Offer] = MappingProxyType({
 })
 
 
-def offered(rules: Any) -> Offer:
+def offered(rules: Rules) -> Offer:
     """What ``rules`` (a game's rules) offers: its listed name's row, else its family's,
     else :data:`SEARCH_FIRST` with no settings."""
     listed = preset_name(rules.name, rules.options())

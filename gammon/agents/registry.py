@@ -126,7 +126,7 @@ def _only(spec: str, named: dict[str, str], allowed: tuple[str, ...]) -> None:
             raise InvalidOptionError(f"agent {spec!r} has no option {key!r}; its options: {known}")
 
 
-def _random(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, str],
+def _random(spec: str, rules: Rules, seed: Seed, pos: list[str], named: dict[str, str],
         name: str) -> Agent:
     from gammon.agents.players import RandomAgent
 
@@ -135,7 +135,7 @@ def _random(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, 
     return RandomAgent(seeded_rng(seed, "random"), name=name)
 
 
-def _heuristic(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, str],
+def _heuristic(spec: str, rules: Rules, seed: Seed, pos: list[str], named: dict[str, str],
         name: str) -> Agent:
     from gammon.agents.players import HeuristicAgent
 
@@ -156,7 +156,7 @@ def with_defaults(rules: Rules, kind: str, positional: list[str],
     return positional or base_positional, {**base_named, **named}
 
 
-def default_depth(rules: Any) -> int:
+def default_depth(rules: Rules) -> int:
     """Expectimax's default depth: 2 where the compiled board search applies (two-player
     track games with alternating turns), else 1."""
     from gammon.agents.search import board_search_applies
@@ -186,7 +186,7 @@ def default_cutoff(rules: Any) -> float | None:
     return None
 
 
-def _expectimax(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, str],
+def _expectimax(spec: str, rules: Rules, seed: Seed, pos: list[str], named: dict[str, str],
         name: str) -> Agent:
     from gammon.agents.players import ExpectimaxAgent
 
@@ -202,7 +202,7 @@ def _expectimax(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[s
                            wide=wide)
 
 
-def _filter(spec: str, rules: Any, named: dict[str, str]) -> tuple[int, float | None]:
+def _filter(spec: str, rules: Rules, named: dict[str, str]) -> tuple[int, float | None]:
     """A search's move filter: ``width`` root candidates, ``cutoff`` points behind."""
     width = _number(spec, "width", named.get("width", str(DEFAULT_WIDTH)))
     if width < 1:
@@ -253,7 +253,7 @@ def _money(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, s
                       wide=wide, evaluator=evaluator, settle=settle)
 
 
-def _neural(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, str],
+def _neural(spec: str, rules: Rules, seed: Seed, pos: list[str], named: dict[str, str],
             name: str) -> Agent:
     from gammon.agents.players import ExpectimaxAgent
     from gammon.nn import load_network
@@ -268,7 +268,7 @@ def _neural(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, 
                            evaluator=evaluator, name=name)
 
 
-def _mcts(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, str],
+def _mcts(spec: str, rules: Rules, seed: Seed, pos: list[str], named: dict[str, str],
         name: str) -> Agent:
     from gammon.agents.mcts import DEFAULT_ITERATIONS, MCTSAgent
 
@@ -284,7 +284,7 @@ def _mcts(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, st
                      rng=seeded_rng(seed, "mcts"), name=name, rollouts=rollout == "random")
 
 
-def _rollout(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, str],
+def _rollout(spec: str, rules: Rules, seed: Seed, pos: list[str], named: dict[str, str],
         name: str) -> Agent:
     from gammon.agents.rollout import DEFAULT_GAMES, RolloutAgent
 
@@ -300,7 +300,7 @@ def _rollout(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str,
                         name=name, greedy=policy == "greedy")
 
 
-def _pubeval(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, str],
+def _pubeval(spec: str, rules: Rules, seed: Seed, pos: list[str], named: dict[str, str],
         name: str) -> Agent:
     from gammon.agents.pubeval import PubevalAgent
 
@@ -309,7 +309,7 @@ def _pubeval(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str,
     return PubevalAgent(rules, name=name)
 
 
-def _perfect(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, str],
+def _perfect(spec: str, rules: Rules, seed: Seed, pos: list[str], named: dict[str, str],
              name: str) -> Agent:
     from gammon.agents.players import ExpectimaxAgent
     from gammon.evaluators.exact import ExactEvaluator
@@ -325,7 +325,7 @@ def _solved(rules: Any) -> bool:
     return is_solved(int(rules.checkers_per_side))
 
 
-def _default(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, str],
+def _default(spec: str, rules: Rules, seed: Seed, pos: list[str], named: dict[str, str],
              name: str) -> Agent:
     if pos:
         raise InvalidOptionError(f"agent {spec!r}: default takes no setting (it is the "
@@ -333,7 +333,7 @@ def _default(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str,
     return make_agent(default_bot(rules), rules, seed)
 
 
-def _gnubg(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, str],
+def _gnubg(spec: str, rules: Rules, seed: Seed, pos: list[str], named: dict[str, str],
         name: str) -> Agent:
     from gammon.agents.gnubg import GnubgAgent
 

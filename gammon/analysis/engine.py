@@ -25,6 +25,7 @@ import numpy as np
 from gammon.analysis.cli import match_search, network_evaluator, read_state
 from gammon.analysis.hint import rate_cube, rate_plays
 from gammon.core.errors import InvalidOptionError
+from gammon.core.protocol import Rules
 from gammon.core.variant import variant
 from gammon.nn import shipped_network
 from gammon.nn.evaluator import NeuralEvaluator, board_rows, equity, outcome_targets
@@ -43,7 +44,7 @@ def evaluator_of(name: str) -> NeuralEvaluator:
     return network_evaluator(variant(name), None)
 
 
-def analysable(rules: Any) -> str | None:
+def analysable(rules: Rules) -> str | None:
     """None when ``rules`` has a shipped network the engine analyses with, else why not
     (looked up, not loaded)."""
     if not rules.game_type.checkers:
@@ -57,7 +58,7 @@ def analysable(rules: Any) -> str | None:
     return None
 
 
-def cube_variant(rules: Any) -> bool:
+def cube_variant(rules: Rules) -> bool:
     """Whether the engine gives cube decisions in ``rules``: a two-player game of the
     backgammon family played with the cube, its positions written as XGIDs or GNU IDs."""
     return bool(rules.cube and rules.notation == "gnu" and rules.players == 2)

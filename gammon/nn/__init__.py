@@ -15,16 +15,16 @@ object.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from gammon.core.errors import InvalidOptionError
+from gammon.core.protocol import Rules
 from gammon.core.variant import registered
 from gammon.nn.network import Network
 
 WEIGHTS = Path(__file__).resolve().parent / "weights"
 
 
-def network_name(rules: Any) -> str:
+def network_name(rules: Rules) -> str:
     """The name the shipped network of ``rules`` goes by: the preset whose options are
     exactly the rules' options (``hypergammon-2``, ``acey-deucey-restrictive``), else
     the variant's name (its network serves every setting of its options)."""
@@ -37,7 +37,7 @@ def network_name(rules: Any) -> str:
     return str(rules.name)
 
 
-def shipped_network(rules: Any) -> Path:
+def shipped_network(rules: Rules) -> Path:
     """The file of the network that ships for ``rules``; :class:`InvalidOptionError` when
     none does."""
     for name in dict.fromkeys((network_name(rules), str(rules.name))):
@@ -49,7 +49,7 @@ def shipped_network(rules: Any) -> Path:
         f"`gammon train {rules.name}` and pass it as neural:net=FILE")
 
 
-def load_network(rules: Any, path: str | Path | None = None) -> Network:
+def load_network(rules: Rules, path: str | Path | None = None) -> Network:
     """The network at ``path``, or the shipped one of ``rules``; checked to be a network
     of that variant."""
     network = Network.load(path if path is not None else shipped_network(rules))
