@@ -333,58 +333,76 @@ def id_command(
     console.print(table)
 
 
+#: The options of `gammon play` (a game, a match or money play, and the stakes).
+SeatsOpt = Annotated[
+    str | None,
+    typer.Option(help="Comma-separated seats, player 0 first: human or a bot name. "
+                 "Default: you against the computer in every other seat."),
+]
+DiceSeedOpt = Annotated[int | None, typer.Option(help="Seed for the dice.")]
+MatchOpt = Annotated[
+    int | None, typer.Option(min=1, max=64, help="Play a match to this many points (with "
+                             "the cube), 1 to 64 as gnubg's match IDs allow.")
+]
+StakeOpt = Annotated[
+    float | None, typer.Option(help="Play money games for this stake per point (a "
+                               "positive number).")
+]
+CubeOpt = Annotated[
+    bool | None,
+    typer.Option("--cube/--no-cube", help="The doubling cube (default: the variant's, "
+                 "in a match or money play; none in a single plain game)."),
+]
+JacobyOpt = Annotated[
+    bool, typer.Option(help="Jacoby rule: gammons count single while the cube is centred "
+                       "(money play).")
+]
+BeaverOpt = Annotated[bool, typer.Option(help="Allow beavers (money play).")]
+RaccoonOpt = Annotated[bool, typer.Option(help="Allow raccoons after a beaver.")]
+AutoDoublesOpt = Annotated[
+    int, typer.Option(min=0, help="Automatic doubles on equal opening throws, at most.")
+]
+MaxCubeOpt = Annotated[int, typer.Option(min=1, help="Highest cube value.")]
+ArithmeticOpt = Annotated[
+    bool, typer.Option(help="Stakes rise 1, 2, 3, 4... instead of 1, 2, 4, 8...")
+]
+NoMarsOpt = Annotated[
+    bool | None,
+    typer.Option("--no-mars/--mars", help="With the cube every win counts single "
+                 "(default: the variant's; on in short backgammon and Caucasian)."),
+]
+CrawfordOpt = Annotated[
+    bool, typer.Option("--crawford/--no-crawford", help="The Crawford rule in a match.")
+]
+MoneyGamesOpt = Annotated[
+    int | None, typer.Option(min=1, help="Money play: this many games (default: ask).")
+]
+SaveOpt = Annotated[
+    Path | None, typer.Option(help="Write the game or match here when play stops: a "
+                              ".mat or .sgf match file (backgammon, as gnubg reads "
+                              "them) or the table's JSON log (.json, every "
+                              "variant).")]
+
+
 @app.command()
 def play(
     variant_name: VariantArg = "backgammon",
-    seats: Annotated[
-        str | None,
-        typer.Option(help="Comma-separated seats, player 0 first: human or a bot name. "
-                     "Default: you against the computer in every other seat."),
-    ] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed for the dice.")] = None,
+    seats: SeatsOpt = None,
+    seed: DiceSeedOpt = None,
     option: OptionOpt = None,
-    match: Annotated[
-        int | None, typer.Option(min=1, max=64, help="Play a match to this many points (with "
-                                 "the cube), 1 to 64 as gnubg's match IDs allow.")
-    ] = None,
-    stake: Annotated[
-        float | None, typer.Option(help="Play money games for this stake per point (a "
-                                   "positive number).")
-    ] = None,
-    cube: Annotated[
-        bool | None,
-        typer.Option("--cube/--no-cube", help="The doubling cube (default: the variant's, "
-                     "in a match or money play; none in a single plain game)."),
-    ] = None,
-    jacoby: Annotated[
-        bool, typer.Option(help="Jacoby rule: gammons count single while the cube is centred "
-                           "(money play).")
-    ] = False,
-    beaver: Annotated[bool, typer.Option(help="Allow beavers (money play).")] = False,
-    raccoon: Annotated[bool, typer.Option(help="Allow raccoons after a beaver.")] = False,
-    auto_doubles: Annotated[
-        int, typer.Option(min=0, help="Automatic doubles on equal opening throws, at most.")
-    ] = 0,
-    max_cube: Annotated[int, typer.Option(min=1, help="Highest cube value.")] = 64,
-    arithmetic: Annotated[
-        bool, typer.Option(help="Stakes rise 1, 2, 3, 4... instead of 1, 2, 4, 8...")
-    ] = False,
-    no_mars: Annotated[
-        bool | None,
-        typer.Option("--no-mars/--mars", help="With the cube every win counts single "
-                     "(default: the variant's; on in short backgammon and Caucasian)."),
-    ] = None,
-    crawford: Annotated[
-        bool, typer.Option("--crawford/--no-crawford", help="The Crawford rule in a match.")
-    ] = True,
-    games: Annotated[
-        int | None, typer.Option(min=1, help="Money play: this many games (default: ask).")
-    ] = None,
-    save: Annotated[
-        Path | None, typer.Option(help="Write the game or match here when play stops: a "
-                                  ".mat or .sgf match file (backgammon, as gnubg reads "
-                                  "them) or the table's JSON log (.json, every "
-                                  "variant).")] = None,
+    match: MatchOpt = None,
+    stake: StakeOpt = None,
+    cube: CubeOpt = None,
+    jacoby: JacobyOpt = False,
+    beaver: BeaverOpt = False,
+    raccoon: RaccoonOpt = False,
+    auto_doubles: AutoDoublesOpt = 0,
+    max_cube: MaxCubeOpt = 64,
+    arithmetic: ArithmeticOpt = False,
+    no_mars: NoMarsOpt = None,
+    crawford: CrawfordOpt = True,
+    games: MoneyGamesOpt = None,
+    save: SaveOpt = None,
 ) -> None:
     """Play a game in the terminal; --match N plays a match, --stake X money games.
     `gammon play tavli` plays Portes, Plakoto and Fevga in turn, a match (5 points
@@ -710,6 +728,29 @@ def duel(
         raise _fail(str(error)) from None
 
 
+#: The options of `gammon train` that say how the work is shared and what it learns from.
+ShardsOpt = Annotated[int | None, typer.Option(
+    min=1, help="Data-parallel rounds: shards a round, each playing --shard-games "
+    "games from the round's weights (default 8 with --jobs or --ray; given alone, "
+    "the rounds run in this process, the same weights as on Ray). Without --jobs, "
+    "--ray or --shards training is sequential.")]
+ShardGamesOpt = Annotated[int, typer.Option(min=1, help="Games a shard plays a "
+    "round.")]
+ContactOpt = Annotated[bool | None, typer.Option(
+    "--contact/--raw", help="Add the contact features to the inputs (shots, escapes, "
+    "containment, primes...: the backgammon family; docs/networks.md), or read the "
+    "raw inputs only. Default: the features with --teacher, raw inputs in "
+    "self-play.", show_default=False)]
+TeacherOpt = Annotated[str | None, typer.Option(
+    help="Learn a teacher's evaluations instead of self-play's: gnubg[:PLIES] "
+    "(PLIES 0-2; backgammon). --games is then how many self-play games of the shipped "
+    "network give the positions it labels.")]
+EpochsOpt = Annotated[int, typer.Option(min=1, help="With --teacher: passes of Adam over "
+    "the labelled positions.")]
+TeacherProcessesOpt = Annotated[int, typer.Option(
+    min=1, help="With --teacher: gnubg processes labelling at once.")]
+
+
 @app.command()
 def train(
     variant_name: VariantArg = "backgammon",
@@ -738,26 +779,12 @@ def train(
                                       "self-play (more than 1 trains in rounds, see "
                                       "--shards).")] = 1,
     ray: RayOpt = None,
-    shards: Annotated[int | None, typer.Option(
-        min=1, help="Data-parallel rounds: shards a round, each playing --shard-games "
-        "games from the round's weights (default 8 with --jobs or --ray; given alone, "
-        "the rounds run in this process, the same weights as on Ray). Without --jobs, "
-        "--ray or --shards training is sequential.")] = None,
-    shard_games: Annotated[int, typer.Option(min=1, help="Games a shard plays a "
-                                             "round.")] = 25,
-    contact: Annotated[bool | None, typer.Option(
-        "--contact/--raw", help="Add the contact features to the inputs (shots, escapes, "
-        "containment, primes...: the backgammon family; docs/networks.md), or read the "
-        "raw inputs only. Default: the features with --teacher, raw inputs in "
-        "self-play.", show_default=False)] = None,
-    teacher: Annotated[str | None, typer.Option(
-        help="Learn a teacher's evaluations instead of self-play's: gnubg[:PLIES] "
-        "(PLIES 0-2; backgammon). --games is then how many self-play games of the shipped "
-        "network give the positions it labels.")] = None,
-    epochs: Annotated[int, typer.Option(min=1, help="With --teacher: passes of Adam over "
-                                        "the labelled positions.")] = 40,
-    teacher_processes: Annotated[int, typer.Option(
-        min=1, help="With --teacher: gnubg processes labelling at once.")] = 16,
+    shards: ShardsOpt = None,
+    shard_games: ShardGamesOpt = 25,
+    contact: ContactOpt = None,
+    teacher: TeacherOpt = None,
+    epochs: EpochsOpt = 40,
+    teacher_processes: TeacherProcessesOpt = 16,
     option: OptionOpt = None,
 ) -> None:
     """Train a network by TD(lambda) self-play (or on a teacher's evaluations, with

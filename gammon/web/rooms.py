@@ -29,6 +29,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from sqlalchemy.engine import Connection
+
 from gammon.core.errors import GammonError, IllegalPlayError, InvalidOptionError
 from gammon.core.variant import variant, variant_names
 from gammon.table.clock import Clock, TimeControl
@@ -494,21 +496,9 @@ class Lobby:
                 games, entries = len(table.log), len(table.log[-1]) if table.log else 0
                 caught_up = room.version
                 now = time.time()
-                steps: list[Step] = []
-                on_clock = table.question.seat if table.question is not None else None
                 clock = room.clock
-                if flag and clock is not None and clock.expired(now) and \
-                        on_clock is not None and clock.seat == on_clock:
-                    steps.append(table.time_out(on_clock))
-                elif change is not None and (made := change(table)) is not None:
-                    steps.append(made)
-                if close:
-                    table.stop()
-                while (table.question is None or table.passes) and not table.over:
-                    step = table.advance()
-                    if step is None:  # pragma: no cover - advance moves on whenever asked
-                        break
-                    steps.append(step)
+                late = clock.seat if flag and clock is not None and clock.expired(now) else None
+                steps = _steps(table, change, late=late, close=bool(close))
                 rows = [(game, index, entry)
                         for game in range(max(games, 1), len(table.log) + 1)
                         for index, entry in enumerate(table.log[game - 1])
@@ -523,19 +513,7 @@ class Lobby:
                         status == OPEN and room.everyone_here else None
                     charged = now if decided is None else min(now, max(decided, clock.since))
                     clock = clock.turn(asked, len(table.log), charged, started=now)
-                note = ""
-                if status == OVER and room.rated and table.winner is not None and \
-                        len(room.users) == 2:
-                    pool = pool_of({"variant": table.name, "options": table.options,
-                                    "kind": table.kind,
-                                    "length": table.length})
-                    assert pool is not None
-                    why = settle(locked.db, room.id, pool, room.users[table.winner],
-                                 room.users[1 - table.winner],
-                                 [plays_of(table, p) for p in (table.winner, 1 - table.winner)],
-                                 list(self.store.seat_addresses(locked.db, room.id).values()),
-                                 now)
-                    note = f"not rated: {why}" if why else ""
+                note = self._settle(locked.db, room, now) if status == OVER else ""
                 locked.write(rows, games=len(table.log), finished=table.finished,
                              version=room.version, status=status, needs=needs,
                              reason=close or note,
@@ -556,6 +534,20 @@ class Lobby:
         room.reason = close or note or room.reason
         for step in steps:
             room.tell(step)
+
+    def _settle(self, db: Connection, room: Room, now: float) -> str:
+        """Settle the players' ratings of a rated table whose game has just ended (in the
+        commit's transaction): why the result is not rated, or nothing."""
+        table = room.table
+        if not room.rated or table.winner is None or len(room.users) != 2:
+            return ""
+        pool = pool_of({"variant": table.name, "options": table.options,
+                        "kind": table.kind, "length": table.length})
+        assert pool is not None
+        why = settle(db, room.id, pool, room.users[table.winner], room.users[1 - table.winner],
+                     [plays_of(table, p) for p in (table.winner, 1 - table.winner)],
+                     list(self.store.seat_addresses(db, room.id).values()), now)
+        return f"not rated: {why}" if why else ""
 
     async def flag(self, room: Room) -> None:
         """End play for the seat on the clock if its time has run out (the sweep's check,
@@ -831,6 +823,27 @@ class Lobby:
             if not room.clients and (room.runner is None or room.runner.done()) and \
                     now - room.used > KEEP:
                 del self.rooms[table_id]
+
+
+def _steps(table: Table, change: Callable[[Table], Step | None] | None, *,
+           late: int | None, close: bool) -> list[Step]:
+    """What one commit does to ``table``: ``late``, the seat whose time has run out,
+    loses on time if it is the seat asked, else ``change`` is made; play stops when
+    ``close``; then the throws and passes that follow, until someone is asked."""
+    steps: list[Step] = []
+    asked = table.question.seat if table.question is not None else None
+    if late is not None and late == asked:
+        steps.append(table.time_out(late))
+    elif change is not None and (made := change(table)) is not None:
+        steps.append(made)
+    if close:
+        table.stop()
+    while (table.question is None or table.passes) and not table.over:
+        step = table.advance()
+        if step is None:  # pragma: no cover - advance moves on whenever asked
+            break
+        steps.append(step)
+    return steps
 
 
 async def stop_tasks(tasks: set[asyncio.Task[Any]], seconds: float) -> None:
