@@ -222,3 +222,17 @@ def test_the_svg_board_shows_each_stack_in_its_players_colours(seed, viewer):
         theirs = s.position.count(other, BG.shared_slot(viewer, point, other))
         want = [(viewer, min(mine, 5))] if mine else [(other, min(theirs, 5))] if theirs else []
         assert seen[point] == want, point
+
+
+def test_a_players_name_stays_inside_the_svg_boards_label():
+    """The board's attributes are single-quoted: a name with quotes, angle brackets or
+    script is escaped into the label and adds no attribute or element."""
+    import xml.etree.ElementTree as ET
+
+    from gammon.render.svg import board_svg
+
+    name = "a' onload='alert(1)\" <script>x</script>&"
+    root = ET.fromstring(board_svg(BG.initial_state(), 0, names=[name, "b"]))
+    assert root.get("aria-label") == f"backgammon board seen by {name}"
+    assert root.get("onload") is None
+    assert not [e for e in root.iter() if e.tag.endswith("script")]
