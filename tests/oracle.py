@@ -399,9 +399,35 @@ def bearing_off(position) -> bool:
 # --- The same-way-round running games (Fevga's family: Moultezim, Gul bara) -------------
 
 
+def legal_stops(start: Any, dice: tuple[int, int], moves: Moves,
+                allowed: Callable[[Any], bool]) -> set[Any]:
+    """The boards the mover may leave when a rule judges only the board a play ends on:
+    every board on the way of a sequence of single-die moves ends a play of its own if
+    ``allowed`` says so, and of those the plays using the most dice are legal (the larger
+    die when only one of two can be played). When none is allowed, the board as it is
+    (the mover cannot play)."""
+    high, low = max(dice), min(dice)
+    orders = [[high] * 4] if high == low else [[high, low], [low, high]]
+    stops: list[dict[Any, int]] = []
+    for dice_in_order in orders:
+        reached = {start: 0} if allowed(start) else {}
+        frontier = {start}
+        for used, die in enumerate(dice_in_order, 1):
+            frontier = {after for current in frontier for after in moves(current, die)}
+            reached.update({board: used for board in frontier if allowed(board)})
+        stops.append(reached)
+    most = max((used for reached in stops for used in reached.values()), default=0)
+    if most == 0:
+        return {start}
+    if most == 1 and high != low and any(used == 1 for used in stops[0].values()):
+        stops = stops[:1]  # the high die's stops: the larger die when it can be played
+    return {board for reached in stops for board, used in reached.items() if used == most}
+
+
 def same_way_results(
     position, dice: tuple[int, int], *, first_past: bool = True, start_quarter: bool = True,
     six_block: bool = False, front_prime: bool = False, opponent_quarter: int = 6,
+    quarters_at_end: bool = False, open_prime: bool = False,
 ) -> set[bytes]:
     """Every legal resulting board of ``dice`` in the running games where both sides go
     the same way round from opposite corners (docs/rules/fevga.md and moultezim.md):
@@ -415,6 +441,11 @@ def same_way_results(
     ahead; ``front_prime``, not all of our 11..6 held while their start (our 12) holds
     checkers; ``opponent_quarter``, a checker landing in their starting quarter (our
     7..12) leaves at most that many of its points held by us.
+
+    With ``quarters_at_end`` the two quarter limits judge only the board a play leaves
+    (:func:`legal_stops`): not all of our 19..24, at most ``opponent_quarter`` of our
+    7..12. With ``open_prime``, when six of our points in a row stand with none of
+    theirs ahead, only the plays that leave no such six, if the dice allow one.
     """
     mover = position.turn
     theirs = position.row(1 - mover)
@@ -444,20 +475,32 @@ def same_way_results(
         after = list(mine)
         after[source] -= 1
         after[target] += 1
-        if start_quarter and all(after[19:25]):
+        if not quarters_at_end and start_quarter and all(after[19:25]):
             return None
         if six_block and target and walled(after):
             return None
         if front_prime and theirs[POINTS] and all(after[6:12]):
             return None
-        if 7 <= target <= 12 and sum(1 for s in range(7, 13) if after[s]) > opponent_quarter:
+        if (not quarters_at_end and 7 <= target <= 12
+                and sum(1 for s in range(7, 13) if after[s]) > opponent_quarter):
             return None
         return tuple(after)
 
     def moves(mine: tuple[int, ...], die: int) -> list[tuple[int, ...]]:
         return [m for m in (step(mine, s, die) for s in range(1, POINTS + 1)) if m]
 
-    boards, _ = legal_boards(tuple(position.row(mover)), dice, moves)
+    def quarters_kept(mine: tuple[int, ...]) -> bool:
+        return (not (start_quarter and all(mine[19:25]))
+                and sum(1 for s in range(7, 13) if mine[s]) <= opponent_quarter)
+
+    start = tuple(position.row(mover))
+    if quarters_at_end:
+        boards = legal_stops(start, dice, moves, quarters_kept)
+    else:
+        boards, _ = legal_boards(start, dice, moves)
+    if open_prime and walled(list(start)):
+        opened = {mine for mine in boards if not walled(list(mine))}
+        boards = opened or boards
     out = set()
     for mine in boards:
         rows = [theirs, theirs]

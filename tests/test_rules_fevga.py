@@ -31,8 +31,11 @@ from gammon.stakes.rules import cube_default
 FV = gammon.variant("fevga")
 plays, holding, end_state = layouts.rule_helpers(FV)
 LN = gammon.variant("long-nardy")
-OPEN = gammon.variant("fevga", start_quarter=False, six_block=False)
+OPEN = gammon.variant("fevga", start_quarter=False)
 FRONT = gammon.variant("fevga", front_prime=True)
+#: Long Nardy's six-block rule and every single move judged: the reading before the audit.
+WALLED = gammon.variant("fevga", six_block=True, quarters_each_move=True)
+EACH_MOVE = gammon.variant("fevga", quarters_each_move=True)
 #: Six points in a row once 13/8 is played: our 11, 10, 9, 7, 6 and a checker on 13.
 BLOCK_BASE = {24: 9, 13: 1, 11: 1, 10: 1, 9: 1, 7: 1, 6: 1}
 
@@ -134,26 +137,78 @@ def test_fv_start_quarter_never_all_six():
     assert "24/19 5/1" not in plays(pos, (5, 4))
     assert "24/19 5/1" in plays(pos, (5, 4), OPEN)
     assert holding(pos, (5, 4), quarter, OPEN)
-    # Not for a moment either. Here their checkers on our 18..15 stop every five but one
-    # from 24, which must touch down on 19 with all six held: no move at all, though
-    # 24/19/14/9/4 would end with 19 empty again.
-    stuck = position({24: 10, 23: 1, 22: 1, 21: 1, 20: 1, 5: 1}, {6: 1, 5: 1, 4: 1, 3: 1, 1: 11})
-    assert plays(stuck, (5, 5)) == {"no move"}
-    assert "24/4" in plays(stuck, (5, 5), OPEN)
     # The 24-point counts only while it holds checkers: with 24 empty, 19..23 is fine.
     empty_head = position({23: 1, 22: 1, 21: 1, 20: 2, 18: 10}, {5: 15})
     assert "20/19 18/16" in holding(empty_head, (2, 1), {19, 20, 21, 22, 23})
 
 
-def test_fv_six_block_without_a_checker_ahead():
+#: Their checkers on our 18..15 stop every five but one from 24, which must touch down
+#: on 19 with 20..24 held.
+STUCK = position({24: 10, 23: 1, 22: 1, 21: 1, 20: 1, 5: 1}, {6: 1, 5: 1, 4: 1, 3: 1, 1: 11})
+
+
+def test_fv_quarter_at_end_judges_the_board_a_play_leaves():
+    """The sources say a player may not *occupy* all six points of the starting
+    quarter: a checker touching down on 19 on its way on holds nothing once the play is
+    over. 24/19/14/9/4 ends with 19 empty again, and so does 24/19/14 twice."""
+    assert plays(STUCK, (5, 5)) == {"24/4", "24/14(2)"}
+    # A play that ends holding all six is refused whatever it passed through.
+    assert "24/19 5/1" not in plays(STUCK, (5, 4))
+
+
+def test_fv_quarter_each_move_option():
+    """quarters_each_move=True, the reading before the audit: every single move judged,
+    so no touch-down on 19 with all six held, and no move at all."""
+    assert plays(STUCK, (5, 5), EACH_MOVE) == {"no move"}
+    assert "24/4" in plays(STUCK, (5, 5), gammon.variant(
+        "fevga", quarters_each_move=True, start_quarter=False))
+
+
+def test_fv_primes_allowed():
+    """Every source allows a prime outside one's starting quarter: 7/6 5/2 with 1-1
+    builds 11..6 in front of the opponent's fifteen on their start (our 12)."""
+    pos = position({24: 8, 11: 1, 10: 1, 9: 1, 8: 1, 7: 2, 5: 1}, {24: 15})
+    assert "7/6 5/2" in plays(pos, (1, 1))
+    assert "7/6 5/2" not in plays(pos, (1, 1), WALLED)
+
+
+PRIMED = position({24: 8, 11: 1, 10: 1, 9: 1, 8: 1, 7: 1, 6: 1, 5: 1}, {24: 15})
+PRIME = {11, 10, 9, 8, 7, 6}
+
+
+def test_fv_open_prime_once_all_are_behind_it():
+    """bkgm.com, BrainKing, dorogaved, i-smartsolutions: a player whose prime has every
+    opposing checker behind it must open it. The duty falls on the next play: no play of
+    2-1 or of 6-6 here keeps all of 11..6."""
+    assert plays(PRIMED, (2, 1)) and not holding(PRIMED, (2, 1), PRIME)
+    assert plays(PRIMED, (6, 6)) and not holding(PRIMED, (6, 6), PRIME)
+    no_duty = gammon.variant("fevga", open_prime=False)
+    assert "24/21" in holding(PRIMED, (2, 1), PRIME, no_duty)
+    # A checker of theirs ahead (their 16 = our 4): no duty, the prime may stay.
+    escaped = position({24: 8, 11: 1, 10: 1, 9: 1, 8: 1, 7: 1, 6: 1, 5: 1}, {24: 14, 16: 1})
+    assert "24/21" in holding(escaped, (2, 1), PRIME)
+
+
+def test_fv_open_prime_only_when_the_dice_allow():
+    """Where no legal play opens the prime, the player plays as the dice allow: with a
+    prime on 6..1 and checkers still on 24, 6-6 can only run from 24 (no bearing off
+    yet), and the prime stays; 2-1 opens it."""
+    home = {6, 5, 4, 3, 2, 1}
+    pos = position({24: 9, 6: 1, 5: 1, 4: 1, 3: 1, 2: 1, 1: 1}, {24: 15})
+    assert plays(pos, (6, 6)) == holding(pos, (6, 6), home) == {"24/18(4)"}
+    assert plays(pos, (2, 1)) and not holding(pos, (2, 1), home)
+
+
+def test_fv_six_block_option():
+    """six_block=True: Long Nardy's rule, the reading before the audit."""
     pos = position(BLOCK_BASE, {24: 15})
-    assert holding(pos, (5, 1), {11, 10, 9, 8, 7, 6}) == set()
-    assert "13/7" not in plays(pos, (5, 1))  # 13/8 would make the block for a moment
-    assert holding(pos, (5, 1), {11, 10, 9, 8, 7, 6}, OPEN)
+    assert holding(pos, (5, 1), PRIME, WALLED) == set()
+    assert "13/7" not in plays(pos, (5, 1), WALLED)  # 13/8 would make the block for a moment
+    assert holding(pos, (5, 1), PRIME) == {"24/23 13/8"}
     # With one of theirs ahead (their 16 = our 4), the block is legal.
     ahead = position(BLOCK_BASE, {24: 14, 16: 1})
-    assert holding(ahead, (5, 1), {11, 10, 9, 8, 7, 6}) == {"24/23 13/8"}
-    assert "13/7" in plays(ahead, (5, 1))
+    assert holding(ahead, (5, 1), PRIME, WALLED) == {"24/23 13/8"}
+    assert "13/7" in plays(ahead, (5, 1), WALLED)
 
 
 def test_fv_front_prime_option():
@@ -208,10 +263,13 @@ def test_fv_positions_checked():
 
 
 def test_fv_options_are_named_and_typed():
-    assert FV.options() == {"start_quarter": True, "six_block": True, "front_prime": False}
+    assert FV.options() == {"start_quarter": True, "open_prime": True, "six_block": False,
+                            "front_prime": False, "quarters_each_move": False}
     assert FRONT.front_prime_open and not FV.front_prime_open
-    assert FV.start_quarter_open and FV.first_checker_past and FV.six_block
-    assert not OPEN.start_quarter_open and not OPEN.six_block
+    assert FV.prime_must_open and FV.quarters_judged_at_end
+    assert not WALLED.prime_must_open and not WALLED.quarters_judged_at_end
+    assert FV.start_quarter_open and FV.first_checker_past and not FV.six_block
+    assert not OPEN.start_quarter_open and WALLED.six_block
     with pytest.raises(gammon.InvalidOptionError, match="takes true or false, not 1"):
         gammon.variant("fevga", six_block=1)
     with pytest.raises(gammon.InvalidOptionError, match="no option"):
@@ -225,9 +283,11 @@ def test_fv_options_are_named_and_typed():
 def oracle_results(rules, pos: Position, dice: tuple[int, int]) -> set[bytes]:
     """Every legal resulting board, from the rules page and nothing else: the oracle of
     the same-way-round games (FV-CLOSED, FV-FIRST-CHECKER, FV-START-QUARTER, FV-SIX-BLOCK,
-    FV-FRONT-PRIME) with this table's options."""
-    return oracle.same_way_results(pos, dice, start_quarter=rules.start_quarter,
-                                   six_block=rules.six_block, front_prime=rules.front_prime)
+    FV-FRONT-PRIME, FV-OPEN-PRIME, FV-QUARTER-AT-END) with this table's options."""
+    return oracle.same_way_results(
+        pos, dice, start_quarter=rules.start_quarter, six_block=rules.six_block,
+        front_prime=rules.front_prime, quarters_at_end=not rules.quarters_each_move,
+        open_prime=rules.open_prime)
 
 
 HAND_MADE = [
@@ -235,7 +295,8 @@ HAND_MADE = [
     position({24: 14, 16: 1}, {24: 15}), position({24: 13, 20: 1, 16: 1}, {24: 15}),
     position(BLOCK_BASE, {24: 15}), position(BLOCK_BASE, {24: 14, 16: 1}),
     position({24: 10, 23: 1, 22: 1, 21: 1, 20: 1, 5: 1}, {5: 15}),
-    position({24: 14, 10: 1}, {24: 15}),
+    position({24: 14, 10: 1}, {24: 15}), STUCK, PRIMED,
+    position({24: 8, 11: 1, 10: 1, 9: 1, 8: 1, 7: 2, 5: 1}, {24: 15}),
 ]
 
 
@@ -245,8 +306,9 @@ def agree(rules, positions: list[Position]) -> int:
 
 
 @pytest.mark.parametrize("options", [
-    {}, {"start_quarter": False, "six_block": False}, {"six_block": False},
-    {"six_block": False, "front_prime": True},
+    {}, {"start_quarter": False, "open_prime": False},
+    {"six_block": True, "quarters_each_move": True}, {"front_prime": True},
+    {"quarters_each_move": True},
 ])
 @answers.AFRESH
 def test_fv_kernel_agrees_with_the_rules_page(options, afresh):

@@ -32,6 +32,7 @@ from gammon.stakes.rules import cube_default
 MZ = gammon.variant("moultezim")
 plays, holding, end_state = layouts.rule_helpers(MZ)
 FV = gammon.variant("fevga")
+EACH_MOVE = gammon.variant("moultezim", quarters_each_move=True)
 #: Four points of their starting quarter (our 11..8) and a checker on 13 that a 6 would
 #: take to 7, a fifth.
 FOUR = {24: 10, 13: 1, 11: 1, 10: 1, 9: 1, 8: 1}
@@ -109,14 +110,47 @@ def test_mz_opponent_quarter_at_most_four():
         assert sum(1 for s in range(7, 13) if play.result.row(0)[s]) <= 4, format_play(play)
     # Landing on a point already held counts nothing new.
     assert "24/22 13/9" in plays(pos, (4, 2))
-    # Not even for a moment: 13/7/6 stops on 7 as a fifth point.
-    assert "13/6" not in plays(pos, (6, 1))
-    assert "13/6" in plays(pos, (6, 1), five)
     # 6 lifts the rule: all six may be held once their start is empty.
     all_six = gammon.variant("moultezim", opponent_quarter=6)
     gone = position({24: 9, 13: 1, 12: 1, 11: 1, 10: 1, 9: 1, 8: 1}, {2: 15})
     assert holding(gone, (6, 1), {7, 8, 9, 10, 11, 12}, all_six)
     assert not holding(gone, (6, 1), {7, 8, 9, 10, 11, 12}, five)
+
+
+#: Four points of their starting quarter (our 11, 10, 8, 7), two checkers on 10.
+SHUFFLE = position({24: 8, 14: 1, 11: 1, 10: 2, 8: 1, 7: 1, 3: 1}, {24: 15})
+
+
+def test_mz_quarters_at_end_judges_the_board_a_play_leaves():
+    """The sources say *occupy*: the board the play leaves is judged. 13/7/6 touches down
+    on 7 as a fifth point and goes on; 10/9(2) 14/13 3/2 holds 9 and 10 together for a
+    moment, and starts and ends with four points of the quarter."""
+    assert "13/6" in plays(position(FOUR, {24: 15}), (6, 1))
+    assert "14/13 10/9(2) 3/2" in plays(SHUFFLE, (1, 1))
+    assert "14/13 10/9(2) 3/2" not in plays(SHUFFLE, (1, 1), EACH_MOVE)
+
+
+def test_mz_open_prime_option():
+    """open_prime=True: Fevga's duty to open a prime that shuts every opposing checker
+    in."""
+    primed = position({24: 9, 6: 1, 5: 1, 4: 1, 3: 1, 2: 1, 1: 1}, {24: 15})
+    home = {1, 2, 3, 4, 5, 6}
+    assert "24/21" in holding(primed, (2, 1), home)
+    assert not holding(primed, (2, 1), home, gammon.variant("moultezim", open_prime=True))
+
+
+def test_mz_quarters_each_move_option():
+    """quarters_each_move=True, the reading before the audit: the limit holds after
+    every single move, so 13/7/6 may not touch down on 7 as a fifth point."""
+    pos = position(FOUR, {24: 15})
+    assert "13/6" not in plays(pos, (6, 1), EACH_MOVE)
+    assert "13/6" in plays(pos, (6, 1), gammon.variant(
+        "moultezim", quarters_each_move=True, opponent_quarter=5))
+    # Both limits: the touch-down on 19 with 20..24 held is refused too.
+    stuck = position({24: 10, 23: 1, 22: 1, 21: 1, 20: 1, 5: 1},
+                     {6: 1, 5: 1, 4: 1, 3: 1, 1: 11})
+    assert plays(stuck, (5, 5)) == {"24/4", "24/14(2)"}
+    assert plays(stuck, (5, 5), EACH_MOVE) == {"no move"}
 
 
 def test_mz_start_quarter_never_all_six():
@@ -128,11 +162,15 @@ def test_mz_start_quarter_never_all_six():
 
 
 def test_mz_primes_allowed():
-    # Every one of theirs is behind our 6..1 (on their 24, our 12): Fevga forbids the
-    # prime, Moultezim does not.
+    # Every one of theirs is behind our 6..1 (on their 24, our 12): the six-block rule
+    # forbids the prime, Moultezim does not, and has no duty to open it later.
     pos = position(PRIME, {24: 15})
     assert holding(pos, (2, 1), {1, 2, 3, 4, 5, 6}) == {"24/22 7/6"}
-    assert holding(pos, (2, 1), {1, 2, 3, 4, 5, 6}, FV) == set()
+    assert holding(pos, (2, 1), {1, 2, 3, 4, 5, 6},
+                   gammon.variant("moultezim", six_block=True)) == set()
+    primed = position({24: 9, 6: 1, 5: 1, 4: 1, 3: 1, 2: 1, 1: 1}, {24: 15})
+    assert "24/21" in holding(primed, (2, 1), {1, 2, 3, 4, 5, 6})
+    assert "24/21" not in holding(primed, (2, 1), {1, 2, 3, 4, 5, 6}, FV)
 
 
 def test_mz_six_block_option():
@@ -197,8 +235,10 @@ def test_mz_positions_checked():
 
 
 def test_mz_options_are_named_and_typed():
-    assert MZ.options() == {"start_quarter": True, "six_block": False, "front_prime": False,
+    assert MZ.options() == {"start_quarter": True, "open_prime": False, "six_block": False,
+                            "front_prime": False, "quarters_each_move": False,
                             "opponent_quarter": 4, "double_game": False}
+    assert not MZ.prime_must_open and MZ.quarters_judged_at_end
     assert MZ.opponent_quarter_limit == 4 and not MZ.gammons and MZ.first_checker_past
     assert gammon.variant("moultezim", opponent_quarter=6).opponent_quarter_limit == 0
     for bad in (0, 7):
@@ -218,15 +258,18 @@ def oracle_results(rules, pos: Position, dice: tuple[int, int]) -> set[bytes]:
     """The page's legal results (tests/oracle.py), under ``rules``'s options."""
     return oracle.same_way_results(
         pos, dice, start_quarter=rules.start_quarter, six_block=rules.six_block,
-        front_prime=rules.front_prime, opponent_quarter=rules.opponent_quarter)
+        front_prime=rules.front_prime, opponent_quarter=rules.opponent_quarter,
+        quarters_at_end=not rules.quarters_each_move, open_prime=rules.open_prime)
 
 
 HAND_MADE = [
     MZ.start_position(0), position({24: 15}, {24: 14, 13: 1}),
     position(FOUR, {24: 15}), position(PRIME, {24: 15}), position(PRIME, {24: 14, 10: 1}),
     position(FRONT, {24: 14, 16: 1}),
+    position({24: 10, 23: 1, 22: 1, 21: 1, 20: 1, 5: 1}, {6: 1, 5: 1, 4: 1, 3: 1, 1: 11}),
+    position({24: 9, 6: 1, 5: 1, 4: 1, 3: 1, 2: 1, 1: 1}, {24: 15}),
     position({24: 10, 23: 1, 22: 1, 21: 1, 20: 1, 5: 1}, {5: 15}),
-    position({24: 9, 13: 1, 12: 1, 11: 1, 10: 1, 9: 1, 8: 1}, {2: 15}),
+    position({24: 9, 13: 1, 12: 1, 11: 1, 10: 1, 9: 1, 8: 1}, {2: 15}), SHUFFLE,
 ]
 
 
@@ -239,6 +282,7 @@ def agree(rules, positions: list[Position]) -> int:
     {}, {"opponent_quarter": 5, "six_block": True}, {"opponent_quarter": 6,
                                                      "start_quarter": False},
     {"opponent_quarter": 5, "front_prime": True}, {"opponent_quarter": 2},
+    {"quarters_each_move": True}, {"open_prime": True},
 ])
 @answers.AFRESH
 def test_mz_kernel_agrees_with_the_rules_page(options, afresh):

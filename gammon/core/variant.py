@@ -211,6 +211,11 @@ class TrackVariant:
     #: Moultezim: the most points of an opponent's starting quarter a player may hold
     #: (0: no limit).
     opponent_quarter_limit = 0
+    #: The two limits above judge only the board a play leaves, not each single move.
+    quarters_judged_at_end = False
+    #: A block of six points with every opposing checker behind it must be opened by
+    #: the next play that can (Fevga's sources; the six-block rule forbids it outright).
+    prime_must_open = False
     #: A checker that hit may not go on to a point its owner already holds.
     no_hit_and_hide = False
     #: A checker that hit may not be borne off in the same turn.
@@ -370,6 +375,8 @@ class TrackVariant:
         fields[tracks.R_NO_HIT_AND_RUN] = self.no_hit_and_run
         fields[tracks.R_FRONT_PRIME] = self.front_prime_open
         fields[tracks.R_OPPONENT_QUARTER] = self.opponent_quarter_limit
+        fields[tracks.R_QUARTERS_AT_END] = self.quarters_judged_at_end
+        fields[tracks.R_OPEN_PRIME] = self.prime_must_open
         fields[tracks.R_PINS] = self.pinning
         fields[tracks.R_PINNED_HOLDS_OFF] = self.pinned_holds_bear_off
         fields[tracks.R_MOTHER] = 1 if self.mother else 2 if self.mothers_draw else 0

@@ -68,7 +68,9 @@ R_OPPONENT_QUARTER = 30  # n > 0: at most n points held in an opponent's startin
 R_PINS = 31  # 1: a lone opposing checker landed on is pinned, not hit (the board has a pin row)
 R_PINNED_HOLDS_OFF = 32  # 1: a pinned checker in its owner's home board holds back bearing off
 R_MOTHER = 33  # 1: the mother wins, both pinned draw (Plakoto); 2: only the draw (Tapa)
-CROSS = 34  # start of the crossing table
+R_QUARTERS_AT_END = 34  # 1: the starting-quarter limits judge the play's last board only
+R_OPEN_PRIME = 35  # 1: a six-prime with every opposing checker behind it must be opened
+CROSS = 36  # start of the crossing table
 
 MAX_DICE = 4  # moves in one play (a double)
 # A move refused by a rule that other moves of the same play could lift (six-block, no
@@ -276,10 +278,12 @@ def _closes_a_start(plays, row, player, src, dst, rules):
 
 
 @njit(cache=True)
-def _crowds_a_start_quarter(plays, row, player, src, dst, rules):
+def _crowds_a_start_quarter(plays, row, player, src, dst, rules, anywhere=False):
     """Whether the move ``src -> dst`` lands in an opponent's starting quarter (the
     opponent's ``home`` points farthest from bearing off) and leaves the mover holding
-    more than ``R_OPPONENT_QUARTER`` of its points (Moultezim)."""
+    more than ``R_OPPONENT_QUARTER`` of its points (Moultezim); with ``anywhere``,
+    whether the mover then holds more than that of any opponent's quarter, wherever the
+    move lands."""
     points = rules[R_POINTS]
     slots = points + 2
     players = rules[R_PLAYERS]
@@ -287,7 +291,7 @@ def _crowds_a_start_quarter(plays, row, player, src, dst, rules):
     for q in range(players):
         if q == player:
             continue
-        lands = False
+        lands = anywhere
         for t in range(points - rules[R_HOME] + 1, points + 1):
             if rules[CROSS + (q * players + player) * slots + t] == dst:
                 lands = True
@@ -301,6 +305,18 @@ def _crowds_a_start_quarter(plays, row, player, src, dst, rules):
         if held > rules[R_OPPONENT_QUARTER]:
             return True
     return False
+
+
+@njit(cache=True)
+def _quarters_kept(plays, row, player, src, dst, rules):
+    """Whether board ``row`` after ``src -> dst`` (or as it is, with ``src = -1``) keeps
+    the starting-quarter limits: not all of the mover's own starting quarter held
+    (``R_START_QUARTER``), no more than ``R_OPPONENT_QUARTER`` points of an opponent's.
+    With ``R_QUARTERS_AT_END`` they judge only the board a play leaves."""
+    if rules[R_START_QUARTER] == 1 and _fills_start_quarter(plays, row, player, src, dst, rules):
+        return False
+    return not (rules[R_OPPONENT_QUARTER] > 0 and _crowds_a_start_quarter(
+        plays, row, player, src, dst, rules, True))
 
 
 @njit(cache=True, inline="always")
@@ -400,13 +416,15 @@ def _check_move(
             return REFUSED_FOR_NOW, -1, h
         if (
             rules[R_START_QUARTER] == 1 and dst > points - rules[R_HOME]
+            and rules[R_QUARTERS_AT_END] == 0
             and _fills_start_quarter(plays, row, player, src, dst, rules)
         ):
             return REFUSED_FOR_NOW, -1, h
         if rules[R_FRONT_PRIME] == 1 and _closes_a_start(plays, row, player, src, dst, rules):
             return REFUSED_FOR_NOW, -1, h
-        if rules[R_OPPONENT_QUARTER] > 0 and _crowds_a_start_quarter(
-            plays, row, player, src, dst, rules
+        if (
+            rules[R_OPPONENT_QUARTER] > 0 and rules[R_QUARTERS_AT_END] == 0
+            and _crowds_a_start_quarter(plays, row, player, src, dst, rules)
         ):
             return REFUSED_FOR_NOW, -1, h
     zsrc = W_ZOBRIST + (base + src) * MAX_COUNT
@@ -557,6 +575,10 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
     # Acey-deucey's 2-1 under enter-first: the checker entered by the first die may move
     # on with the second.
     moves_on = rules[R_ACEY_MOVES_ON] == 1 and high == 2 and low == 1
+    # With the quarter limits judged at the play's end, a play may pass through a board
+    # they forbid: every board on the way is a play of its own if they allow it, and the
+    # most dice used is counted over those alone.
+    at_end = rules[R_QUARTERS_AT_END] == 1
     order = 0
     while order < passes:
         every_order = double and order == 1
@@ -574,6 +596,7 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
             # recorded on the spot; any other is descended into.
             leaf_row = NO_LEAF
             h = 0
+            descended = False
             if depth < ndice:
                 die = first if depth == 0 else second
                 row = cand + depth * CANDIDATES
@@ -689,8 +712,12 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
                     leaf_row = DESCENDED
                     break
                 if leaf_row == DESCENDED:
-                    continue
-                if leaf_row == COMPLETING:
+                    if not at_end:
+                        continue
+                    leaf_row = stack + depth  # the board just reached may end the play
+                    h = words[hstack + depth]
+                    descended = True
+                elif leaf_row == COMPLETING:
                     words[next_src + depth] = j
                 elif words[moved + depth] == 0:
                     leaf_row = stack + depth  # no move at all from here: a short play
@@ -700,7 +727,15 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
                 h = words[hstack + depth]
             completing = leaf_row == COMPLETING
             length = depth + 1 if completing else depth
-            if leaf_row != NO_LEAF and length >= best:
+            kept_here = leaf_row != NO_LEAF and length >= best
+            if kept_here and at_end:
+                if completing:
+                    packed = words[path + depth]
+                    kept_here = _quarters_kept(plays, stack + depth, player, packed // 512,
+                                               (packed // 2) % 256, rules)
+                else:
+                    kept_here = _quarters_kept(plays, leaf_row, player, -1, -1, rules)
+            if kept_here:
                 best = length
                 if completing:
                     # Written only now, and straight into a new result row if it is new.
@@ -762,7 +797,7 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
                     plays[existing, length_col] = length
                     flag = words[W_FLAGS + existing]
                     words[W_FLAGS + existing] = (flag // 2) * 2 + (1 if order == 0 else 0)
-            if not completing:
+            if not completing and not descended:
                 depth -= 1
         order += 1
         if double and refused:
@@ -802,6 +837,22 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
             for j in range(plays.shape[1]):
                 plays[kept, j] = plays[i, j]
         kept += 1
+    if kept == 0:  # every play ends on a board the quarter limits forbid: none is made
+        for i in range(size):
+            plays[0, i] = board[i]
+        plays[0, length_col] = 0
+        kept = 1
+    if rules[R_OPEN_PRIME] == 1 and not _six_block_ok(plays, stack, player, -1, -1, rules):
+        # A prime shuts every opposing checker in: the plays that open it, if any.
+        opening = 0
+        for i in range(kept):
+            if _six_block_ok(plays, i, player, -1, -1, rules):
+                if opening != i:
+                    for j in range(plays.shape[1]):
+                        plays[opening, j] = plays[i, j]
+                opening += 1
+        if opening > 0:
+            kept = opening
     return kept
 
 

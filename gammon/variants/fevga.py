@@ -9,9 +9,13 @@ the compiled move generator reads:
   opponent's starting point (``first_checker_past``);
 - nobody may hold all six points of their own starting quarter (``start_quarter_open``,
   the option ``start_quarter``);
-- no block of six points with all the opponent's checkers behind it: Long Nardy's
-  six-block rule (``six_block``, an option here); as an option, no six points just past
-  the opponent's start while checkers remain on it (``front_prime_open``);
+- a prime may stand anywhere, but once every opposing checker is behind it, the next
+  play that can must open it (``prime_must_open``, the option ``open_prime``); Long
+  Nardy's six-block rule, which forbids such a prime outright, is the option
+  ``six_block``; as an option, no six points just past the opponent's start while
+  checkers remain on it (``front_prime_open``);
+- the starting quarter is judged on the board a play leaves (``quarters_judged_at_end``;
+  the option ``quarters_each_move`` judges every single move);
 - no head rule, no cube; a win is 1, or 2 when the loser has borne off nothing; the
   winner of the opening lot throws both dice afresh.
 
@@ -35,18 +39,24 @@ class Fevga(SameWayRound):
 
     - ``start_quarter`` (default True): a player may never hold all six points of their
       own starting quarter (19-24); False lifts the rule.
-    - ``six_block`` (default True): no six points in a row unless an opposing checker is
-      ahead of them (Long Nardy's rule); False lets a prime shut the opponent in.
+    - ``open_prime`` (default True): a player whose six points in a row have every
+      opposing checker behind them must open them with the next play that can.
+    - ``six_block`` (default False): Long Nardy's rule instead, no six points in a row
+      unless an opposing checker is ahead of them, after every single move.
     - ``front_prime`` (default False): nobody may hold the six points just past the
       opponent's starting point (their own 11 to 6) while the opponent still has a
       checker on it.
+    - ``quarters_each_move`` (default False): the starting quarter (and Moultezim's
+      opponent's quarter) judged after every single move, not on the board a play
+      leaves.
     """
 
     name = "fevga"
     summary = (
         "Fevga (Greek tavli's third game): 15 checkers each in opposite corners, both "
         "sides the same way round, no hitting, the first checker must pass the opponent's "
-        "start, no full starting quarter and no six-block, no cube; 1 or 2 points."
+        "start, no full starting quarter, a prime that shuts the opponent in must be "
+        "opened, no cube; 1 or 2 points."
     )
     aliases: ClassVar[tuple[str, ...]] = ("tavli-fevga",)
     opening_plays_lot = False
@@ -57,12 +67,19 @@ class Fevga(SameWayRound):
 
     #: No player holds all six points of their starting quarter (FV-START-QUARTER).
     start_quarter: bool = True
-    #: No six in a row with no opposing checker ahead (FV-SIX-BLOCK).
-    six_block: bool = True
+    #: A prime with every opposing checker behind it is opened when the dice allow
+    #: (FV-OPEN-PRIME).
+    open_prime: bool = True
+    #: No six in a row with no opposing checker ahead, after every move (FV-SIX-BLOCK).
+    six_block: bool = False
     #: No six points just past the opponent's start while it holds checkers
     #: (FV-FRONT-PRIME).
     front_prime: bool = False
+    #: The quarter limits judged after every single move (FV-QUARTER-EACH-MOVE).
+    quarters_each_move: bool = False
 
     def __post_init__(self) -> None:
         self._set_switches(start_quarter_open=self.start_quarter,
-                           front_prime_open=self.front_prime)
+                           front_prime_open=self.front_prime,
+                           prime_must_open=self.open_prime and not self.six_block,
+                           quarters_judged_at_end=not self.quarters_each_move)

@@ -9,7 +9,8 @@ cube. What is Moultezim's own:
 - no more than four points held in the opponent's starting quarter (the quarter their
   checkers start from), so that no wall stands in front of their pile
   (``opponent_quarter_limit``, the option ``opponent_quarter``);
-- no duty to open a prime: the six-block rule is off (an option here, as in Fevga);
+- no duty to open a prime (``open_prime``, an option here) and no six-block rule
+  (``six_block``, an option as in Fevga);
 - every win is one point: no double game (``gammons``, the option ``double_game``).
 
 docs/rules/moultezim.md states the rules, the sources and the readings chosen where they
@@ -35,8 +36,12 @@ class Moultezim(Fevga):
 
     - ``opponent_quarter`` (default 4): the most points a player may hold in the
       opponent's starting quarter (1 to 6; 5 only forbids all six, 6 lifts the rule).
+    - ``open_prime`` (default False): Fevga's duty to open a prime that has every
+      opposing checker behind it.
     - ``six_block`` (default False): Long Nardy's rule, no six points in a row with no
       opposing checker ahead of them.
+    - ``quarters_each_move`` (default False): both quarter limits judged after every
+      single move, not on the board a play leaves.
     - ``double_game`` (default False): a loser who has borne off nothing loses 2.
     """
 
@@ -54,6 +59,8 @@ class Moultezim(Fevga):
 
     #: No six in a row with no opposing checker ahead (MZ-SIX-BLOCK; off: MZ-PRIMES).
     six_block: bool = False
+    #: No duty to open a prime that shuts the opponent in (MZ-PRIMES).
+    open_prime: bool = False
     #: Points of the opponent's starting quarter a player may hold (MZ-OPPONENT-QUARTER).
     opponent_quarter: int = 4
     #: A loser with nothing borne off loses 2 (MZ-DOUBLE-GAME).
