@@ -27,7 +27,8 @@ so a seed gives the same games, and that checks after every single checker move:
 * Plakoto (the games that pin, docs/rules/plakoto.md, written out again from the page):
   no pinned checker moves (PLAKOTO-PINNED-STAYS); no checker lands where the other side
   stands on top, and a landing marked as a pin finds a lone free checker
-  (PLAKOTO-OPEN-POINT, PLAKOTO-PIN); the pin row says which checker is underneath
+  (PLAKOTO-OPEN-POINT, PLAKOTO-PIN), and is so marked exactly where the pin stays
+  (PLAKOTO-PASSING); the pin row says which checker is underneath
   wherever both sides share a point, and nowhere else; nothing on a bar; bearing off
   only with the whole side home and, with PLAKOTO-BEAROFF-PINNED, none pinned at home;
   the game ends at the mother as the page says (PLAKOTO-MOTHER, PLAKOTO-MOTHER-WAIT,
@@ -251,6 +252,7 @@ def play_and_check(games, start, rules, max_turns, plays, words, kind, head, mar
             left_head = 0
             base = player * slots
             other = 1 - player
+            landed = 0  # bit s: a move landed on a lone free checker on the mover's s
             for k in range(plays[row, size + 3 * tracks.MAX_DICE]):
                 src = plays[row, size + 3 * k]
                 dst = plays[row, size + 3 * k + 1]
@@ -273,12 +275,12 @@ def play_and_check(games, start, rules, max_turns, plays, words, kind, head, mar
                         there = work[other * slots + cross[player, dst]]
                         if there >= 2 or (there == 1 and work[pin] == player + 1):
                             fails[14] += 1
-                        if hit and not (there == 1 and work[pin] == 0):
+                        lone = there == 1 and work[pin] == 0
+                        if hit and not lone:
                             fails[9] += 1
-                        if there == 1 and work[pin] == 0 and not hit:
-                            fails[9] += 1
-                        if hit:
+                        if lone:
                             work[pin] = other + 1
+                            landed |= 1 << dst
                     work[base + src] -= 1
                     work[base + dst] += 1
                     if work[base + src] == 0 and work[_pin_at(player, src, slots, cross)] != 0:
@@ -320,6 +322,18 @@ def play_and_check(games, start, rules, max_turns, plays, words, kind, head, mar
                 if work[i] != plays[row, i]:
                     fails[10] += 1
                     break
+            if kind == PINS:
+                # A landing is marked as a pin exactly where the pin stays (PLAKOTO-PASSING).
+                starred = 0
+                for k in range(plays[row, size + 3 * tracks.MAX_DICE]):
+                    if plays[row, size + 3 * k + 2] == 1:
+                        starred |= 1 << plays[row, size + 3 * k + 1]
+                for s in range(1, points + 1):
+                    if (landed >> s) & 1 and (
+                        (work[_pin_at(player, s, slots, cross)] == other + 1)
+                        != ((starred >> s) & 1 == 1)
+                    ):
+                        fails[9] += 1
             if kind == NARDY:
                 if left_head > limit:
                     fails[4] += 1

@@ -29,6 +29,7 @@ from gammon import Phase, Position, Roll
 from gammon.cli.main import app
 from gammon.core.dice import two_dice
 from gammon.core.variant import MOTHERS_PINNED
+from gammon.envs.steps import TurnInSteps
 from gammon.notation import format_position, move_text_for, parse_position
 from gammon.notation.movetext import find_play, format_play, partial_play
 from gammon.render.svg import board_svg
@@ -153,8 +154,10 @@ def test_plakoto_passing_leaves_a_touched_checker_free():
     pos = position({13: 1, 24: 14}, {18: 1, 24: 14})
     state = after(pos, (6, 1), "13/7*/6")
     assert state.position.pins == bytes(24) and state.position.row(1) == pos.row(1)
-    # The same play by the other way round (13/12/6) is the same play.
-    assert format_play(find_play(PK.state(pos, (6, 1)), "13/12/6")) == "13/7*/6"
+    # The same play by the other way round (13/12/6) is the same play, written without
+    # a star: nothing stays pinned.
+    assert format_play(find_play(PK.state(pos, (6, 1)), "13/12/6")) == "13/6"
+    assert format_play(find_play(PK.state(pos, (6, 1)), "13/7*/6")) == "13/6"
     # Every stop must be open: with our 7 and 12 closed, 13 cannot reach 6.
     closed = position({13: 1, 24: 14}, {18: 2, 13: 2, 24: 11})
     assert not any(p.result.count(0, 6) for p in PK.state(closed, (6, 1)).legal_actions())
@@ -278,11 +281,38 @@ def test_plakoto_notation_pins_written_and_read():
     assert part.text == "13/7*" and part.position.pinned(7) == 1
 
 
+def test_plakoto_open_point_closed_by_a_pinner_in_moves_typed_in_parts():
+    """A point where one of theirs pins one of ours is closed to a touch-down in a play
+    typed in parts, and to an environment's step, though the counts after 21/15 are
+    those of a board that 21/16/10 could reach."""
+    pos = pins({21: 1, 15: 1, 24: 13}, {10: 1, 24: 14}, me=(15,))
+    state = PK.state(pos, (6, 5))
+    for text in ("21/15", "21/15/10"):
+        with pytest.raises(gammon.IllegalPlayError, match="lands on 15, which the opponent"):
+            partial_play(state, text)
+    assert partial_play(state, "21/16/10").text == partial_play(state, "21/10").text == "21/10"
+    legal = TurnInSteps(state).legal_steps()
+    assert (21, 6) not in legal and (21, 5) in legal
+
+
+def test_plakoto_pin_lands_on_a_lone_checker_and_moves_on():
+    """A touch-down on a lone checker that moves on pins nothing: no star for it."""
+    pos = position({24: 14, 9: 1}, {19: 1, 21: 1, 6: 13})  # theirs alone on our 6 and 4
+    state = PK.state(pos, (3, 2))
+    assert "9/4*" in plays(pos, (3, 2)) and "9/6*/4*" not in plays(pos, (3, 2))
+    play = find_play(state, "9/4*")
+    assert play.hits == 1 and play.result.pinned(4) == 1 and play.result.pinned(6) is None
+
+
 def test_plakoto_notation_on_the_boards():
     pos = pins({24: 13, 13: 1, 3: 1}, {22: 1, 24: 14}, them=(3,))
     console = Console(width=120, record=True)
     console.print(render_board(PK.state(pos, (2, 1)), viewer=0))
-    assert "(o)" in console.export_text()
+    drawn = console.export_text()
+    assert "(o) player 1's checker pinned under the checkers on its point" in drawn
+    console = Console(width=120, record=True)
+    console.print(render_board(PK.state(PK.start_position(), (2, 1)), viewer=0))
+    assert "pinned" not in console.export_text()  # the legend only where a pin is
     svg = board_svg(PK.state(pos, (2, 1)), 0)
     assert svg.count("class='pin'") == 1
     assert "class='pin'" not in board_svg(PK.state(PK.start_position(), (2, 1)), 0)

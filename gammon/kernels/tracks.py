@@ -791,9 +791,16 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
                             plays[existing, i] = plays[leaf_row, i]
                     for k in range(length):
                         packed = words[path + k]
+                        landed = (packed // 2) % 256
+                        hit = packed % 2
+                        if (
+                            hit == 1 and rules[R_PINS] == 1
+                            and plays[existing, _pin_index(player, landed, rules)] == 0
+                        ):
+                            hit = 0  # the pinner moved on: the checker landed on is free
                         plays[existing, size + 3 * k] = packed // 512
-                        plays[existing, size + 3 * k + 1] = (packed // 2) % 256
-                        plays[existing, size + 3 * k + 2] = packed % 2
+                        plays[existing, size + 3 * k + 1] = landed
+                        plays[existing, size + 3 * k + 2] = hit
                     plays[existing, length_col] = length
                     flag = words[W_FLAGS + existing]
                     words[W_FLAGS + existing] = (flag // 2) * 2 + (1 if order == 0 else 0)

@@ -260,19 +260,43 @@ def without(dice: tuple[int, ...], die: int) -> tuple[int, ...]:
     return dice[:i] + dice[i + 1 :]
 
 
+def closed_points(state: GameState) -> frozenset[int]:
+    """The mover's points no checker of theirs may land on this turn: held by an opponent
+    (two or more where a lone checker is hit or pinned, any number where nothing is hit),
+    or, in a game that pins, where an opposing checker pins one of the mover's. None of
+    them opens or closes while the mover plays: the mover's moves only take lone checkers
+    away or pin them."""
+    variant, position = state.variant, state.position
+    player = position.turn
+    closed = set()
+    for point in range(1, variant.points + 1):
+        for other in range(position.players):
+            if other == player:
+                continue
+            there = position.count(other, variant.shared_slot(player, point, other))
+            if there >= variant.block or (there and not variant.hitting
+                                          and not variant.pinning):
+                closed.add(point)
+        if variant.pinning and _pinned_under(state, point) == player:
+            closed.add(point)
+    return frozenset(closed)
+
+
 def checker_step(
-    variant: TrackVariant, board: bytes, player: int, source: int, die: int
+    variant: TrackVariant, board: bytes, player: int, source: int, die: int,
+    closed: frozenset[int] = frozenset(),
 ) -> tuple[bytes, int, bool] | None:
     """One checker moved ``die`` pips from ``source``: ``(board, destination, hit)``,
-    or None when ``player`` has no checker there. Legality is not judged. In a game that
-    pins, the checker landed on stays where it is (``hit`` then says it was landed on;
-    the pins of a board are :meth:`TrackVariant.pins_after`'s to say).
+    or None when ``player`` has no checker there or the point it reaches is one of
+    ``closed`` (:func:`closed_points`). Nothing else of legality is judged. In a game
+    that pins, the checker landed on stays where it is (``hit`` then says it was landed
+    on; the pins of a board are :meth:`TrackVariant.pins_after`'s to say).
     """
     slots = variant.slots
     base = player * slots
-    if board[base + source] == 0:
-        return None
     dst = max(source - die, 0)
+    if board[base + source] == 0 or dst in closed:
+        return None
     new = bytearray(board)
     new[base + source] -= 1
     new[base + dst] += 1
@@ -302,9 +326,11 @@ class _Route:
 
 
 def _realize(
-    variant: TrackVariant, board: bytes, player: int, dice: tuple[int, ...], pair: Pair
+    variant: TrackVariant, board: bytes, player: int, dice: tuple[int, ...], pair: Pair,
+    closed: frozenset[int],
 ) -> list[_Route]:
-    """Every way to move one checker from ``pair[0]`` to ``pair[1]`` with some of ``dice``."""
+    """Every way to move one checker from ``pair[0]`` to ``pair[1]`` with some of
+    ``dice``, touching down on none of the ``closed`` points."""
     source, target = pair
     found: list[_Route] = []
     stack: list[tuple[bytes, tuple[int, ...], int, int, tuple[Pair, ...]]] = [
@@ -313,7 +339,7 @@ def _realize(
     while stack:
         now, left, at, hidden, steps = stack.pop()
         for die in sorted(set(left), reverse=True):
-            step = checker_step(variant, now, player, at, die)
+            step = checker_step(variant, now, player, at, die, closed)
             if step is None:
                 continue
             after, dst, hit = step
@@ -335,6 +361,7 @@ def _routes(state: GameState, pairs: Sequence[Pair]) -> list[_Route]:
     player = position.turn
     Key = tuple[bytes, tuple[int, ...], tuple[Pair, ...]]
     start = _Route(position.board, roll_dice(state.dice), 0)
+    closed = closed_points(state)
     frontier: dict[Key, _Route] = {(start.board, start.dice, tuple(sorted(pairs))): start}
     for _ in range(len(pairs)):
         following: dict[Key, _Route] = {}
@@ -342,7 +369,7 @@ def _routes(state: GameState, pairs: Sequence[Pair]) -> list[_Route]:
             for pair in set(left):
                 rest = list(left)
                 rest.remove(pair)
-                for route in _realize(variant, board, player, dice, pair):
+                for route in _realize(variant, board, player, dice, pair, closed):
                     key = (route.board, route.dice, tuple(rest))
                     total = done.hidden_hits + route.hidden_hits
                     if key not in following or following[key].hidden_hits > total:
@@ -356,14 +383,17 @@ class Completions:
     """Which legal play of ``state`` a board reached by single checker steps can still
     become, with the dice left: the one rule for moves taken one at a time, by people
     typing a play in parts (:func:`partial_play`) and by the environments' step actions
-    (:mod:`gammon.envs.steps`). A step is only moved geometry (:func:`checker_step`); what
-    is legal is decided by the state's legal plays, so any order of a legal play's moves
-    is accepted and no order can end short of one. Answers are remembered per (board,
+    (:mod:`gammon.envs.steps`). A step is moved geometry (:func:`checker_step`) that
+    touches down on no closed point (:func:`closed_points`: a board that passed through
+    one may have the counts of a legal play's board, but could never be drawn); the rest
+    of what is legal is decided by the state's legal plays, so any order of a legal
+    play's moves is accepted and no order can end short of one. Answers are remembered per (board,
     dice left)."""
 
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.legal = state.legal_actions()
+        self.closed = closed_points(state)
         self._memo: dict[tuple[bytes, tuple[int, ...]], Play | None] = {}
 
     def play(self, board: bytes, dice: tuple[int, ...]) -> Play | None:
@@ -389,13 +419,15 @@ class Completions:
         player = self.state.position.turn
         slots = self.state.variant.slots
         return [(source, die) for source in range(1, slots)
-                if board[player * slots + source] for die in sorted(set(dice))]
+                if board[player * slots + source] for die in sorted(set(dice))
+                if max(source - die, 0) not in self.closed]
 
     def after(self, board: bytes, dice: tuple[int, ...], source: int,
               die: int) -> tuple[bytes, tuple[int, ...]]:
         """The board and the dice left after the step ``(source, die)``."""
-        step = checker_step(self.state.variant, board, self.state.position.turn, source, die)
-        assert step is not None, "a step from a point the mover holds"
+        step = checker_step(self.state.variant, board, self.state.position.turn, source, die,
+                            self.closed)
+        assert step is not None, "a step from a point the mover holds to one open to it"
         return step[0], without(dice, die)
 
 
@@ -659,8 +691,10 @@ def _reason(state: GameState, parsed: ParsedMoves) -> str:
                               lambda slot: "the bar" if slot == bar else str(slot))
     if short:
         return short
+    arriving = {destination for _, destination in pairs}
     for source, _ in pairs:
-        if source <= points and _pinned_under(state, source) == player:
+        # A checker typed as arriving there first is explained by the walk below.
+        if source <= points and source not in arriving and _pinned_under(state, source) == player:
             return (f"your checker on {source} lies pinned under the opponent's: it may not "
                     "move until every checker on top of it has left")
     if variant.head:
@@ -692,10 +726,11 @@ def _reason(state: GameState, parsed: ParsedMoves) -> str:
     # Walk the moves in the order written: explain the first one the dice cannot make.
     dice = roll_dice(state.dice)
     routes = [_Route(position.board, dice, 0)]
+    closed = closed_points(state)
     for pair in pairs:
         following = [
             r for route in routes
-            for r in _realize(variant, route.board, player, route.dice, pair)
+            for r in _realize(variant, route.board, player, route.dice, pair, closed)
         ]
         if not following:
             if all(not route.dice for route in routes):

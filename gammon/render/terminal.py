@@ -19,7 +19,8 @@ board, and says under the board which way the checkers run.
 
 Each point shows up to five checkers; a taller stack shows four and then its count. In
 a game that pins, a pinned checker is drawn at the edge of the board as its owner's
-letter in small case between parentheses, ``(o)``, under the stack that pins it.
+letter in small case between parentheses, ``(o)``, under the stack that pins it, and a
+line under the board says so.
 """
 
 from __future__ import annotations
@@ -194,6 +195,10 @@ def render_board(
     lines.append(labels(bottom))
     if heads:
         lines.append(_way_round(heads))
+    pinned = {under for point in range(1, points + 1)
+              if (under := variant.pinned_on(position, viewer, point)) is not None}
+    if pinned:
+        lines.append(_pin_legend(sorted(pinned), names))
     return Text("\n").join(lines)
 
 
@@ -235,6 +240,18 @@ def _way_round(heads: dict[int, int]) -> Text:
         text.append_text(checker(player))
         text.append(f" {point}", style=style(player))
     text.append(" · both sides run ◄ along the top, ► along the bottom", style=LABEL)
+    return text
+
+
+def _pin_legend(pinned: Sequence[int], names: Sequence[str]) -> Text:
+    """The line under a board with pins: what ``(x)`` and ``(o)`` stand for."""
+    text = Text(" ")
+    for i, player in enumerate(pinned):
+        if i:
+            text.append(", ")
+        text.append(f"({symbol(player).lower()})", style=style(player))
+        text.append(f" {names[player]}'s checker", style=LABEL)
+    text.append(" pinned under the checkers on its point", style=LABEL)
     return text
 
 
