@@ -37,6 +37,7 @@ GB = gammon.variant("gul-bara")
 plays, _, end_state = layouts.rule_helpers(GB)
 GIVE = gammon.variant("gul-bara", unplayed="opponent")
 EVERY = gammon.variant("gul-bara", cascade_from=1)
+BY_GAME = gammon.variant("gul-bara", cascade_counts="game")
 FV = gammon.variant("fevga")
 #: Room for every double from 2-2 to 6-6 to be played in full.
 ROOMY = ({11: 5, 10: 5, 9: 5}, {24: 15})
@@ -178,6 +179,21 @@ def test_gb_cascade_from_the_fourth_turn():
     assert [s.dice for s in seen if s.phase is Phase.DECIDE][:2] == [(2, 2), (3, 3)]
 
 
+def test_gb_cascade_counts_game_the_first_three_rolls_of_the_game():
+    """eightygames: the doubles of "the first three rolls of the game" are plain. The
+    game's fourth throw is player 1's second turn: its 2-2 cascades, where counting each
+    player's turns it would not until player 1's fourth."""
+    throws = [(2, 2), (2, 1), (1, 1), (2, 2)]
+    seen = drive(BY_GAME, throws)
+    doubles = [(s.position.turn, s.dice) for s in seen if s.phase is Phase.DECIDE]
+    assert doubles[:4] == [(0, (2, 2)), (1, (2, 1)), (0, (1, 1)), (1, (2, 2))]
+    assert doubles[4] == (1, (3, 3))
+    plain = [(s.position.turn, s.dice) for s in drive(GB, throws) if s.phase is Phase.DECIDE]
+    assert plain == doubles[:4]
+    with pytest.raises(gammon.InvalidOptionError, match="choose one of player, game"):
+        gammon.variant("gul-bara", cascade_counts="both")
+
+
 def test_gb_cascade_stops():
     pos = position(*SHORT)
     assert plays(pos, (3, 3)) == {"20/11"}  # three of the four moves
@@ -258,7 +274,8 @@ def test_gb_positions_checked():
 
 
 def test_gb_options_are_named_and_typed():
-    assert GB.options() == {"cascade_from": 4, "unplayed": "lost", "double_game": True}
+    assert GB.options() == {"cascade_from": 4, "cascade_counts": "player", "unplayed": "lost",
+                            "double_game": True}
     with pytest.raises(gammon.InvalidOptionError, match="1 or more, not 0"):
         gammon.variant("gul-bara", cascade_from=0)
     with pytest.raises(gammon.InvalidOptionError, match="choose one of lost, opponent"):
@@ -348,7 +365,8 @@ def _result(state) -> tuple[int, int]:
     return (winner, int(returns[winner]))
 
 
-@pytest.mark.parametrize("rules", [GB, GIVE, EVERY], ids=["lost", "opponent", "from-1"])
+@pytest.mark.parametrize("rules", [GB, GIVE, EVERY, BY_GAME],
+                         ids=["lost", "opponent", "from-1", "by-game"])
 def test_gb_compiled_games_keep_the_rules(rules):
     seen = replay(rules, 60, seed=9)
     assert seen["cascades"] > 0

@@ -35,13 +35,14 @@ T_BOARD = T_PATH + 3 * MAX_DICE  # the whole board after the play
 
 
 @njit(cache=True)
-def random_playouts(games, start, rules, cascade_from, to_opponent, max_plays, plays, words,
-                    trace):
+def random_playouts(games, start, rules, cascade_from, by_game, to_opponent, max_plays, plays,
+                    words, trace):
     """Play ``games`` two-player games of Gul bara with uniformly random plays.
 
     The opening lot (one die each, ties thrown again) picks the starter, who throws
     afresh; then the players take turns of one throw of two dice and, after doubles
-    from their ``cascade_from``-th turn on, the cascade (handed over to the opponent
+    from their ``cascade_from``-th turn on (with ``by_game``, from the game's
+    ``cascade_from``-th throw), the cascade (handed over to the opponent
     where it breaks, with ``to_opponent``). Returns ``(games, 3)``: winner
     (-1 when ``max_plays`` ran out), points won, plays made. ``trace`` receives, as far
     as it has room, a row per lot and per play (the ``T_*`` columns); returns the rows
@@ -92,7 +93,8 @@ def random_playouts(games, start, rules, cascade_from, to_opponent, max_plays, p
                 winner, _ = turn_end(board, player, starter, False, rules)
                 if winner != -1 or made >= max_plays:
                     break
-                cascading = high == low and high < 6 and (given or turns[player] >= cascade_from)
+                thrown = turns[0] + turns[1] if by_game else turns[player]
+                cascading = high == low and high < 6 and (given or thrown >= cascade_from)
                 if cascading and used == MAX_DICE:
                     high += 1
                     low += 1

@@ -36,6 +36,8 @@ from gammon.variants.nardy import SameWayRound
 
 #: The values of ``unplayed``.
 UNPLAYED = ("lost", "opponent")
+#: What ``cascade_from`` counts: each player's own turns, or the game's throws.
+CASCADE_COUNTS = ("player", "game")
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +61,9 @@ class GulBara(SameWayRound):
     - ``cascade_from`` (default 4): the first of a player's own turns whose doubles
       cascade (1: every turn; each player's first three turns play doubles as usual by
       default).
+    - ``cascade_counts`` (default ``"player"``): what ``cascade_from`` counts:
+      ``"player"``, each player's own turns; ``"game"``, the game's throws of both
+      players together (the literal "first three rolls of the game").
     - ``unplayed`` (default ``"lost"``): what becomes of the cascade's doubles above one
       not played in full: ``"lost"``, the turn ends; ``"opponent"``, the opponent plays
       them (as a cascade of their own) before throwing for their turn.
@@ -83,6 +88,8 @@ class GulBara(SameWayRound):
 
     #: The player's turn from which doubles cascade (GB-CASCADE-FROM).
     cascade_from: int = 4
+    #: Whose throws cascade_from counts: "player" or "game" (GB-CASCADE-COUNTS-GAME).
+    cascade_counts: str = "player"
     #: The doubles above one not played in full: "lost" or to the "opponent"
     #: (GB-CASCADE-STOPS, GB-UNPLAYED-TO-OPPONENT).
     unplayed: str = "lost"
@@ -94,6 +101,12 @@ class GulBara(SameWayRound):
             raise InvalidOptionError(
                 f"cascade_from is the first of a player's turns (counted from 1) whose "
                 f"doubles cascade: 1 or more, not {self.cascade_from}"
+            )
+        if self.cascade_counts not in CASCADE_COUNTS:
+            raise InvalidOptionError(
+                f"cascade_counts {self.cascade_counts!r}: choose one of "
+                f"{', '.join(CASCADE_COUNTS)} (whose throws cascade_from counts: each "
+                "player's own turns, or the game's)"
             )
         if self.unplayed not in UNPLAYED:
             raise InvalidOptionError(
@@ -131,12 +144,15 @@ class GulBara(SameWayRound):
 
     def cascading(self, state: GameState) -> bool:
         """Whether the dice to play are a double that a cascade may follow: below
-        6-6, in a turn from ``cascade_from`` on, or handed over (GB-CASCADE,
-        GB-CASCADE-FROM, GB-UNPLAYED-TO-OPPONENT)."""
+        6-6, in a turn from ``cascade_from`` on (the player's own turns, or the game's
+        throws), or handed over (GB-CASCADE, GB-CASCADE-FROM, GB-CASCADE-COUNTS-GAME,
+        GB-UNPLAYED-TO-OPPONENT)."""
         high, low = state.dice
         memo = self.memo_of(state)
+        turns = (sum(memo.turns) if self.cascade_counts == "game"
+                 else memo.turns[state.position.turn])
         return high == low and high < self.sides and (
-            memo.given or memo.turns[state.position.turn] >= self.cascade_from)
+            memo.given or turns >= self.cascade_from)
 
     def after_play(self, state: GameState, play: Play) -> GameState:
         """End the game; play the cascade's next double if ``play`` played all four
@@ -207,6 +223,7 @@ class GulBara(SameWayRound):
         start = np.frombuffer(self.start_position().board, np.int8).copy()
         trace = np.zeros((trace_rows, gulbara_kernel.T_BOARD + len(start)), np.int64)
         rows, written = gulbara_kernel.random_playouts(
-            games, start, self.kernel.rules, self.cascade_from, self.unplayed == "opponent",
+            games, start, self.kernel.rules, self.cascade_from,
+            self.cascade_counts == "game", self.unplayed == "opponent",
             max_turns, plays, words, trace)
         return rows, trace[:written]
