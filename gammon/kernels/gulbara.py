@@ -22,7 +22,14 @@ import numpy as np
 from numba import njit
 
 from gammon.kernels.cache import refresh_when_changed
-from gammon.kernels.tracks import MAX_DICE, generate_plays, turn_end, winner_points
+from gammon.kernels.tracks import (
+    MAX_DICE,
+    after_lot,
+    generate_plays,
+    opening_lot,
+    turn_end,
+    winner_points,
+)
 
 # Columns of a trace row (one per decision and one per opening lot).
 T_GAME = 0  # game number in the batch
@@ -56,19 +63,13 @@ def random_playouts(games, start, rules, cascade_from, by_game, to_opponent, max
     n = 0
     for g in range(games):
         board[:] = start
-        while True:
-            a = np.random.randint(1, 7)
-            b = np.random.randint(1, 7)
-            if a != b:
-                break
+        a, b = opening_lot()
         if n < trace.shape[0]:
             trace[n, T_GAME], trace[n, T_PLAYER], trace[n, T_DIE1], trace[n, T_DIE2] = (
                 g, -1, a, b)
             n += 1
-        player = 0 if a > b else 1
+        player, a, b = after_lot(a, b, rules)
         starter = player
-        a = np.random.randint(1, 7)
-        b = np.random.randint(1, 7)
         turns[:] = 0
         made = 0
         winner = -1

@@ -959,13 +959,27 @@ def head_limit(board, player, die1, die2, rules):
 @njit(cache=True)
 def opening(rules):
     """The opening of a two-player game: ``(starter, die1, die2)``. One die each (equal
-    dice thrown again), the higher starts with those two dice, or with a fresh roll
-    under ``R_OPENING_ROLL_AGAIN``."""
+    dice thrown again, :func:`opening_lot`), the higher starts with those two dice, or
+    with a fresh roll under ``R_OPENING_ROLL_AGAIN`` (:func:`after_lot`)."""
+    a, b = opening_lot()
+    return after_lot(a, b, rules)
+
+
+@njit(cache=True)
+def opening_lot():
+    """The lot for the first turn: one die each, equal dice thrown again; ``(player 0's
+    die, player 1's)``."""
     while True:
         a = np.random.randint(1, 7)
         b = np.random.randint(1, 7)
         if a != b:
-            break
+            return a, b
+
+
+@njit(cache=True)
+def after_lot(a, b, rules):
+    """``(starter, die1, die2)`` after the lot ``a``, ``b``: the higher die starts, with
+    the lot's two dice or, under ``R_OPENING_ROLL_AGAIN``, a fresh roll."""
     player = 0 if a > b else 1
     if rules[R_OPENING_ROLL_AGAIN] == 1:
         a = np.random.randint(1, 7)
