@@ -25,6 +25,7 @@ from typer.testing import CliRunner
 import gammon
 from gammon import Phase, Position, Roll
 from gammon.cli.main import app
+from gammon.notation.movetext import find_play
 from gammon.stakes import MatchScore, StakeRules, cube_game
 from gammon.stakes.rules import cube_default
 
@@ -152,8 +153,11 @@ def test_fv_quarter_at_end_judges_the_board_a_play_leaves():
     quarter: a checker touching down on 19 on its way on holds nothing once the play is
     over. 24/19/14/9/4 ends with 19 empty again, and so does 24/19/14 twice."""
     assert plays(STUCK, (5, 5)) == {"24/4", "24/14(2)"}
-    # A play that ends holding all six is refused whatever it passed through.
+    # A play that ends holding all six is refused whatever it passed through, and says so.
     assert "24/19 5/1" not in plays(STUCK, (5, 4))
+    with pytest.raises(gammon.IllegalPlayError, match="all 6 points of your starting "
+                       "quarter"):
+        find_play(FV.state(STUCK, (5, 4)), "24/19 5/1")
 
 
 def test_fv_quarter_each_move_option():
@@ -170,6 +174,8 @@ def test_fv_primes_allowed():
     pos = position({24: 8, 11: 1, 10: 1, 9: 1, 8: 1, 7: 2, 5: 1}, {24: 15})
     assert "7/6 5/2" in plays(pos, (1, 1))
     assert "7/6 5/2" not in plays(pos, (1, 1), WALLED)
+    with pytest.raises(gammon.IllegalPlayError, match="no six points in a row while none"):
+        find_play(WALLED.state(pos, (1, 1)), "7/6 5/2")
 
 
 PRIMED = position({24: 8, 11: 1, 10: 1, 9: 1, 8: 1, 7: 1, 6: 1, 5: 1}, {24: 15})
@@ -181,6 +187,9 @@ def test_fv_open_prime_once_all_are_behind_it():
     opposing checker behind it must open it. The duty falls on the next play: no play of
     2-1 or of 6-6 here keeps all of 11..6."""
     assert plays(PRIMED, (2, 1)) and not holding(PRIMED, (2, 1), PRIME)
+    with pytest.raises(gammon.IllegalPlayError, match="points 11 to 6 shut every opposing "
+                       "checker in: you must open them"):
+        find_play(FV.state(PRIMED, (2, 1)), "24/21")
     assert plays(PRIMED, (6, 6)) and not holding(PRIMED, (6, 6), PRIME)
     no_duty = gammon.variant("fevga", open_prime=False)
     assert "24/21" in holding(PRIMED, (2, 1), PRIME, no_duty)

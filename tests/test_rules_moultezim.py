@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 import gammon
 from gammon import Phase, Position, Roll
 from gammon.cli.main import app
-from gammon.notation.movetext import format_play
+from gammon.notation.movetext import find_play, format_play
 from gammon.stakes import MatchScore, StakeRules, cube_game
 from gammon.stakes.rules import cube_default
 
@@ -105,6 +105,9 @@ def test_mz_opponent_quarter_at_most_four():
     # one of ours there it is the fourth again.
     assert "24/23 13/7" not in plays(pos, (6, 1))
     assert "24/23 13/7" in plays(pos, (6, 1), five)
+    with pytest.raises(gammon.IllegalPlayError, match="holds 5 points of the opponent's "
+                       "starting quarter \\(7 to 12\\); at most 4"):
+        find_play(MZ.state(pos, (6, 1)), "24/23 13/7")
     assert {"13/7 8/7", "13/7 11/10", "13/7 10/9", "13/7 9/8"} <= plays(pos, (6, 1))
     for play in MZ.state(pos, (6, 1)).legal_actions():
         assert sum(1 for s in range(7, 13) if play.result.row(0)[s]) <= 4, format_play(play)

@@ -75,7 +75,7 @@ CROSS = 36  # start of the crossing table
 MAX_DICE = 4  # moves in one play (a double)
 # A move refused by a rule that other moves of the same play could lift (six-block, no
 # hit-and-hide, no hit-and-run, the hitter not borne off, only bear off once home, Fevga's
-# first checker and starting quarter, Moultezim's opponent's quarter): a double is then
+# first checker, and the quarter limits where each move is judged): a double is then
 # searched in every order, and with the hitter rules also with either of two alike
 # checkers on a covered hitter's point taken as the hitter.
 REFUSED_FOR_NOW = -2

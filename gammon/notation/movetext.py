@@ -261,11 +261,11 @@ def without(dice: tuple[int, ...], die: int) -> tuple[int, ...]:
 
 
 def closed_points(state: GameState) -> frozenset[int]:
-    """The mover's points no checker of theirs may land on this turn: held by an opponent
-    (two or more where a lone checker is hit or pinned, any number where nothing is hit),
-    or, in a game that pins, where an opposing checker pins one of the mover's. None of
-    them opens or closes while the mover plays: the mover's moves only take lone checkers
-    away or pin them."""
+    """The points (the mover's numbers) where none of the mover's checkers may land this
+    turn: held by an opponent (two or more where a lone checker is hit or pinned, any
+    number where nothing is hit), or, in a game that pins, where an opposing checker pins
+    one of the mover's. None of them opens or closes while the mover plays: the mover's
+    moves only take lone checkers away or pin them."""
     variant, position = state.variant, state.position
     player = position.turn
     closed = set()
@@ -752,12 +752,62 @@ def _reason(state: GameState, parsed: ParsedMoves) -> str:
         blocked = _blocked_route(state, pair)
         if blocked:
             return blocked
+    block = _block_reason(state, row)
+    if block:
+        return block
     need = len(state.legal_actions()[0].moves)
     used = max(len(dice) - len(r.dice) for r in routes)
     if used < need:
         return f"you must play {need} dice when you can, and that plays {used}"
     if need == 1 and len(set(state.dice)) == 2:
         return f"when only one die can be played, it must be the larger ({max(state.dice)})"
+    return ""
+
+
+def _shut_in(state: GameState, row: Sequence[int]) -> tuple[int, int] | None:
+    """Six or more of the mover's points in a row (``row``: the mover's counts) along an
+    opponent's way with none of that opponent's checkers past them: the run's ends in the
+    mover's numbers, else None."""
+    variant, position = state.variant, state.position
+    player, points = position.turn, variant.points
+    for other in range(position.players):
+        if other == player:
+            continue
+        mine = {variant.shared_slot(player, s, other): s
+                for s in range(1, points + 1) if row[s]}
+        run: list[int] = []
+        for t in range(points, 0, -1):
+            run = [*run, t] if t in mine else []
+            if len(run) >= 6 and not any(position.row(other)[:t]):
+                return mine[run[0]], mine[t]
+    return None
+
+
+def _block_reason(state: GameState, row: Sequence[int]) -> str:
+    """Why the board the mover's play leaves (``row``) breaks a rule on blocks (the
+    same-way-round games), or ``""``."""
+    variant, position = state.variant, state.position
+    player, points, home = position.turn, variant.points, variant.home
+    quarter = range(points - home + 1, points + 1)
+    if variant.start_quarter_open and all(row[s] for s in quarter):
+        return (f"that leaves you holding all {home} points of your starting quarter "
+                f"({quarter[0]} to {quarter[-1]})")
+    limit = variant.opponent_quarter_limit
+    others = [other for other in range(position.players) if other != player and limit]
+    for other in others:
+        theirs = sorted(variant.shared_slot(other, t, player) for t in quarter)
+        held = sum(1 for s in theirs if row[s])
+        if held > limit:
+            return (f"that holds {held} points of the opponent's starting quarter "
+                    f"({theirs[0]} to {theirs[-1]}); at most {limit} may be held")
+    prime = _shut_in(state, row)
+    if prime is not None and variant.six_block:
+        return (f"your points {prime[0]} to {prime[1]} would shut every opposing checker "
+                "in: no six points in a row while none of theirs is past them")
+    if prime is not None and variant.prime_must_open and _shut_in(
+            state, position.row(player)) is not None:
+        return (f"your points {prime[0]} to {prime[1]} shut every opposing checker in: "
+                "you must open them when a play can")
     return ""
 
 
