@@ -333,17 +333,9 @@ def _post(kind: str, summary: str, text: str, examples: dict[str, Any]) -> dict[
     }}
 
 
-def openapi(engine: Engine) -> dict[str, Any]:
-    """The OpenAPI 3.1 description of the engine API of ``engine``'s server: the
-    variants it analyses and its limits are the server's own."""
-    limits, rates = engine.config.limits, engine.config.rates
-    number = {"type": "number"}
-    probabilities = {
-        "type": "object", "additionalProperties": False, "required": list(PROBS),
-        "description": "The network's cubeless chances of each result, from the side of "
-                       "the player on roll; each gammon figure counts the backgammons too.",
-        "properties": {key: {"type": "number", "minimum": 0, "maximum": 1} for key in PROBS},
-    }
+def _request_schemas(engine: Engine) -> dict[str, Any]:
+    """The bodies the engine API reads: the variants and limits are ``engine``'s."""
+    limits = engine.config.limits
     variant_field = {"type": "string", "enum": engine.names,
                      "description": "A variant the engine analyses (gammon variants)."}
     position = {
@@ -361,12 +353,7 @@ def openapi(engine: Engine) -> dict[str, Any]:
                             f"{min(MOST_PLIES, limits.engine_plies)} on this server; 1 "
                             "at most in the variants with turns of their own: gul-bara, "
                             "acey-deucey, multi-gam)."}
-    player = {"type": "integer", "minimum": 0,
-              "description": "The player on roll (or to play the dice), from 0; in an XGID "
-                             "the lower-case checkers are player 0."}
-    head = {"variant": {"type": "string"}, "position": {"type": "string"}, "player": player}
-    schemas = {
-        "Probabilities": probabilities,
+    return {
         "HintRequest": {
             "type": "object", "additionalProperties": False, "required": list(NEEDED),
             "properties": {
@@ -392,20 +379,47 @@ def openapi(engine: Engine) -> dict[str, Any]:
         "EvaluateRequest": {
             "type": "object", "additionalProperties": False, "required": list(NEEDED),
             "properties": {"variant": variant_field, "position": position}},
+    }
+
+
+_NUMBER = {"type": "number"}
+
+
+def _play_schemas() -> dict[str, Any]:
+    """A rated play and the chances it carries, as the answers list them."""
+    probabilities = {
+        "type": "object", "additionalProperties": False, "required": list(PROBS),
+        "description": "The network's cubeless chances of each result, from the side of "
+                       "the player on roll; each gammon figure counts the backgammons too.",
+        "properties": {key: {"type": "number", "minimum": 0, "maximum": 1} for key in PROBS},
+    }
+    return {
+        "Probabilities": probabilities,
         "Play": {
             "type": "object", "required": ["play", "equity", "diff", "plies", "probs"],
             "properties": {
                 "play": {"type": "string", "description": "The play in the variant's move "
                                                           "text (`no move` when none)."},
-                "equity": {**number, "description": "Cubeless points for the mover "
+                "equity": {**_NUMBER, "description": "Cubeless points for the mover "
                                                     "(Multi-Gam: the expected place score)."},
-                "diff": {**number, "maximum": 0, "description": "Equity less the best's."},
+                "diff": {**_NUMBER, "maximum": 0, "description": "Equity less the best's."},
                 "plies": {"type": "integer", "description": "The plies of this play's "
                                                             "equity (the best few are "
                                                             "searched deeper)."},
                 "probs": {"anyOf": [_ref("Probabilities"), {"type": "null"}],
                           "description": "After the play; null with more than two "
                                          "players."}}},
+    }
+
+
+def _answer_schemas() -> dict[str, Any]:
+    """The bodies the engine API answers with."""
+    player = {"type": "integer", "minimum": 0,
+              "description": "The player on roll (or to play the dice), from 0; in an XGID "
+                             "the lower-case checkers are player 0."}
+    head = {"variant": {"type": "string"}, "position": {"type": "string"}, "player": player}
+    return {
+        **_play_schemas(),
         "HintAnswer": {
             "type": "object",
             "required": [*head, "dice", "plies", "legal_plays", "units", "plays"],
@@ -432,13 +446,13 @@ def openapi(engine: Engine) -> dict[str, Any]:
                                                      "match winning chance"]},
                 "equities": {"type": "object",
                              "required": ["no_double", "double_take", "double_pass"],
-                             "properties": {"no_double": number, "double_take": number,
-                                            "double_pass": number},
+                             "properties": {"no_double": _NUMBER, "double_take": _NUMBER,
+                                            "double_pass": _NUMBER},
                              "description": "Cubeful, for the player on roll."},
                 "chances": {"type": "object", "required": ["win", "gammons",
                                                            "gammons_against"],
-                            "properties": {"win": number, "gammons": number,
-                                           "gammons_against": number},
+                            "properties": {"win": _NUMBER, "gammons": _NUMBER,
+                                           "gammons_against": _NUMBER},
                             "description": "Cubeless: the chance to win, and the share of "
                                            "wins and of losses that are gammons."},
                 "cube": {"type": "object", "properties": {
@@ -454,15 +468,70 @@ def openapi(engine: Engine) -> dict[str, Any]:
             "properties": {
                 **head,
                 "plies": {"type": "integer", "enum": [0]},
-                "equity": {**number, "description": "Cubeless, for the player on roll, "
+                "equity": {**_NUMBER, "description": "Cubeless, for the player on roll, "
                                                     "before the roll."},
                 "probs": {"anyOf": [_ref("Probabilities"), {"type": "null"}]},
                 "units": {"type": "string", "enum": ["points", "place score"]},
-                "scores": {"type": "array", "items": number,
+                "scores": {"type": "array", "items": _NUMBER,
                            "description": "Every player's equity, by player."}}},
         "Error": {"type": "object", "required": ["error"],
                   "properties": {"error": {"type": "string"}}},
     }
+
+
+def _paths() -> dict[str, Any]:
+    """The engine API's routes, each with its examples."""
+    return {
+        f"{PREFIX}/hint": _post(
+            "hint", "Every legal play of a roll, rated, best first",
+            "All plays at 0 ply by the variant's network, the best few again at "
+            "`plies`; each with its cubeless equity and the network's chances after it.",
+            {"backgammon": ("backgammon, 5-2 from an XGID", {
+                "variant": "backgammon", "position": OPENING_52, "plies": 0,
+                "limit": 3}),
+             "plakoto": ("plakoto's start, 6-3", {
+                 "variant": "plakoto", "position": PLAKOTO_START, "dice": "63",
+                 "plies": 0}),
+             "long-nardy": ("long nardy's start, 6-3", {
+                 "variant": "long-nardy", "position": NARDY_START, "dice": [6, 3],
+                 "plies": 0}),
+             "multi-gam": ("Multi-Gam's start, 6-3", {
+                 "variant": "multi-gam", "position": MULTIGAM_START, "dice": "63",
+                 "plies": 0})}),
+        f"{PREFIX}/cube": _post(
+            "cube", "The cube decision before a roll",
+            "Cubeful equities of no double, double/take and double/pass (Janowski's "
+            "model in money play, the match equity table in a match) from the "
+            "network's chances, `plies` rolls ahead, and the decision in gnubg's words.",
+            {"backgammon": ("backgammon money play, the cube in the middle", {
+                "variant": "backgammon", "position": OPENING_CUBE, "plies": 0}),
+             "gnu-id": ("backgammon from a GNU Position ID", {
+                 "variant": "backgammon", "position": "4HPwATDgc/ABMA",
+                 "plies": 1})}),
+        f"{PREFIX}/evaluate": _post(
+            "evaluate", "The network's evaluation of a position",
+            "The network's cubeless chances and equity for the player on roll, before "
+            "the roll (dice in the position's text are not looked at).",
+            {"backgammon": ("backgammon from an XGID", {
+                "variant": "backgammon", "position": OPENING_52}),
+             "plakoto": ("plakoto's start", {
+                 "variant": "plakoto", "position": PLAKOTO_START}),
+             "long-nardy": ("long nardy's start", {
+                 "variant": "long-nardy", "position": NARDY_START}),
+             "multi-gam": ("Multi-Gam's start: every seat's expected place score", {
+                 "variant": "multi-gam", "position": MULTIGAM_START})}),
+        f"{PREFIX}/openapi.json": {"get": {
+            "operationId": "openapi", "summary": "This description",
+            "responses": {"200": {"description": "The OpenAPI document.",
+                                  "content": {"application/json": {
+                                      "schema": {"type": "object"}}}}}}},
+    }
+
+
+def openapi(engine: Engine) -> dict[str, Any]:
+    """The OpenAPI 3.1 description of the engine API of ``engine``'s server: the
+    variants it analyses and its limits are the server's own."""
+    limits, rates = engine.config.limits, engine.config.rates
     limited = (f"Each address may ask {rates.engine_requests_per_minute_per_address} times a "
                f"minute, with {limits.engine_jobs_per_address} analysis being made at a "
                f"time; an analysis is stopped after {limits.engine_seconds:g} s.")
@@ -473,53 +542,11 @@ def openapi(engine: Engine) -> dict[str, Any]:
                                 "network: every play of a roll rated, the cube decision, "
                                 f"the network's evaluation. {limited} Bodies are JSON "
                                 f"objects of at most {limits.request_bytes} bytes."},
-        "paths": {
-            f"{PREFIX}/hint": _post(
-                "hint", "Every legal play of a roll, rated, best first",
-                "All plays at 0 ply by the variant's network, the best few again at "
-                "`plies`; each with its cubeless equity and the network's chances after it.",
-                {"backgammon": ("backgammon, 5-2 from an XGID", {
-                    "variant": "backgammon", "position": OPENING_52, "plies": 0,
-                    "limit": 3}),
-                 "plakoto": ("plakoto's start, 6-3", {
-                     "variant": "plakoto", "position": PLAKOTO_START, "dice": "63",
-                     "plies": 0}),
-                 "long-nardy": ("long nardy's start, 6-3", {
-                     "variant": "long-nardy", "position": NARDY_START, "dice": [6, 3],
-                     "plies": 0}),
-                 "multi-gam": ("Multi-Gam's start, 6-3", {
-                     "variant": "multi-gam", "position": MULTIGAM_START, "dice": "63",
-                     "plies": 0})}),
-            f"{PREFIX}/cube": _post(
-                "cube", "The cube decision before a roll",
-                "Cubeful equities of no double, double/take and double/pass (Janowski's "
-                "model in money play, the match equity table in a match) from the "
-                "network's chances, `plies` rolls ahead, and the decision in gnubg's words.",
-                {"backgammon": ("backgammon money play, the cube in the middle", {
-                    "variant": "backgammon", "position": OPENING_CUBE, "plies": 0}),
-                 "gnu-id": ("backgammon from a GNU Position ID", {
-                     "variant": "backgammon", "position": "4HPwATDgc/ABMA",
-                     "plies": 1})}),
-            f"{PREFIX}/evaluate": _post(
-                "evaluate", "The network's evaluation of a position",
-                "The network's cubeless chances and equity for the player on roll, before "
-                "the roll (dice in the position's text are not looked at).",
-                {"backgammon": ("backgammon from an XGID", {
-                    "variant": "backgammon", "position": OPENING_52}),
-                 "plakoto": ("plakoto's start", {
-                     "variant": "plakoto", "position": PLAKOTO_START}),
-                 "long-nardy": ("long nardy's start", {
-                     "variant": "long-nardy", "position": NARDY_START}),
-                 "multi-gam": ("Multi-Gam's start: every seat's expected place score", {
-                     "variant": "multi-gam", "position": MULTIGAM_START})}),
-            f"{PREFIX}/openapi.json": {"get": {
-                "operationId": "openapi", "summary": "This description",
-                "responses": {"200": {"description": "The OpenAPI document.",
-                                      "content": {"application/json": {
-                                          "schema": {"type": "object"}}}}}}},
-        },
-        "components": {"schemas": schemas},
+        "paths": _paths(),
+        "components": {"schemas": {**_request_schemas(engine), **_answer_schemas()}},
     }
+
+
 
 
 __all__ = ["Engine", "EngineRefused", "OWNER", "PREFIX", "openapi"]
