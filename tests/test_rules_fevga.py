@@ -149,9 +149,10 @@ STUCK = position({24: 10, 23: 1, 22: 1, 21: 1, 20: 1, 5: 1}, {6: 1, 5: 1, 4: 1, 
 
 
 def test_fv_quarter_at_end_judges_the_board_a_play_leaves():
-    """The sources say a player may not *occupy* all six points of the starting
-    quarter: a checker touching down on 19 on its way on holds nothing once the play is
-    over. 24/19/14/9/4 ends with 19 empty again, and so does 24/19/14 twice."""
+    """bkgm.com, BrainKing, Condos and i-smartsolutions say a player may not *occupy* or
+    *hold* all six points of the starting quarter: a checker touching down on 19 on its
+    way on holds nothing once the play is over. 24/19/14/9/4 ends with 19 empty again,
+    and so does 24/19/14 twice."""
     assert plays(STUCK, (5, 5)) == {"24/4", "24/14(2)"}
     # A play that ends holding all six is refused whatever it passed through, and says so.
     assert "24/19 5/1" not in plays(STUCK, (5, 4))
@@ -169,8 +170,9 @@ def test_fv_quarter_each_move_option():
 
 
 def test_fv_primes_allowed():
-    """Every source allows a prime outside one's starting quarter: 7/6 5/2 with 1-1
-    builds 11..6 in front of the opponent's fifteen on their start (our 12)."""
+    """bkgm.com, BrainKing, dorogaved, i-smartsolutions and itavli all allow a prime
+    outside one's starting quarter: 7/6 5/2 with 1-1 builds 11..6 in front of the
+    opponent's fifteen on their start (our 12)."""
     pos = position({24: 8, 11: 1, 10: 1, 9: 1, 8: 1, 7: 2, 5: 1}, {24: 15})
     assert "7/6 5/2" in plays(pos, (1, 1))
     assert "7/6 5/2" not in plays(pos, (1, 1), WALLED)
