@@ -127,7 +127,7 @@ SHUFFLE = position({24: 8, 14: 1, 11: 1, 10: 2, 8: 1, 7: 1, 3: 1}, {24: 15})
 def test_mz_quarters_at_end_judges_the_board_a_play_leaves():
     """threemountaingames, BrainKing, gamerz and fibs say *occupy*, *hold* or *cover*:
     where checkers stand once the play is over. 13/7/6 touches down
-    on 7 as a fifth point and goes on; 10/9(2) 14/13 3/2 holds 9 and 10 together for a
+    on 7 as a fifth point and goes on; 14/13 10/9(2) 3/2 holds 9 and 10 together for a
     moment, and starts and ends with four points of the quarter."""
     assert "13/6" in plays(position(FOUR, {24: 15}), (6, 1))
     assert "14/13 10/9(2) 3/2" in plays(SHUFFLE, (1, 1))
