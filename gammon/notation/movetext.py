@@ -671,14 +671,6 @@ def short_of_checkers(row: Sequence[int], pairs: Sequence[Pair],
     return ""
 
 
-def _held(state: GameState, point: int) -> bool:
-    count = _occupied(state, point)
-    variant = state.variant
-    if variant.pinning:  # closed when they stand on top: two, or one on a checker of ours
-        return count >= variant.block or _pinned_under(state, point) == state.position.turn
-    return bool(count) and (not variant.hitting or count >= variant.block)
-
-
 def _reason(state: GameState, parsed: ParsedMoves) -> str:
     variant, position = state.variant, state.position
     player = position.turn
@@ -711,9 +703,10 @@ def _reason(state: GameState, parsed: ParsedMoves) -> str:
     for s, d in pairs:
         row[s] -= 1
         row[d] += 1
+    closed = closed_points(state)
     for path in parsed.paths:
         for s, d in path:
-            if d and _held(state, d):
+            if d in closed:
                 how = "enters on" if s == bar else f"from {format_point(s, points)} lands on"
                 die = f"a {s - d}" if s - d in state.dice else "the checker"
                 return f"{die} {how} {d}, which the opponent holds"
@@ -726,7 +719,6 @@ def _reason(state: GameState, parsed: ParsedMoves) -> str:
     # Walk the moves in the order written: explain the first one the dice cannot make.
     dice = roll_dice(state.dice)
     routes = [_Route(position.board, dice, 0)]
-    closed = closed_points(state)
     for pair in pairs:
         following = [
             r for route in routes
@@ -866,9 +858,10 @@ def _blocked_route(state: GameState, pair: Pair) -> str:
     if not routes or target == 0:
         return ""
     stops = [[source - sum(order[:k]) for k in range(1, len(order))] for order in routes]
-    if not all(any(_held(state, p) for p in route) for route in stops):
+    closed = closed_points(state)
+    if not all(any(p in closed for p in route) for route in stops):
         return ""
-    held = sorted({p for route in stops for p in route if _held(state, p)}, reverse=True)
+    held = sorted({p for route in stops for p in route if p in closed}, reverse=True)
     points = state.variant.points
     return (
         f"{format_point(source, points)}/{format_point(target, points)} has to stop on the "
