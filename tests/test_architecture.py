@@ -11,6 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent / "gammon"
 
 #: Each package's layer, bottom up (docs/architecture.md).
 LAYERS = {
+    "rules": 0,                                      # the track rules' blocks
     "core": 0, "kernels": 0, "variants": 0,           # the game
     "stakes": 1, "notation": 2,                      # the stakes; notation reads them
     "nn": 3, "evaluators": 3, "render": 3,           # evaluation; drawing
@@ -156,3 +157,50 @@ def test_the_turn_structure_is_stated_where_a_variant_has_its_own():
             continue
         own = any(getattr(cls, m) is not getattr(TrackVariant, m) for m in turn_methods)
         assert (cls.turns == "own") == own, cls.name
+
+
+def test_the_compiled_rules_are_laid_out_by_the_blocks():
+    """Issue 45: the kernels' rules vector had 36 hand-numbered fields. Each ``R_``
+    name of a kernel module is now the index :func:`gammon.rules.blocks.slot` gives a
+    block's compiled field, and the vector holds those fields and nothing else."""
+    from gammon.kernels import tracks
+    from gammon.rules import blocks
+
+    tree = ast.parse((ROOT / "kernels" / "tracks.py").read_text())
+    numbered = []
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id.startswith("R_") for t in node.targets):
+            call = node.value
+            if not (isinstance(call, ast.Call) and getattr(call.func, "id", "") == "slot"):
+                numbered.append(ast.unparse(node))
+    assert not numbered, numbered
+    indices = sorted(getattr(tracks, name) for name in dir(tracks) if name.startswith("R_"))
+    assert indices == list(range(blocks.RULES_LENGTH)) and tracks.CROSS == blocks.RULES_LENGTH
+
+
+def test_no_layer_probes_a_rules_object_for_its_rules():
+    """Issue 45: ``pinning`` and ``last_roll`` were found by ``getattr(variant, ...)``;
+    every fact a face or a search needs is now in ``GameType`` or a block. No
+    ``getattr`` or ``hasattr`` anywhere names a rule block's field or a ``GameType``
+    fact as a literal."""
+    import dataclasses
+
+    from gammon.core.protocol import GameType
+    from gammon.rules import BLOCKS
+
+    facts = {f.name for block in BLOCKS.values() for f in dataclasses.fields(block)}
+    facts |= {f.name for f in dataclasses.fields(GameType)}
+    facts |= {"pinning", "mothers_draw", "head_doubles", "no_hit_and_hide", "gammons",
+              "backgammons", "no_mars_with_cube"}  # the switches the blocks replaced
+    facts -= {"players", "turns"}  # which also name a network's seats, a state's count
+    found = []
+    for path in sorted(ROOT.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and getattr(node.func, "id", "") in (
+                    "getattr", "hasattr") and len(node.args) >= 2
+                    and isinstance(node.args[1], ast.Constant)
+                    and node.args[1].value in facts):
+                found.append(f"{path.relative_to(ROOT.parent)}:{node.lineno} "
+                             f"{ast.unparse(node)}")
+    assert not found, found

@@ -239,7 +239,7 @@ def check_games(trace, results, start, options):
 
 def _options(rules) -> np.ndarray:
     return np.array([
-        rules.home_lock, rules.enter_all_first, rules.start_on_doubles,
+        rules.bearing_off.home_lock, rules.enter_all_first, rules.start_on_doubles,
         rules.forfeit_unplayed, rules.roll_for_doubles, rules.home_freeze,
         rules.hit_enters_first,
     ], np.int64)

@@ -228,7 +228,7 @@ def play_and_check(games, start, rules, max_turns, plays, words, kind, head, mar
             n += 1
         player = 0 if a > b else 1
         starter = player
-        if rules[tracks.R_OPENING_ROLL_AGAIN] == 1:
+        if rules[tracks.R_OPENING_PLAYS_LOT] == 0:
             a = np.random.randint(1, 7)
             b = np.random.randint(1, 7)
         turns = 0
@@ -417,9 +417,10 @@ VARIANTS = {
 def page_flags(rules) -> np.ndarray:
     """The rules page's options of ``rules`` for :func:`play_and_check`."""
     return np.array([
-        rules.no_hit_and_hide, rules.no_bear_off_hitter, rules.no_hide_home_only,
-        rules.head_doubles_both, getattr(rules, "wide_head_exception", False),
-        rules.six_block, rules.pinned_holds_bear_off, rules.mother, rules.mothers_draw,
+        rules.after_hit.no_hide, rules.after_hit.no_bear_off, rules.after_hit.home_only,
+        rules.head.doubles_both, bool(rules.head.wide_rolls),
+        rules.blocking.six_block, rules.contact.pinned_holds_bear_off,
+        rules.contact.mother == "wins", rules.contact.mother != "none",
     ], np.int64)
 
 
@@ -436,8 +437,8 @@ def run_checked(
     trace = np.zeros((trace_rows, 4 + len(start)), np.int64)
     tracks.seed_kernels(seed)
     rows = play_and_check(
-        games, start, rules.kernel.rules, 10000, plays, words, kind, rules.head,
-        rules.gammons, rules.backgammons, page_flags(rules), fails, seen, trace,
+        games, start, rules.kernel.rules, 10000, plays, words, kind, rules.head.slot,
+        rules.ending.gammons, rules.ending.backgammons, page_flags(rules), fails, seen, trace,
     )
     result = dict(zip(CHECKS, fails.tolist(), strict=True))
     return rows, result | {"wide head exceptions": int(seen[0])}, trace[: seen[1]]
@@ -546,7 +547,7 @@ def broken(name: str, kind: int, games: int, options: dict | None = None,
     start = np.frombuffer(begin.board + begin.pins, np.int8).copy()
     fails = np.zeros(len(CHECKS), np.int64)
     tracks.seed_kernels(1)
-    play_and_check(games, start, vector, 10000, plays, words, kind, rules.head, True, False,
+    play_and_check(games, start, vector, 10000, plays, words, kind, rules.head.slot, True, False,
                    page_flags(rules), fails, np.zeros(2, np.int64),
                    np.zeros((0, 4 + len(start)), np.int64))
     return {k: v for k, v in zip(CHECKS, fails.tolist(), strict=True) if v}

@@ -57,7 +57,8 @@ def test_what_a_module_depends_on_is_read_from_its_imports(tmp_path):
                                                           "__file__": str(source)})]
     assert names == ["gammon.kernels", "gammon.kernels.cache", "gammon.kernels.encoding",
                      "gammon.kernels.network", "gammon.kernels.search",
-                     "gammon.kernels.selfplay", "gammon.kernels.tracks"]
+                     "gammon.kernels.selfplay", "gammon.kernels.tracks",
+                     "gammon.rules.blocks"]
 
 
 def test_every_module_whose_kernels_import_gammon_code_keeps_its_cache_honest():

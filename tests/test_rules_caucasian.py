@@ -30,7 +30,7 @@ ROLLS = [roll.dice for roll, _ in two_dice()]
 def test_cau_base_is_short_backgammon():
     assert isinstance(CAU, Short)
     assert CAU.start_position() == SHORT.start_position() == BG.start_position()
-    assert CAU.no_hit_and_hide and CAU.result_names == SHORT.result_names
+    assert CAU.after_hit.no_hide and CAU.result_names == SHORT.result_names
     assert StakeRules().no_mars_for(CAU)
     for dice in ROLLS:
         assert plays(CAU.start_position(), dice) == plays(SHORT.start_position(), dice, SHORT)

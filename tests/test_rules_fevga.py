@@ -56,7 +56,7 @@ def test_fv_start_fifteen_on_the_24_point():
     for player in (0, 1):
         assert {s: n for s, n in enumerate(start.row(player)) if n} == {24: 15}
     assert start.count(1, FV.shared_slot(0, 12, 1)) == 15  # their start is our 12
-    assert not FV.hitting and FV.block == 1 and not FV.head
+    assert not FV.contact.hitting and FV.contact.block == 1 and not FV.head.slot
 
 
 def test_fv_opening_starter_throws_again():
@@ -276,11 +276,11 @@ def test_fv_positions_checked():
 def test_fv_options_are_named_and_typed():
     assert FV.options() == {"start_quarter": True, "open_prime": True, "six_block": False,
                             "front_prime": False, "quarters_each_move": False}
-    assert FRONT.front_prime_open and not FV.front_prime_open
-    assert FV.prime_must_open and FV.quarters_judged_at_end
-    assert not WALLED.prime_must_open and not WALLED.quarters_judged_at_end
-    assert FV.start_quarter_open and FV.first_checker_past and not FV.six_block
-    assert not OPEN.start_quarter_open and WALLED.six_block
+    assert FRONT.blocking.front_prime_open and not FV.blocking.front_prime_open
+    assert FV.blocking.prime_must_open and FV.blocking.quarters_at_end
+    assert not WALLED.blocking.prime_must_open and not WALLED.blocking.quarters_at_end
+    assert FV.blocking.start_quarter_open and FV.head.first_past and not FV.blocking.six_block
+    assert not OPEN.blocking.start_quarter_open and WALLED.blocking.six_block
     with pytest.raises(gammon.InvalidOptionError, match="takes true or false, not 1"):
         gammon.variant("fevga", six_block=1)
     with pytest.raises(gammon.InvalidOptionError, match="no option"):

@@ -94,7 +94,7 @@ def test_gb_start_fifteen_on_the_24_point():
     for player in (0, 1):
         assert {s: n for s, n in enumerate(start.row(player)) if n} == {24: 15}
     assert start.count(1, GB.shared_slot(0, 12, 1)) == 15
-    assert not GB.hitting and GB.block == 1 and not GB.head
+    assert not GB.contact.hitting and GB.contact.block == 1 and not GB.head.slot
 
 
 def test_gb_opening_starter_throws_again():

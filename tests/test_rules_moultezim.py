@@ -58,7 +58,7 @@ def test_mz_start_fifteen_on_the_24_point():
     for player in (0, 1):
         assert {s: n for s, n in enumerate(start.row(player)) if n} == {24: 15}
     assert start.count(1, MZ.shared_slot(0, 12, 1)) == 15
-    assert not MZ.hitting and MZ.block == 1 and not MZ.head
+    assert not MZ.contact.hitting and MZ.contact.block == 1 and not MZ.head.slot
 
 
 def test_mz_opening_starter_throws_again():
@@ -242,16 +242,17 @@ def test_mz_options_are_named_and_typed():
     assert MZ.options() == {"start_quarter": True, "open_prime": False, "six_block": False,
                             "front_prime": False, "quarters_each_move": False,
                             "opponent_quarter": 4, "double_game": False}
-    assert not MZ.prime_must_open and MZ.quarters_judged_at_end
-    assert MZ.opponent_quarter_limit == 4 and not MZ.gammons and MZ.first_checker_past
-    assert gammon.variant("moultezim", opponent_quarter=6).opponent_quarter_limit == 0
+    assert not MZ.blocking.prime_must_open and MZ.blocking.quarters_at_end
+    assert MZ.blocking.opponent_quarter_limit == 4 and not MZ.ending.gammons
+    assert MZ.head.first_past
+    assert gammon.variant("moultezim", opponent_quarter=6).blocking.opponent_quarter_limit == 0
     for bad in (0, 7):
         with pytest.raises(gammon.InvalidOptionError, match="1 to 6, not"):
             gammon.variant("moultezim", opponent_quarter=bad)
     with pytest.raises(gammon.InvalidOptionError, match="takes a whole number"):
         gammon.variant("moultezim", opponent_quarter=True)
     assert gammon.variant("multezim").name == "moultezim"
-    assert gammon.variant("mueltezim", six_block=True).six_block
+    assert gammon.variant("mueltezim", six_block=True).blocking.six_block
     assert MZ.table_options == {"opponent_quarter": (1, 6)}  # a web table may set it
 
 

@@ -60,7 +60,7 @@ def test_ln_start_fifteen_on_the_head():
     for player in (0, 1):
         assert {s: n for s, n in enumerate(start.row(player)) if n} == {24: 15}
         assert start.pips(player) == 360
-    assert LN.checkers == 15 and not LN.hitting
+    assert LN.checkers == 15 and not LN.contact.hitting
 
 
 # --- turns and dice ------------------------------------------------------------------

@@ -76,7 +76,7 @@ def test_plakoto_start_fifteen_on_the_24_point():
     for player in (0, 1):
         assert {s: n for s, n in enumerate(start.row(player)) if n} == {24: 15}
     assert start.count(1, PK.shared_slot(0, 1, 1)) == 15  # their start is our 1-point
-    assert start.pins == bytes(24) and not PK.hitting and PK.pinning
+    assert start.pins == bytes(24) and not PK.contact.hitting and PK.contact.pinning
 
 
 def test_plakoto_opening_starter_throws_again():
@@ -240,7 +240,7 @@ def test_plakoto_score_single_or_double_never_triple():
     assert end_state({1: 14}).returns() == (1.0, -1.0)
     assert end_state({1: 15}).returns() == (2.0, -2.0)
     assert end_state({20: 15}).returns() == (2.0, -2.0)  # in our home board: still 2
-    assert PK.result_name(2) == "a double game" and not PK.backgammons
+    assert PK.result_name(2) == "a double game" and not PK.ending.backgammons
 
 
 def test_plakoto_no_cube():

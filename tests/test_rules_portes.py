@@ -36,7 +36,7 @@ def final(rules, loser: dict[int, int]) -> tuple[float, ...]:
 
 def test_portes_rules_are_backgammons_moves():
     assert PORTES.start_position() == BG.start_position()
-    assert PORTES.hitting and PORTES.block == 2 and PORTES.checkers == 15
+    assert PORTES.contact.hitting and PORTES.contact.block == 2 and PORTES.checkers == 15
     # The legal plays of positions from random games are backgammon's, and the brute-force
     # oracle's (written from backgammon's rules), for every roll.
     positions = oracle.random_game_positions(PORTES, 60, seed=33)

@@ -73,13 +73,13 @@ def test_short_names():
         assert type(short) is type(SHORT) and short.name == "short"
     for name in ("backgammon", "standard"):
         assert gammon.variant(name).name == "backgammon"
-        assert not gammon.variant(name).no_hit_and_hide
+        assert not gammon.variant(name).after_hit.no_hide
     assert SHORT.options() == {"no_bear_off_hitter": True, "koks": False}
 
 
 def test_short_base_is_backgammon():
     assert SHORT.start_position() == BG.start_position()
-    assert SHORT.no_hit_and_hide and not BG.no_hit_and_hide
+    assert SHORT.after_hit.no_hide and not BG.after_hit.no_hide
     # Nothing can hit from the start with one roll and go on to hide, so every opening
     # play is backgammon's.
     for dice in ROLLS:
@@ -265,7 +265,7 @@ def test_short_no_bear_off_hitter():
 def test_short_score_oin_and_mars_no_third(loser, points):
     assert final(SHORT, loser) == (points, -points)
     assert SHORT.result_name(1) == "an oin" and SHORT.result_name(2) == "a mars"
-    assert SHORT.gammons and not SHORT.backgammons
+    assert SHORT.ending.gammons and not SHORT.ending.backgammons
 
 
 @pytest.mark.parametrize(("loser", "points"), [({19: 1}, 1), ({6: 15}, 2), ({19: 15}, 3),

@@ -29,7 +29,8 @@ PK = gammon.variant("plakoto")
 
 def test_tapa_rules_are_plakotos_moves():
     assert TAPA.start_position() == PK.start_position()
-    assert TAPA.pinning and not TAPA.hitting and not TAPA.cube and not TAPA.backgammons
+    assert TAPA.contact.pinning and not TAPA.contact.hitting and not TAPA.cube
+    assert not TAPA.ending.backgammons
     assert TAPA.options() == PK.options() and TAPA.notation == PK.notation == "pins"
     positions = oracle.random_game_positions(TAPA, 60, seed=8) + HAND_MADE
     assert sum(1 for p in positions if any(p.pins)) > 30

@@ -35,7 +35,7 @@ BLOT_4 = position({8: 1, 13: 5, 6: 5, 24: 4}, {21: 1, 1: 14})
 
 def test_tavla_portes_rules():
     assert TAVLA.start_position() == PORTES.start_position()
-    assert not cube_default(TAVLA) and TAVLA.hitting
+    assert not cube_default(TAVLA) and TAVLA.contact.hitting
     state = TAVLA.initial_state().apply(Roll((2, 5), opening=True))
     assert state.phase is Phase.CHANCE and state.position.turn == 1  # the starter rolls
     end = TAVLA.state(position({1: 1}, {20: 1, 6: 14}), (2, 1))
@@ -83,7 +83,7 @@ def test_tavla_no_hit_and_run_kernel_agrees_with_the_oracle(rules):
             got = [play.result.board for play in rules.state(pos, dice).legal_actions()]
             assert len(got) == len(set(got))
             want = oracle.hitter_results(pos, dice, no_run=True, no_hide=False,
-                                         home_only=rules.no_hide_home_only)
+                                         home_only=rules.after_hit.home_only)
             assert set(got) == want, (pos, dice)
             checked += 1
     assert checked >= 1700
@@ -93,7 +93,7 @@ def test_tavla_no_hit_and_run_kernel_agrees_with_the_oracle(rules):
 def test_tavla_kernel_agrees_with_the_oracle_20000_position_rolls():
     def expected(pos, dice):
         return oracle.hitter_results(pos, dice, no_run=True, no_hide=False,
-                                     home_only=TAVLA.no_hide_home_only)
+                                     home_only=TAVLA.after_hit.home_only)
 
     positions = oracle.random_game_positions(TAVLA, 960, seed=2036)
     assert oracle.agree(TAVLA, positions, expected) >= 20_000

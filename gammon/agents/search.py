@@ -65,7 +65,7 @@ def board_search_applies(variant: Any) -> bool:
     a play pinned the other mother)."""
     kind = variant.game_type
     return (kind.checkers and kind.players == 2 and kind.turns == "alternate"
-            and not variant.last_roll)
+            and not kind.last_roll)
 
 
 class BoardSearch:
@@ -85,7 +85,7 @@ class BoardSearch:
         #: Bytes of a row the evaluator reads (the heuristic reads the counts alone).
         self.reads = int(getattr(evaluator, "size", self.size))
         #: Whether a play may end the game at the mother (the games that pin).
-        self.mother = bool(variant.mother or variant.mothers_draw)
+        self.mother = variant.contact.mother != "none"
         self.checkers = variant.checkers
         self.rolls, self.probs = roll_table(variant.sides)
         self.roll_array = np.array(self.rolls, np.int64)
@@ -366,7 +366,7 @@ class StateSearch:
         # Not in the games that pin: a play there may end the game at the mother, which
         # the counts alone do not show.
         if (rows is not None and len(legal) > self.follow and len(actions) == len(legal)
-                and state.variant.players == 2 and not getattr(state.variant, "pinning", False)
+                and state.variant.players == 2 and not state.variant.game_type.pins
                 and isinstance(self.evaluator, BoardEvaluator)):
             variant = state.variant
             first = variant.after_play(state, legal[0])

@@ -153,7 +153,7 @@ def variants() -> None:
         for f in dataclasses.fields(cls):
             kind = hints[f.name].__name__
             lines.append(f"[dim]option:[/] {f.name} ({kind}, default {f.default!r})")
-        table.add_row(cls.name, str(cls.players), str(cls().checkers), "\n".join(lines))
+        table.add_row(cls.name, str(cls().players), str(cls().checkers), "\n".join(lines))
     console.print(table)
 
 

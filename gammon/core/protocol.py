@@ -74,6 +74,20 @@ class GameType:
     max_actions: int
     #: How chance enters, in words.
     chance: str
+    #: Dice thrown for a turn.
+    dice: int = 2
+    #: How many sizes of win it scores: 1, single games only; 2, and a double one
+    #: (gammon, mars); 3, and a triple one (backgammon, koks).
+    results: int = 1
+    #: Whether a checker landed on may lie pinned (positions then carry a pin row, the
+    #: encoders a pin plane, the move texts pins).
+    pins: bool = False
+    #: Whether a finished game may hand the other side one more turn (Long Nardy's last
+    #: roll), so that the side off first has not yet won.
+    last_roll: bool = False
+    #: Whether a double may be followed by further doubles in the same turn (Gul bara's
+    #: cascade), so that a turn is more than one throw.
+    cascades: bool = False
 
 
 class RandomSource(Protocol):

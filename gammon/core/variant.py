@@ -27,6 +27,19 @@ from gammon.core.play import Move, Play
 from gammon.core.position import Position
 from gammon.core.protocol import GameType, Phase, RandomSource, Rules
 from gammon.kernels import TrackKernel, tracks, writable_boards
+from gammon.rules.blocks import (
+    BLOCKS,
+    AfterHit,
+    BearingOff,
+    Blocking,
+    Contact,
+    Dice,
+    Ending,
+    Entering,
+    Head,
+    Track,
+    rules_vector,
+)
 
 #: Memo of a game whose starter has borne off and whose other player has one last turn.
 LAST_ROLL = "last roll"
@@ -152,10 +165,10 @@ def most_plays(checkers: int) -> int:
 class TrackVariant:
     """A game in which checkers race along a track of points, moved by two dice.
 
-    The class attributes are the fixed rules; dataclass fields of subclasses are the
-    options a player may set. The rules' switches (``hitting``, ``gammons``...) are
-    plain class attributes, not ``ClassVar``: a variant may make one an option (a
-    field) or derive it from its options.
+    The rules are the blocks of :mod:`gammon.rules.blocks` (``track``, ``contact``,
+    ``ending``...), class attributes a variant states where its game differs; dataclass
+    fields of subclasses are the options a player may set, and an option that changes
+    a rule replaces that block's field (:meth:`_set_blocks`).
     """
 
     name: ClassVar[str]
@@ -163,96 +176,24 @@ class TrackVariant:
     aliases: ClassVar[tuple[str, ...]] = ()
     #: Other names that also set options, such as ``hypergammon-2``.
     presets: ClassVar[dict[str, dict[str, Any]]] = {}
-    players: ClassVar[int] = 2
     #: How turns go (a static fact, as OpenSpiel's GameType states them): ``alternate``,
     #: the sides take turns of one roll of two dice each, the turn ending with the play
     #: (what the compiled board search and kernels assume); ``own``: the variant's module
     #: has turns of its own (extra rolls, a choice of doubles, more players' order).
     turns: ClassVar[str] = "alternate"
-    points: ClassVar[int] = 24
-    home: ClassVar[int] = 6
-    sides: ClassVar[int] = 6
-    #: A lone opposing checker is hit (sent to the bar); else any opposing checker blocks.
-    hitting = True
-    #: How many opposing checkers close a point.
-    block: ClassVar[int] = 2
-    #: No other checker moves while one is on the bar.
-    enter_first = True
-    #: A die larger than the highest point bears off the highest checker.
-    bear_off_larger = True
-    #: Bearing off needs every checker in the home board.
-    bear_off_all_home = True
-    #: The head: the slot only one checker may leave per turn (0: no head rule).
-    head: ClassVar[int] = 0
-    #: First-roll doubles that may take two checkers from the head.
-    head_doubles: ClassVar[tuple[int, ...]] = ()
-    #: The head doubles apply to both players' first rolls, not only the starter's.
-    head_doubles_both = True
-    #: The second player's wider first-roll exception is in force: after the starter's
-    #: first roll is one of ``head_wide_after``, a first roll among ``head_wide_rolls``
-    #: may take two checkers from the head.
-    head_wide = False
-    head_wide_after: ClassVar[tuple[tuple[int, int], ...]] = ()
-    head_wide_rolls: ClassVar[tuple[tuple[int, int], ...]] = ()
-    #: The opening dice are the starter's first roll; else the starter rolls afresh.
-    opening_plays_lot = True
-    #: After the starter bears off the last checker the other player gets one more
-    #: turn; bearing off the last checker then is a draw.
-    last_roll = False
-    #: No block of six points unless an opposing checker is ahead of it.
-    six_block = False
-    #: Fevga's first checker: no second checker leaves the start (the 24-point) until
-    #: one of the mover's checkers has passed the opponent's starting point.
-    first_checker_past = False
-    #: Fevga's starting quarter: a player may never hold all six points of it.
-    start_quarter_open = False
-    #: No six points held just past an opponent's start while it still holds checkers.
-    front_prime_open = False
-    #: Moultezim: the most points of an opponent's starting quarter a player may hold
-    #: (0: no limit).
-    opponent_quarter_limit = 0
-    #: The two limits above judge only the board a play leaves, not each single move.
-    quarters_judged_at_end = False
-    #: A block of six points with every opposing checker behind it must be opened by
-    #: the next play that can (Fevga's sources; the six-block rule forbids it outright).
-    prime_must_open = False
-    #: A checker that hit may not go on to a point its owner already holds.
-    no_hit_and_hide = False
-    #: A checker that hit may not be borne off in the same turn.
-    no_bear_off_hitter = False
-    #: A checker that hit may not move again in the same turn (Tavla's no hit-and-run).
-    no_hit_and_run = False
-    #: The hitter rules above bind only a checker that hit in its own home board.
-    no_hide_home_only = False
-    #: A lone opposing checker landed on is pinned under the lander, not hit: it may not
-    #: move until every checker on top has left, and the point is closed to its owner
-    #: (Plakoto, Tapa). Positions then carry ``pins`` (:mod:`gammon.core.position`).
-    pinning = False
-    #: With ``pinning``, a pinned checker in its owner's home board holds back bearing off.
-    pinned_holds_bear_off = False
-    #: With ``pinning``, Plakoto's mother: pinning the other side's last checker on its
-    #: starting point wins once the pinner's own start is empty; both pinned is a draw
-    #: (:func:`gammon.kernels.tracks.mother_end`).
-    mother = False
-    #: With ``pinning``, both sides' mothers pinned is a draw (with ``mother`` or alone).
-    mothers_draw = False
-    #: With checkers on the bar, a play must enter one when some play can (among those
-    #: the dice rules allow); entering need not come first.
-    must_enter = False
-    #: With ``enter_first``, in a roll of 2-1 the checker entered with one die may move
-    #: on with the other while others still wait (acey-deucey's opening).
-    acey_deucey_moves_on = False
-    #: A checker in the home board may not move until the whole side is home.
-    home_lock = False
-    #: Once the whole side is home, checkers may only bear off.
-    home_only_bear_off = False
-    gammons = True
-    backgammons = True
-    #: Stakes default: with the doubling cube in play every win counts single (the
-    #: ``no_mars_with_cube`` option of :class:`gammon.stakes.StakeRules`, when left None).
-    no_mars_with_cube = False
-    #: What this game calls a win worth one, two and three times the stake.
-    result_names: ClassVar[tuple[str, str, str]] = ("single game", "gammon", "backgammon")
+
+    # The rules, in blocks (gammon.rules.blocks), standard backgammon's by default: a
+    # game states the blocks in which it differs, and a block an option changes is
+    # replaced in its ``__post_init__`` (:meth:`_set_blocks`).
+    track: ClassVar[Track] = Track()
+    dice: ClassVar[Dice] = Dice()
+    entering: ClassVar[Entering] = Entering()
+    contact: ClassVar[Contact] = Contact()
+    after_hit: ClassVar[AfterHit] = AfterHit()
+    head: ClassVar[Head] = Head()
+    blocking: ClassVar[Blocking] = Blocking()
+    bearing_off: ClassVar[BearingOff] = BearingOff()
+    ending: ClassVar[Ending] = Ending()
 
     # What the variant is, for the layers above (:class:`gammon.core.protocol.Rules`).
     board: ClassVar[str] = "track"
@@ -269,11 +210,45 @@ class TrackVariant:
     #: for two-player games, which score by ``winner_points``.
     place_scores: ClassVar[tuple[int, ...]] = ()
 
-    def _set_switches(self, **switches: bool | int) -> None:
-        """Set rule switches that a variant derives from its options (from its
-        ``__post_init__``: the rules object is frozen once made)."""
-        for name, value in switches.items():
-            object.__setattr__(self, name, value)
+    def _set_blocks(self, **changes: Any) -> None:
+        """Replace fields of the rule blocks as a variant's options say (from its
+        ``__post_init__``: the rules object is frozen once made):
+        ``self._set_blocks(ending={"gammons": False})``."""
+        for block, fields in changes.items():
+            object.__setattr__(self, block, dataclasses.replace(getattr(self, block), **fields))
+        for fact in ("players", "points", "home", "sides", "checkers", "slots"):
+            self.__dict__.pop(fact, None)
+
+    def blocks(self) -> dict[str, Any]:
+        """The game's rule blocks, by name (what :func:`gammon.rules.rules_vector`
+        compiles)."""
+        return {name: getattr(self, name) for name in BLOCKS}
+
+    # The board's plain facts, read everywhere (and on the Python API's every step),
+    # from the track and the dice; kept once read, until a block is replaced.
+    @functools.cached_property
+    def players(self) -> int:
+        return self.track.players
+
+    @functools.cached_property
+    def points(self) -> int:
+        return self.track.points
+
+    @functools.cached_property
+    def home(self) -> int:
+        return self.track.home
+
+    @functools.cached_property
+    def sides(self) -> int:
+        return self.dice.sides
+
+    @functools.cached_property
+    def checkers(self) -> int:
+        return self.track.checkers
+
+    @property
+    def result_names(self) -> tuple[str, str, str]:
+        return self.ending.result_names
 
     def result_name(self, level: int, article: bool = True) -> str:
         """``"a gammon"``: what a win of ``level`` (1-3) is called in this game."""
@@ -286,7 +261,7 @@ class TrackVariant:
 
     def start_layout(self) -> dict[int, int]:
         """Each player's starting checkers as ``{own slot: count}``."""
-        raise NotImplementedError
+        return dict(self.track.start)
 
     # --- what people are told (gammon.core.protocol.Rules); variants add to it ---------
 
@@ -314,18 +289,11 @@ class TrackVariant:
         return not state.is_terminal and state.position.off(player) < self.checkers
 
     def shared_slot(self, player: int, slot: int, other: int) -> int:
-        """``other``'s slot number for ``player``'s point ``slot``.
-
-        Two players move in opposite directions around the same 24 points by default,
-        so one's point ``n`` is the other's point ``25 - n``.
-        """
-        return self.points + 1 - slot
+        """``other``'s slot number for ``player``'s point ``slot`` (the track's
+        ``meeting``)."""
+        return self.track.shared_slot(player, slot, other)
 
     # --- derived rules -----------------------------------------------------------
-
-    @functools.cached_property
-    def checkers(self) -> int:
-        return sum(self.start_layout().values())
 
     @functools.cached_property
     def slots(self) -> int:
@@ -341,53 +309,14 @@ class TrackVariant:
             players=self.players, turns=self.turns, board=self.board, checkers=True,
             stakes=self.players == 2, max_actions=most_plays(self.checkers),
             chance=f"two {self.sides}-sided dice a turn"
-            + (", one each to open" if self.players == 2 else ""))
+            + (", one each to open" if self.players == 2 else ""),
+            results=1 + int(self.ending.gammons) + int(self.ending.gammons
+                                                      and self.ending.backgammons),
+            pins=self.contact.pinning, last_roll=self.ending.last_roll)
 
     @functools.cached_property
     def kernel(self) -> TrackKernel:
-        fields = np.zeros(tracks.CROSS, np.int64)
-        fields[tracks.R_POINTS] = self.points
-        fields[tracks.R_HOME] = self.home
-        fields[tracks.R_HITTING] = self.hitting
-        fields[tracks.R_BLOCK] = self.block
-        fields[tracks.R_ENTER_FIRST] = self.enter_first
-        fields[tracks.R_BEAR_LARGER] = self.bear_off_larger
-        fields[tracks.R_CHECKERS] = self.checkers
-        fields[tracks.R_GAMMONS] = self.gammons
-        fields[tracks.R_BACKGAMMONS] = self.backgammons
-        fields[tracks.R_PLAYERS] = self.players
-        fields[tracks.R_HEAD] = self.head
-        fields[tracks.R_HEAD_DOUBLES] = sum(1 << d for d in self.head_doubles)
-        fields[tracks.R_SIX_BLOCK] = self.six_block
-        fields[tracks.R_NO_HIT_AND_HIDE] = self.no_hit_and_hide
-        fields[tracks.R_HOME_LOCK] = self.home_lock
-        fields[tracks.R_BEAR_ALL_HOME] = self.bear_off_all_home
-        fields[tracks.R_HOME_ONLY_BEAR] = self.home_only_bear_off
-        fields[tracks.R_HEAD_DOUBLES_BOTH] = self.head_doubles_both
-        fields[tracks.R_OPENING_ROLL_AGAIN] = not self.opening_plays_lot
-        fields[tracks.R_LAST_ROLL] = self.last_roll
-        fields[tracks.R_NO_HITTER_OFF] = self.no_bear_off_hitter
-        fields[tracks.R_HITS_HOME_ONLY] = self.no_hide_home_only
-        fields[tracks.R_MUST_ENTER] = self.must_enter
-        fields[tracks.R_ACEY_MOVES_ON] = self.acey_deucey_moves_on
-        fields[tracks.R_FIRST_PAST] = self.first_checker_past
-        fields[tracks.R_START_QUARTER] = self.start_quarter_open
-        fields[tracks.R_NO_HIT_AND_RUN] = self.no_hit_and_run
-        fields[tracks.R_FRONT_PRIME] = self.front_prime_open
-        fields[tracks.R_OPPONENT_QUARTER] = self.opponent_quarter_limit
-        fields[tracks.R_QUARTERS_AT_END] = self.quarters_judged_at_end
-        fields[tracks.R_OPEN_PRIME] = self.prime_must_open
-        fields[tracks.R_PINS] = self.pinning
-        fields[tracks.R_PINNED_HOLDS_OFF] = self.pinned_holds_bear_off
-        fields[tracks.R_MOTHER] = 1 if self.mother else 2 if self.mothers_draw else 0
-        if self.head_wide:
-            # A first roll takes one checker off the head, and it plays the whole roll.
-            fields[tracks.R_HEAD_WIDE_AFTER] = sum(
-                1 << (4 * a if a == b else a + b) for a, b in self.head_wide_after
-            )
-            fields[tracks.R_HEAD_WIDE_ROLLS] = sum(
-                1 << (8 * max(a, b) + min(a, b)) for a, b in self.head_wide_rolls
-            )
+        fields = np.array(rules_vector(self.blocks()), np.int64)
         cross = np.zeros((self.players, self.players, self.slots), np.int64)
         for p in range(self.players):
             for q in range(self.players):
@@ -395,7 +324,7 @@ class TrackVariant:
                     for s in range(1, self.points + 1):
                         cross[p, q, s] = self.shared_slot(p, s, q)
         return TrackKernel(np.concatenate([fields, cross.ravel()]), self.players, self.slots,
-                           self.points if self.pinning else 0)
+                           self.points if self.contact.pinning else 0)
 
     def random_playouts(
         self, games: int, seed: int | None, max_turns: int = 10000
@@ -424,7 +353,7 @@ class TrackVariant:
     def with_pin_row(self, position: Position) -> Position:
         """``position`` with the pin row a game that pins keeps (nothing pinned, where
         it has none); any other game's positions as they are."""
-        if self.pinning and not position.pins:
+        if self.contact.pinning and not position.pins:
             return Position(position.board, position.players, position.turn,
                             bytes(self.points))
         return position
@@ -439,7 +368,7 @@ class TrackVariant:
         self.check_position(position)
         done = [p for p in range(self.players) if position.off(p) == self.checkers]
         # With the last roll, one side off may be the other side's turn to roll once more.
-        if done and self.players == 2 and not (self.last_roll and len(done) == 1):
+        if done and self.players == 2 and not (self.ending.last_roll and len(done) == 1):
             raise InvalidOptionError(f"the game is over in this position: player {done[0]} has "
                                      "borne off every checker; give a position still in play")
         if dice is None:
@@ -462,7 +391,7 @@ class TrackVariant:
                     f"player {p} has {sum(position.row(p))} checkers; {self.name} has "
                     f"{self.checkers}"
                 )
-        if self.pinning:
+        if self.contact.pinning:
             self.check_pins(position)
         elif position.pins:
             raise InvalidOptionError(f"{self.name} pins nothing: give a position without pins")
@@ -481,7 +410,7 @@ class TrackVariant:
         stays pinned, and a lone checker of the other side landed on is pinned. A view
         for the faces that move checkers one at a time; the plays themselves come with
         their pins from the move generator."""
-        if not self.pinning:
+        if not self.contact.pinning:
             return b""
         mover, other = before.turn, 1 - before.turn
         slots = self.slots
@@ -560,7 +489,7 @@ class TrackVariant:
         both dice, or rolls afresh where the opening only picks the starter."""
         best = max(roll.dice)
         starter = roll.dice.index(best)
-        if not self.opening_plays_lot:
+        if not self.dice.opening_plays_lot:
             position = state.position.with_turn(starter)
             return GameState(self, position, Phase.CHANCE, (), False, 0, state.memo)
         second = max(d for d in roll.dice if d != best)
@@ -583,15 +512,15 @@ class TrackVariant:
     def head_limit(self, state: GameState) -> int:
         """How many checkers may leave the head in this turn (head rule only).
 
-        Two on a player's first roll when it is one of ``head_doubles`` (the starter's
-        only, unless ``head_doubles_both``), or with ``head_wide`` one of the second
-        player's wider exceptions; else one. A first roll is recognised by the
+        Two on a player's first roll when it is one of the head's ``doubles`` (the
+        starter's only, unless ``doubles_both``), or one of the second player's wider
+        exceptions; else one. A first roll is recognised by the
         position: the mover's whole side still stands on the head (a first roll always
         moves one off); the starter's is the one where the opponent's head is full too.
         This holds for positions set up by hand as well as in games. The compiled
         :func:`gammon.kernels.tracks.head_limit` decides, for every caller.
         """
-        if not self.head:
+        if not self.head.slot:
             return 1
         position = state.position
         board = writable_boards(position.board)
@@ -619,7 +548,7 @@ class TrackVariant:
         """
         mover = state.position.turn
         board, pins = play.result.board, play.result.pins
-        if self.mother or self.mothers_draw:
+        if self.contact.mother != "none":
             ended = int(tracks.mother_end(writable_boards(board + pins), mover,
                                           self.kernel.rules))
             if ended != -1:
@@ -628,7 +557,7 @@ class TrackVariant:
                 return GameState(
                     self, position, Phase.TERMINAL, (), False, state.moves + 1, memo)
         finished = board[mover * self.slots] == self.checkers
-        if self.last_roll and finished and state.moves % 2 == 0 and state.memo != LAST_ROLL:
+        if self.ending.last_roll and finished and state.moves % 2 == 0 and state.memo != LAST_ROLL:
             position = Position(board, self.players, (mover + 1) % self.players, pins)
             return GameState(
                 self, position, Phase.CHANCE, (), False, state.moves + 1, LAST_ROLL

@@ -109,7 +109,7 @@ def most_points(rules: Any) -> int:
     """The most points one game of a two-player track game can win or lose before the
     cube: a single game, one more for a gammon (mars), one more for a backgammon (koks),
     as the variant scores them."""
-    return 1 + int(rules.gammons) + int(rules.backgammons)
+    return int(rules.game_type.results)
 
 
 def illegal_scale(rules: Any, whole_match: bool, illegal_reward: Any = None) -> float:

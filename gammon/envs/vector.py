@@ -139,7 +139,7 @@ def why_unsupported(rules: Any) -> str | None:
     :func:`why_not_alternating`, and the games that pin, whose pin row (and the end at a
     pinned mother) its kernel does not keep."""
     why = why_not_alternating(rules)
-    if why is None and rules.pinning:
+    if why is None and rules.game_type.pins:
         return (f"{rules.name} pins checkers: its boards carry a pin row, which the compiled "
                 "environment does not keep (action_encoding='step' and the other "
                 "environments play it)")
@@ -288,7 +288,7 @@ class VectorEnv:
         self._no_mars = self._cube_in_play and self.stakes.no_mars_for(rules)
         self._auto_doubles = (self.stakes.auto_doubles
                               if self._cube_in_play and not self.match else 0)
-        self._roll_again = rules.kernel.rules[tracks.R_OPENING_ROLL_AGAIN] == 1
+        self._roll_again = not rules.dice.opening_plays_lot
 
     # --- the state, read-only views ------------------------------------------------
 

@@ -287,14 +287,14 @@ class TrackHeuristic:
         self.points = variant.points
         self.home = variant.home
         self.checkers = variant.checkers
-        self.made_at = variant.block if variant.hitting else 1
-        self.enter_first = bool(variant.enter_first)
-        self.gammons = bool(variant.gammons)
+        self.made_at = variant.contact.block if variant.contact.hitting else 1
+        self.enter_first = bool(variant.entering.enter_first)
+        self.gammons = bool(variant.ending.gammons)
         self.cross = {
             (p, q): _cross(variant, p, q)
             for p in range(self.players) for q in range(self.players) if p != q
         }
-        self.shots = SHOTS if variant.hitting else np.zeros_like(SHOTS)
+        self.shots = SHOTS if variant.contact.hitting else np.zeros_like(SHOTS)
         width = len(FEATURES) + self.points
         w = self.weights
         self.mover_weights = _padded(w.mover, width)

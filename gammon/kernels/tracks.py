@@ -7,10 +7,10 @@ counts are followed by the pin row, one byte per point of player 0's numbering
 (``board[players * slots + point - 1]``: 0, or ``p + 1`` when player ``p``'s checker lies
 pinned there); it is hashed, copied and compared like any other byte of the board.
 Everything a variant may change is a field of the ``rules`` vector (the ``R_*`` indices
-below), so one kernel serves every track variant and each rule lives in one place.
-After the fields, ``rules`` holds the crossing table:
-``rules[CROSS + (p * players + q) * slots + s]`` is player ``q``'s slot for player
-``p``'s slot ``s`` (the same physical point).
+below, laid out by the rules blocks of :mod:`gammon.rules`), so one kernel serves every
+track variant and each rule lives in one place. After the fields, ``rules`` holds the
+crossing table: ``rules[CROSS + (p * players + q) * slots + s]`` is player ``q``'s slot
+for player ``p``'s slot ``s`` (the same physical point).
 
 The kernels are iterative (no recursion) so that numba's on-disk cache works, and they
 write into two work arrays allocated once (:func:`workspace`), so a call allocates
@@ -33,44 +33,48 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# Fields of the rules vector.
-R_POINTS = 0  # points on a player's track (24)
-R_HOME = 1  # points in the home board (6)
-R_HITTING = 2  # 1: a lone opposing checker is hit; 0: any opposing checker blocks
-R_BLOCK = 3  # opposing checkers that close a point (2 in backgammon)
-R_ENTER_FIRST = 4  # 1: nothing moves while a checker of the mover is on the bar
-R_BEAR_LARGER = 5  # 1: a larger die bears off the highest checker
-R_CHECKERS = 6  # checkers per player
-R_GAMMONS = 7  # 1: a loser with nothing borne off loses double
-R_BACKGAMMONS = 8  # 1: ... and triple if still on the bar or in the winner's home
-R_PLAYERS = 9
-R_HEAD = 10  # slot of the head (Long Nardy: 24); 0: no head rule
-R_HEAD_DOUBLES = 11  # bit d: a first roll of d-d may take two checkers from the head
-R_SIX_BLOCK = 12  # 1: no six-point block unless an opposing checker is ahead of it
-R_NO_HIT_AND_HIDE = 13  # 1: a checker that hit may not go on to a point its owner holds
-R_HOME_LOCK = 14  # 1: a checker at home may not move until all the side is home
-R_BEAR_ALL_HOME = 15  # 1: bearing off needs every checker home
-R_HOME_ONLY_BEAR = 16  # 1: once all are home, checkers only bear off
-R_HEAD_DOUBLES_BOTH = 17  # 1: the head doubles apply to both players' first rolls
-R_OPENING_ROLL_AGAIN = 18  # 1: the opening only picks the starter, who rolls afresh
-R_LAST_ROLL = 19  # 1: after the starter finishes the other gets one more turn (draw)
-R_NO_HITTER_OFF = 20  # 1: a checker that hit may not bear off in the same turn
-R_HITS_HOME_ONLY = 21  # 1: only a hit in the mover's home board binds the hitter
-R_MUST_ENTER = 22  # 1: with checkers on the bar, a play must enter one when some play can
-R_ACEY_MOVES_ON = 23  # 1: with enter-first, a 2-1's entering checker may move on
-R_HEAD_WIDE_AFTER = 24  # bit n: the opponent's first play took one checker n pips off
-R_HEAD_WIDE_ROLLS = 25  # bit 8 * high + low: ... then this first roll may take two
-R_FIRST_PAST = 26  # 1: no second checker leaves the start before one passes the opponent's
-R_START_QUARTER = 27  # 1: the mover may not hold all six points of its starting quarter
-R_NO_HIT_AND_RUN = 28  # 1: a checker that hit may not move again in the same turn
-R_FRONT_PRIME = 29  # 1: no six points just past an opponent's start while it holds checkers
-R_OPPONENT_QUARTER = 30  # n > 0: at most n points held in an opponent's starting quarter
-R_PINS = 31  # 1: a lone opposing checker landed on is pinned, not hit (the board has a pin row)
-R_PINNED_HOLDS_OFF = 32  # 1: a pinned checker in its owner's home board holds back bearing off
-R_MOTHER = 33  # 1: the mother wins, both pinned draw (Plakoto); 2: only the draw (Tapa)
-R_QUARTERS_AT_END = 34  # 1: the starting-quarter limits judge the play's last board only
-R_OPEN_PRIME = 35  # 1: a six-prime with every opposing checker behind it must be opened
-CROSS = 36  # start of the crossing table
+from gammon.kernels.cache import refresh_when_changed
+from gammon.rules.blocks import RULES_LENGTH, slot
+
+# The rules vector's fields, by their names in the rules blocks (gammon.rules): the
+# layout is generated there, and numba freezes these module constants into the kernels.
+R_POINTS = slot("points")
+R_HOME = slot("home")
+R_HITTING = slot("hitting")
+R_BLOCK = slot("block")
+R_ENTER_FIRST = slot("enter_first")
+R_BEAR_LARGER = slot("bear_off_larger")
+R_CHECKERS = slot("checkers")
+R_GAMMONS = slot("gammons")
+R_BACKGAMMONS = slot("backgammons")
+R_PLAYERS = slot("players")
+R_HEAD = slot("head")
+R_HEAD_DOUBLES = slot("head_doubles")
+R_SIX_BLOCK = slot("six_block")
+R_NO_HIT_AND_HIDE = slot("no_hit_and_hide")
+R_HOME_LOCK = slot("home_lock")
+R_BEAR_ALL_HOME = slot("bear_off_all_home")
+R_HOME_ONLY_BEAR = slot("home_only_bear_off")
+R_HEAD_DOUBLES_BOTH = slot("head_doubles_both")
+R_OPENING_PLAYS_LOT = slot("opening_plays_lot")
+R_LAST_ROLL = slot("last_roll")
+R_NO_HITTER_OFF = slot("no_bear_off_hitter")
+R_HITS_HOME_ONLY = slot("hitter_home_only")
+R_MUST_ENTER = slot("must_enter")
+R_ACEY_MOVES_ON = slot("acey_moves_on")
+R_HEAD_WIDE_AFTER = slot("head_wide_after")
+R_HEAD_WIDE_ROLLS = slot("head_wide_rolls")
+R_FIRST_PAST = slot("first_past")
+R_START_QUARTER = slot("start_quarter_open")
+R_NO_HIT_AND_RUN = slot("no_hit_and_run")
+R_FRONT_PRIME = slot("front_prime_open")
+R_OPPONENT_QUARTER = slot("opponent_quarter_limit")
+R_PINS = slot("pins")
+R_PINNED_HOLDS_OFF = slot("pinned_holds_bear_off")
+R_MOTHER = slot("mother")
+R_QUARTERS_AT_END = slot("quarters_at_end")
+R_OPEN_PRIME = slot("prime_must_open")
+CROSS = RULES_LENGTH  # start of the crossing table
 
 MAX_DICE = 4  # moves in one play (a double)
 # A move refused by a rule that other moves of the same play could lift (six-block, no
@@ -960,7 +964,7 @@ def head_limit(board, player, die1, die2, rules):
 def opening(rules):
     """The opening of a two-player game: ``(starter, die1, die2)``. One die each (equal
     dice thrown again, :func:`opening_lot`), the higher starts with those two dice, or
-    with a fresh roll under ``R_OPENING_ROLL_AGAIN`` (:func:`after_lot`)."""
+    with a fresh roll without ``R_OPENING_PLAYS_LOT`` (:func:`after_lot`)."""
     a, b = opening_lot()
     return after_lot(a, b, rules)
 
@@ -979,9 +983,9 @@ def opening_lot():
 @njit(cache=True)
 def after_lot(a, b, rules):
     """``(starter, die1, die2)`` after the lot ``a``, ``b``: the higher die starts, with
-    the lot's two dice or, under ``R_OPENING_ROLL_AGAIN``, a fresh roll."""
+    the lot's two dice or, without ``R_OPENING_PLAYS_LOT``, a fresh roll."""
     player = 0 if a > b else 1
-    if rules[R_OPENING_ROLL_AGAIN] == 1:
+    if rules[R_OPENING_PLAYS_LOT] == 0:
         a = np.random.randint(1, 7)
         b = np.random.randint(1, 7)
     return player, a, b
@@ -992,7 +996,7 @@ def random_playouts(games, start, rules, max_turns, plays, words):
     """Play ``games`` two-player games with uniformly random plays.
 
     Each game opens with one die per player (ties re-rolled); the higher die moves first,
-    playing those two dice or, with ``R_OPENING_ROLL_AGAIN``, a fresh roll. Then the
+    playing those two dice or, without ``R_OPENING_PLAYS_LOT``, a fresh roll. Then the
     players alternate two-dice rolls. With ``R_LAST_ROLL`` the second player gets one
     more turn after the starter finishes, and finishing too makes a draw. Returns
     ``(games, 3)``: winner (-1 if ``max_turns`` ran out, -2 for a draw), points won,
@@ -1023,3 +1027,8 @@ def random_playouts(games, start, rules, max_turns, plays, words):
         out[g, 1] = winner_points(board, winner, rules) if winner >= 0 else 0
         out[g, 2] = turns
     return out
+
+
+# The layout of the rules vector is frozen into the kernels above: recompile them when
+# the rules blocks change.
+refresh_when_changed(globals())

@@ -19,7 +19,7 @@ An env is always at a decision (the engine's DECIDE phase): a step applies the c
 play (the row of :func:`gammon.kernels.tracks.generate_plays`), then rolls the next dice
 and generates the next decision's plays, or scores a finished game and starts the next
 one (auto-reset): the opening throws one die per player (equal dice thrown again), the
-higher starts with those two dice or, with ``R_OPENING_ROLL_AGAIN``, rolls afresh. A
+higher starts with those two dice or, without ``R_OPENING_PLAYS_LOT``, rolls afresh. A
 player who cannot move still decides: the generator gives one empty play (count 1).
 
 What is written twice, the two-player turn flow (opening, alternation, Long Nardy's last
@@ -149,7 +149,7 @@ def _open(e, boards, state, rng, start, rules):
     state[e, S_STARTER] = starter
     state[e, S_LAST_ROLL] = 0
     state[e, S_TURNS] = 0
-    if rules[tracks.R_OPENING_ROLL_AGAIN] == 1:
+    if rules[tracks.R_OPENING_PLAYS_LOT] == 0:
         _roll(e, state, rng)
     else:
         state[e, S_HIGH] = max(a, b)

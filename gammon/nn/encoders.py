@@ -66,8 +66,8 @@ from gammon.kernels.encoding import (
 def contact_applies(variant: Any) -> bool:
     """Whether the contact features describe ``variant``: two players who hit, on 24
     points with six-point home boards, running in opposite directions."""
-    return (variant.game_type.stakes and variant.hitting
-            and variant.points == 24 and variant.home == 6 and variant.block == 2
+    return (variant.game_type.stakes and variant.contact.hitting
+            and variant.points == 24 and variant.home == 6 and variant.contact.block == 2
             and all(variant.shared_slot(0, s, 1) == variant.points + 1 - s
                     for s in range(1, variant.points + 1)))
 
@@ -86,7 +86,7 @@ class TrackEncoder:
                 f"running in opposite directions (the backgammon family), not {variant.name}")
         self.contact = contact
         #: The pin units (module text): every network of a game that pins reads them.
-        self.pins = bool(getattr(variant, "pinning", False))
+        self.pins = variant.game_type.pins
         self.slots = variant.slots
         self.points = variant.points
         self.checkers = variant.checkers
@@ -219,7 +219,7 @@ def encoder_for(variant: Any, name: str | None = None
         raise ValueError(f"no encoder for {variant.name}'s board {variant.board!r}")
     if name == "track+contact" and encoder is TrackEncoder:
         return TrackEncoder(variant, contact=True)
-    if name == "track+pins" and not getattr(variant, "pinning", False):
+    if name == "track+pins" and not variant.game_type.pins:
         raise InvalidOptionError(f"the pin inputs 'track+pins' are for the games that pin "
                                  f"(Plakoto, Tapa), not {variant.name}")
     result: TrackEncoder | QuarterEncoder | RingEncoder = encoder(variant)

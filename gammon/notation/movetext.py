@@ -274,10 +274,10 @@ def closed_points(state: GameState) -> frozenset[int]:
             if other == player:
                 continue
             there = position.count(other, variant.shared_slot(player, point, other))
-            if there >= variant.block or (there and not variant.hitting
-                                          and not variant.pinning):
+            if there >= variant.contact.block or (there and not variant.contact.hitting
+                                          and not variant.contact.pinning):
                 closed.add(point)
-        if variant.pinning and _pinned_under(state, point) == player:
+        if variant.contact.pinning and _pinned_under(state, point) == player:
             closed.add(point)
     return frozenset(closed)
 
@@ -306,7 +306,7 @@ def checker_step(
             if other == player:
                 continue
             index = other * slots + variant.shared_slot(player, dst, other)
-            if new[index] and variant.pinning:
+            if new[index] and variant.contact.pinning:
                 hit = True
             elif new[index]:
                 new[other * slots + slots - 1] += new[index]
@@ -464,7 +464,7 @@ def _hit_points(state: GameState, result: Position) -> set[int]:
     that pins: where it pinned a checker that was free)."""
     variant, before = state.variant, state.position
     player = before.turn
-    if variant.pinning:
+    if variant.contact.pinning:
         pins = result.pins or variant.pins_after(before, result.board)
         return {point if player == 0 else variant.shared_slot(0, point, player)
                 for point in range(1, variant.points + 1)
@@ -541,7 +541,7 @@ def find_play(state: GameState, text: str | Sequence[Pair]) -> Play:
     if all(count >= 0 for count in row):
         target = tuple(row)
         candidates = [play for play in legal if play.result.row(player) == target]
-    if state.variant.pinning and len(candidates) <= 1:
+    if state.variant.contact.pinning and len(candidates) <= 1:
         # Where the mover's checkers end says the play: a lone checker landed on is
         # pinned if one of them stays, and free again if it moved on.
         if candidates:
@@ -689,15 +689,16 @@ def _reason(state: GameState, parsed: ParsedMoves) -> str:
         if source <= points and source not in arriving and _pinned_under(state, source) == player:
             return (f"your checker on {source} lies pinned under the opponent's: it may not "
                     "move until every checker on top of it has left")
-    if variant.head:
-        leaving = sum(1 for source, _ in pairs if source == variant.head)
-        allowed = max(sum(1 for m in play.moves if m.source == variant.head)
+    head = variant.head.slot
+    if head:
+        leaving = sum(1 for source, _ in pairs if source == head)
+        allowed = max(sum(1 for m in play.moves if m.source == head)
                       for play in state.legal_actions())
         if leaving > max(allowed, 1):
             if allowed > 1:
-                return f"only {allowed} checkers may leave the head ({variant.head}) with this roll"
-            firsts = ", ".join(f"{d}-{d}" for d in variant.head_doubles)
-            return (f"only one checker may leave the head ({variant.head}) in a turn; two only "
+                return f"only {allowed} checkers may leave the head ({head}) with this roll"
+            firsts = ", ".join(f"{d}-{d}" for d in variant.head.doubles)
+            return (f"only one checker may leave the head ({head}) in a turn; two only "
                     f"on a first roll of {firsts}")
     row = list(position.row(player))
     for s, d in pairs:
@@ -714,7 +715,7 @@ def _reason(state: GameState, parsed: ParsedMoves) -> str:
     if hidden:
         return hidden
     entering = sum(1 for s, _ in pairs if s == bar)
-    if variant.enter_first and position.bar(player) > entering and len(pairs) > entering:
+    if variant.entering.enter_first and position.bar(player) > entering and len(pairs) > entering:
         return "you have a checker on the bar: it must enter before any other checker moves"
     # Walk the moves in the order written: explain the first one the dice cannot make.
     dice = roll_dice(state.dice)
@@ -781,10 +782,10 @@ def _block_reason(state: GameState, row: Sequence[int]) -> str:
     variant, position = state.variant, state.position
     player, points, home = position.turn, variant.points, variant.home
     quarter = range(points - home + 1, points + 1)
-    if variant.start_quarter_open and all(row[s] for s in quarter):
+    if variant.blocking.start_quarter_open and all(row[s] for s in quarter):
         return (f"that leaves you holding all {home} points of your starting quarter "
                 f"({quarter[0]} to {quarter[-1]})")
-    limit = variant.opponent_quarter_limit
+    limit = variant.blocking.opponent_quarter_limit
     others = [other for other in range(position.players) if other != player and limit]
     for other in others:
         theirs = sorted(variant.shared_slot(other, t, player) for t in quarter)
@@ -793,10 +794,10 @@ def _block_reason(state: GameState, row: Sequence[int]) -> str:
             return (f"that holds {held} points of the opponent's starting quarter "
                     f"({theirs[0]} to {theirs[-1]}); at most {limit} may be held")
     prime = _shut_in(state, row)
-    if prime is not None and variant.six_block:
+    if prime is not None and variant.blocking.six_block:
         return (f"your points {prime[0]} to {prime[1]} would shut every opposing checker "
                 "in: no six points in a row while none of theirs is past them")
-    if prime is not None and variant.prime_must_open and _shut_in(
+    if prime is not None and variant.blocking.prime_must_open and _shut_in(
             state, position.row(player)) is not None:
         return (f"your points {prime[0]} to {prime[1]} shut every opposing checker in: "
                 "you must open them when a play can")
@@ -807,22 +808,22 @@ def _hitter_hides(state: GameState, parsed: ParsedMoves) -> str:
     """Why a written path breaks short backgammon's rule on the hitter (it may not hide
     on a point its owner holds, nor bear off, in the turn it hits), or ``""``."""
     variant, position = state.variant, state.position
-    if not (variant.no_hit_and_hide or variant.no_bear_off_hitter):
+    if not (variant.after_hit.no_hide or variant.after_hit.no_bear_off):
         return ""
     row = position.row(position.turn)
-    where = " in your home board" if variant.no_hide_home_only else ""
+    where = " in your home board" if variant.after_hit.home_only else ""
     for path in parsed.paths:
         hit = None
         for _, d in path:
-            if hit is not None and d == 0 and variant.no_bear_off_hitter:
+            if hit is not None and d == 0 and variant.after_hit.no_bear_off:
                 return (f"the checker that hit on {hit} may not be borne off in the same turn "
                         f"({variant.name}: a checker that hits{where} stays in play that turn)")
-            if hit is not None and d and row[d] and variant.no_hit_and_hide:
+            if hit is not None and d and row[d] and variant.after_hit.no_hide:
                 return (f"the checker that hit on {hit} may not move on to {d}, a point you "
                         f"hold ({variant.name}: a checker that hits{where} may not hide in "
                         "the same turn)")
             if d and _occupied(state, d) == 1 and hit is None and (
-                    not variant.no_hide_home_only or d <= variant.home):
+                    not variant.after_hit.home_only or d <= variant.home):
                 hit = d
     return ""
 

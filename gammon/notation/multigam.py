@@ -323,7 +323,7 @@ def _reason(state: GameState, parsed: ParsedMoves) -> str:
         return short
     for _, d in pairs:
         owner, n = _owner(state, d) if d else (-1, 0)
-        if n >= variant.block:
+        if n >= variant.contact.block:
             return (f"{_where(d, points)} is held by player {owner} ({n} checkers), and no "
                     "checker may land there")
     if sum(s - d for s, d in pairs if d) > sum(dice):
@@ -349,7 +349,7 @@ def _reason(state: GameState, parsed: ParsedMoves) -> str:
                   for order in itertools.permutations(dice, k) if sum(order) == s - d}
         if s - d not in dice and routes:
             stops = [[s - sum(o[:k]) for k in range(1, len(o))] for o in routes]
-            if all(any(_owner(state, p)[1] >= variant.block for p in r) for r in stops):
+            if all(any(_owner(state, p)[1] >= variant.contact.block for p in r) for r in stops):
                 return f"{name} has to stop on the way, on points other players hold"
     need = len(state.legal_actions()[0].moves)
     used = sum(_dice_needed(s - d, dice) if d else 1 for s, d in pairs)

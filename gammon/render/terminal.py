@@ -182,7 +182,7 @@ def render_board(
         rows.append(_row(cells(top, depth, True), tray(depth, True)))
     middle = Text(" " * (3 * left))
     # Without hitting nothing ever waits on a bar: the middle is only the divider.
-    middle.append("│BAR│" if variant.hitting else "│   │", style=FRAME)
+    middle.append("│BAR│" if variant.contact.hitting else "│   │", style=FRAME)
     middle.append(" " * (inner - 3 * left))
     rows.append(_row(middle, Text("OFF", style=FRAME)))
     for depth in reversed(range(HEIGHT)):
@@ -215,19 +215,19 @@ def _player_lines(
     figures.append(f"   off {position.off(player)}")
     if position.bar(player):
         figures.append(f"   bar {position.bar(player)}")
-    if variant.head:
-        figures.append(f"   head {position.count(player, variant.head)}")
+    if variant.head.slot:
+        figures.append(f"   head {position.count(player, variant.head.slot)}")
     return head, figures
 
 
 def _heads(variant: TrackVariant, viewer: int) -> dict[int, int]:
     """``{viewer's point number: player}`` for each player's head (head rule only)."""
-    if not variant.head:
+    if not variant.head.slot:
         return {}
     other = 1 - viewer
     return {
-        variant.head: viewer,
-        variant.shared_slot(other, variant.head, viewer): other,
+        variant.head.slot: viewer,
+        variant.shared_slot(other, variant.head.slot, viewer): other,
     }
 
 

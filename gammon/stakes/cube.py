@@ -391,9 +391,9 @@ class CubeState:
             return ()
         variant = self.base.variant
         levels = [1]
-        if variant.gammons:
+        if variant.ending.gammons:
             levels.append(2)
-            if variant.backgammons:
+            if variant.ending.backgammons:
                 levels.append(3)
         return tuple(Resign(level) for level in levels if level > self.declined)
 

@@ -40,9 +40,7 @@ def stakes_help(variant: Any) -> tuple[tuple[str, str], ...]:
     variant's names of its results (single game, gammon, backgammon; oin, mars, koks),
     offering only the resignations it scores."""
     single, double, triple = variant.result_names
-    more = [double] if getattr(variant, "gammons", False) else []
-    if more and getattr(variant, "backgammons", False):
-        more.append(triple)
+    more = [double, triple][:variant.game_type.results - 1]
     resign = f"offer to resign ({single})"
     if more:
         resign += "; " + ", ".join(f"resign {name}" for name in more)

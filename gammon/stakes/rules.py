@@ -109,9 +109,9 @@ class StakeRules:
 
     def no_mars_for(self, variant: Any) -> bool:
         """Whether, with the cube in play, every win of ``variant`` counts single: the
-        option when set, else the variant's own default (its ``no_mars_with_cube``)."""
+        option when set, else the variant's own default (its ending's ``no_mars_with_cube``)."""
         if self.no_mars_with_cube is None:
-            return variant.no_mars_with_cube
+            return variant.ending.no_mars_with_cube
         return self.no_mars_with_cube
 
     def check_match(self, match_length: int) -> None:

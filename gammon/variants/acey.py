@@ -1,13 +1,13 @@
 """Acey-deucey: every checker starts off the board; doubles and 1-2 earn more.
 
 The rules are docs/rules/acey-deucey.md (labels ``AD-...`` and ``ADR-...``). What differs
-from the shared mechanics of :class:`TrackVariant`:
+from backgammon's rule blocks (:mod:`gammon.rules`) and turn:
 
 - all 15 checkers start on the bar slot and enter as bar checkers do;
 - the opening: nothing moves before a player's first doubles or 1-2, and no checker on
   the board moves while any is still to enter, except that a 1-2 may take the checker
   it enters on with the other die (the rules vector's ``enter_first`` and
-  ``acey_deucey_moves_on``); after a player's opening, as in backgammon, a hit checker
+  the entering ``moves_on``); after a player's opening, as in backgammon, a hit checker
   must enter before any other moves (a second rules vector, :attr:`later_kernel`);
 - a double is played four times and the same player rolls again; a 1-2 (the
   *acey-deucey*) is played, then the player chooses a number (:class:`DoublesChoice`, a
@@ -39,6 +39,7 @@ from gammon.core.protocol import Phase
 from gammon.core.variant import GameState, LegalPlays, TrackVariant, register
 from gammon.kernels import TrackKernel, tracks
 from gammon.kernels import acey as acey_kernel
+from gammon.rules import Dice, Track, rules_vector
 
 #: The roll that names the game: a 1 and a 2.
 ACEY_DEUCEY = (2, 1)
@@ -119,7 +120,8 @@ class AceyDeucey(TrackVariant):
             "exact_bear_off": True,
         },
     }
-    opening_plays_lot = False
+    track = Track(start=((25, 15),))  # all fifteen off the board, to enter
+    dice = Dice(opening_plays_lot=False)
     notation = "acey"
     family = "acey"
     move_text = "acey"
@@ -158,11 +160,12 @@ class AceyDeucey(TrackVariant):
             )
         # ``enter_first`` is the opening's rule (:attr:`kernel`); :attr:`later_kernel`
         # has the other.
-        self._set_switches(
-            gammons=self.scoring != "single", backgammons=self.scoring == "backgammon",
-            enter_first=self.enter_all_first, acey_deucey_moves_on=self.enter_all_first,
-            home_lock=not self.home_freeze, home_only_bear_off=self.home_freeze,
-            bear_off_larger=not self.exact_bear_off,
+        self._set_blocks(
+            ending={"gammons": self.scoring != "single",
+                    "backgammons": self.scoring == "backgammon"},
+            entering={"enter_first": self.enter_all_first, "moves_on": self.enter_all_first},
+            bearing_off={"home_lock": not self.home_freeze, "home_only": self.home_freeze,
+                         "larger": not self.exact_bear_off},
         )
 
     @functools.cached_property
@@ -170,8 +173,9 @@ class AceyDeucey(TrackVariant):
         """The rules vector after a player's opening (all fifteen entered once): a hit
         checker enters first when ``hit_enters_first``, and a 1-2 is no exception."""
         rules = self.kernel.rules.copy()
-        rules[tracks.R_ENTER_FIRST] = self.hit_enters_first
-        rules[tracks.R_ACEY_MOVES_ON] = 0
+        entering = replace(self.entering, enter_first=self.hit_enters_first, moves_on=False)
+        later = {**self.blocks(), "entering": entering}
+        rules[:tracks.CROSS] = rules_vector(later)
         return TrackKernel(rules, self.players, self.slots)
 
     def kernel_for(self, state: GameState) -> TrackKernel:
@@ -185,9 +189,6 @@ class AceyDeucey(TrackVariant):
         return acey_kernel.flags(
             self.start_on_doubles, self.roll_for_doubles, self.forfeit_unplayed
         )
-
-    def start_layout(self) -> dict[int, int]:
-        return {self.points + 1: 15}
 
     # --- states ----------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """Standard backgammon and the games gnubg plays on its board.
 
-Backgammon is the shared mechanics of :class:`TrackVariant` with its start position;
+Backgammon is :class:`TrackVariant` with every rule block at its default;
 nackgammon and hypergammon differ only in where the checkers start. Short backgammon
 (:mod:`gammon.variants.short`) and the Caucasian game build on it.
 """
@@ -12,6 +12,7 @@ from typing import ClassVar
 
 from gammon.core.errors import InvalidOptionError
 from gammon.core.variant import TrackVariant, register
+from gammon.rules import Track
 
 
 @register
@@ -23,18 +24,13 @@ class Backgammon(TrackVariant):
     #: neural:2's slowest move of 30 took 0.70 to 1.08 s on the idle 2-core machine.
     think_seconds: ClassVar[float] = 1.1
 
-    def start_layout(self) -> dict[int, int]:
-        return {24: 2, 13: 5, 8: 3, 6: 5}
-
 
 @register
 @dataclass(frozen=True)
 class Nackgammon(TrackVariant):
     name = "nackgammon"
     summary = "Nack Ballard's backgammon: two more back checkers (24, 23) to start."
-
-    def start_layout(self) -> dict[int, int]:
-        return {24: 2, 23: 2, 13: 4, 8: 3, 6: 4}
+    track = Track(start=((24, 2), (23, 2), (13, 4), (8, 3), (6, 4)))
 
 
 @register
@@ -52,6 +48,5 @@ class Hypergammon(TrackVariant):
             raise InvalidOptionError(
                 f"hypergammon is played with 1, 2 or 3 checkers, not {self.checkers_per_side}"
             )
-
-    def start_layout(self) -> dict[int, int]:
-        return {24 - i: 1 for i in range(self.checkers_per_side)}
+        self._set_blocks(track={"start": tuple((24 - i, 1)
+                                               for i in range(self.checkers_per_side))})

@@ -41,3 +41,7 @@ class Caucasian(Short):
     no_bear_off_hitter: bool = False
     #: Only a hit in the mover's own home board binds the hitter (CAU-HOME-ONLY).
     no_hide_home_only: bool = False
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self._set_blocks(after_hit={"home_only": self.no_hide_home_only})

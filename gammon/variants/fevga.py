@@ -2,11 +2,11 @@
 
 The board is Long Nardy's (:class:`SameWayRound`): fifteen checkers each on their own
 24-point, both sides the same way round from opposite corners, nothing hit, a single
-checker holding a point. What is Fevga's own, each a field of the shared mechanics that
-the compiled move generator reads:
+checker holding a point. What is Fevga's own, each a field of a rule block that the
+compiled move generator reads (:mod:`gammon.rules`):
 
 - the first checker: no second checker leaves the 24-point until one has passed the
-  opponent's starting point (``first_checker_past``);
+  opponent's starting point (the head's ``first_past``);
 - nobody may hold all six points of their own starting quarter (``start_quarter_open``,
   the option ``start_quarter``);
 - a prime may stand anywhere, but once every opposing checker is behind it, the next
@@ -14,7 +14,7 @@ the compiled move generator reads:
   Nardy's six-block rule, which forbids such a prime outright, is the option
   ``six_block``; as an option, no six points just past the opponent's start while
   checkers remain on it (``front_prime_open``);
-- the starting quarter is judged on the board a play leaves (``quarters_judged_at_end``;
+- the starting quarter is judged on the board a play leaves (``quarters_at_end``;
   the option ``quarters_each_move`` judges every single move);
 - no head rule, no cube; a win is 1, or 2 when the loser has borne off nothing; the
   winner of the opening lot throws both dice afresh.
@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from gammon.core.variant import register
+from gammon.rules import Dice, Ending, Head
 from gammon.variants.nardy import SameWayRound
 
 
@@ -59,11 +60,11 @@ class Fevga(SameWayRound):
         "opened, no cube; 1 or 2 points."
     )
     aliases: ClassVar[tuple[str, ...]] = ("tavli-fevga",)
-    opening_plays_lot = False
-    first_checker_past = True
-    backgammons = False
+    dice = Dice(opening_plays_lot=False)
+    head = Head(first_past=True)
+    ending = Ending(backgammons=False,
+                    result_names=("single game", "double game", "triple game"))
     cube = False
-    result_names = ("single game", "double game", "triple game")
 
     #: No player holds all six points of their starting quarter (FV-START-QUARTER).
     start_quarter: bool = True
@@ -79,7 +80,8 @@ class Fevga(SameWayRound):
     quarters_each_move: bool = False
 
     def __post_init__(self) -> None:
-        self._set_switches(start_quarter_open=self.start_quarter,
-                           front_prime_open=self.front_prime,
-                           prime_must_open=self.open_prime and not self.six_block,
-                           quarters_judged_at_end=not self.quarters_each_move)
+        self._set_blocks(blocking={
+            "start_quarter_open": self.start_quarter, "front_prime_open": self.front_prime,
+            "six_block": self.six_block,
+            "prime_must_open": self.open_prime and not self.six_block,
+            "quarters_at_end": not self.quarters_each_move})

@@ -18,6 +18,8 @@ the readings chosen where they disagree.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -28,10 +30,11 @@ from gammon.core.dice import Roll
 from gammon.core.errors import InvalidOptionError
 from gammon.core.play import Play
 from gammon.core.position import Position
-from gammon.core.protocol import Phase
+from gammon.core.protocol import GameType, Phase
 from gammon.core.variant import GameState, register
 from gammon.kernels import gulbara as gulbara_kernel
 from gammon.kernels import tracks
+from gammon.rules import Dice, Ending
 from gammon.variants.nardy import SameWayRound
 
 #: The values of ``unplayed``.
@@ -79,10 +82,10 @@ class GulBara(SameWayRound):
         "the doubles d+1 up to 6-6 while each is played in full; no cube; 1 or 2 points."
     )
     aliases = ("gulbara", "rosespring", "crazy-narde")
-    opening_plays_lot = False
-    backgammons = False
+    dice = Dice(opening_plays_lot=False)
+    ending = Ending(backgammons=False,
+                    result_names=("single game", "double game", "triple game"))
     cube = False
-    result_names = ("single game", "double game", "triple game")
     #: What a web table sets (GB-CASCADE-FROM).
     table_options: ClassVar[Mapping[str, tuple[int, int]]] = {"cascade_from": (1, 20)}
 
@@ -113,7 +116,11 @@ class GulBara(SameWayRound):
                 f"unplayed {self.unplayed!r}: choose one of {', '.join(UNPLAYED)} (what "
                 "becomes of the cascade's doubles above one not played in full)"
             )
-        self._set_switches(gammons=self.double_game)
+        self._set_blocks(ending={"gammons": self.double_game})
+
+    @functools.cached_property
+    def game_type(self) -> GameType:
+        return dataclasses.replace(super().game_type, cascades=True)
 
     # --- states ----------------------------------------------------------------------
 

@@ -53,7 +53,6 @@ class Moultezim(Fevga):
         "quarter, primes allowed, no cube; 1 point a game."
     )
     aliases = ("multezim", "mueltezim")
-    result_names = ("single game", "double game", "triple game")
     #: What a web table sets (MZ-OPPONENT-QUARTER).
     table_options: ClassVar[Mapping[str, tuple[int, int]]] = {"opponent_quarter": (1, 6)}
 
@@ -76,4 +75,5 @@ class Moultezim(Fevga):
         super().__post_init__()
         # All six allowed is no rule at all: the kernel then skips the count.
         limit = self.opponent_quarter if self.opponent_quarter < self.home else 0
-        self._set_switches(opponent_quarter_limit=limit, gammons=self.double_game)
+        self._set_blocks(blocking={"opponent_quarter_limit": limit},
+                         ending={"gammons": self.double_game})

@@ -6,7 +6,7 @@ the same points, so a point means the same thing to every player and
 :mod:`gammon.core.position`) the source's point ``p`` is slot ``7 - p``, its BAR slot 7
 and its OFF slot 0; the rules page and the notation speak the source's numbers.
 
-What differs from the shared mechanics:
+What differs from backgammon's rule blocks and turn:
 
 - the opening: every player throws one die; ties for the highest re-throw among the
   tied players only (a :class:`RollOff` outcome); the starter plays the winning die
@@ -38,6 +38,7 @@ from gammon.core.position import Position
 from gammon.core.protocol import Phase
 from gammon.core.variant import GameState, TrackVariant, register
 from gammon.kernels import multigam, tracks
+from gammon.rules import BearingOff, Ending, Entering, Track
 
 #: Points scored by the 1st, 2nd, 3rd and 4th place.
 SCORES = (5, 3, 2, 1)
@@ -107,17 +108,12 @@ class MultiGam(TrackVariant):
         "hitting, overshoot bear-off, places scored 5/3/2/1."
     )
     aliases = ("multigam",)
-    players = 4
     turns = "own"
-    points = 6
-    home = 6
-    hitting = True
-    block = 2
-    enter_first = False
-    bear_off_all_home = False
-    bear_off_larger = True
-    gammons = False
-    backgammons = False
+    #: One quarter board, all five checkers of each player waiting on the BAR.
+    track = Track(points=6, home=6, players=4, start=((7, 5),), meeting="shared")
+    entering = Entering(enter_first=False)
+    bearing_off = BearingOff(all_home=False)
+    ending = Ending(gammons=False, backgammons=False)
     board = "quarter"
     notation = "multigam"
     move_text = "multigam"
@@ -131,11 +127,8 @@ class MultiGam(TrackVariant):
     #: when some play can (MG-MUST-ENTER); False: entering is only ever a choice.
     must_enter: bool = True
 
-    def start_layout(self) -> dict[int, int]:
-        return {self.points + 1: 5}  # all five on the BAR
-
-    def shared_slot(self, player: int, slot: int, other: int) -> int:
-        return slot  # one board, one direction: a point is the same for everyone
+    def __post_init__(self) -> None:
+        self._set_blocks(entering={"must_enter": self.must_enter})
 
     # --- positions ---------------------------------------------------------------
 

@@ -10,8 +10,8 @@ opposing checker is ahead of it. Scoring: *oin* (1) and *mars* (2), with *koks* 
 the *last roll* for the second player as options. docs/rules/long-nardy.md states every
 rule and the readings chosen where the sources disagree.
 
-Everything above is a field of the shared mechanics of :class:`TrackVariant` and runs in
-the compiled move generator; this module states the values. The board the game shares
+Everything above is a field of a rule block (:mod:`gammon.rules`) and runs in the
+compiled move generator; this module states the values. The board the game shares
 with Fevga (:mod:`gammon.variants.fevga`): both sides the same way round from opposite
 corners, a point held by one checker, nothing hit, is :class:`SameWayRound`.
 """
@@ -23,6 +23,12 @@ from dataclasses import dataclass
 from gammon.core.errors import InvalidOptionError
 from gammon.core.position import Position
 from gammon.core.variant import TrackVariant, register
+from gammon.rules import Blocking, Contact, Dice, Ending, Head, Track
+
+#: The second player's wider first-roll head exception (LN-HEAD-WIDE): after the
+#: starter's first roll was one of these, a first roll of one of ``WIDE_ROLLS``.
+WIDE_AFTER = ((2, 1), (6, 2), (5, 5))
+WIDE_ROLLS = ((5, 5), (6, 2))
 
 
 @dataclass(frozen=True)
@@ -32,19 +38,11 @@ class SameWayRound(TrackVariant):
     ``n + 12``; nothing is hit and one checker holds a point, so a point belongs to one
     side and there is no bar. Long Nardy and Fevga build on it (not a game itself)."""
 
-    hitting = False
-    block = 1
+    track = Track(start=((24, 15),), meeting="same-way")
+    contact = Contact(hitting=False, block=1)
     notation = "nardy"
     move_text = "nardy"
     family = "nardy"
-
-    def start_layout(self) -> dict[int, int]:
-        return {self.points: 15}
-
-    def shared_slot(self, player: int, slot: int, other: int) -> int:
-        """Both sides move the same way from opposite corners: ``n`` is the other's ``n+12``."""
-        half = self.points // 2
-        return (slot - 1 + half) % self.points + 1
 
     def check_position(self, position: Position) -> None:
         """Also refuses checkers on a bar (these games have none) and shared points."""
@@ -90,12 +88,10 @@ class LongNardy(SameWayRound):
         "round, no hitting, head and six-block rules, oin and mars."
     )
     aliases = ("long", "long-backgammon", "narde", "long-narde")
-    head = 24
-    head_doubles = (6, 4, 3)
-    head_wide_after = ((2, 1), (6, 2), (5, 5))
-    head_wide_rolls = ((5, 5), (6, 2))
-    opening_plays_lot = False
-    six_block = True
+    head = Head(slot=24, doubles=(6, 4, 3))
+    dice = Dice(opening_plays_lot=False)
+    blocking = Blocking(six_block=True)
+    ending = Ending(result_names=("oin", "mars", "koks"))
 
     #: The first-roll head doubles for both players (LN-HEAD-DOUBLES-BOTH).
     head_doubles_both: bool = True
@@ -113,7 +109,10 @@ class LongNardy(SameWayRound):
             raise InvalidOptionError(
                 "koks is a kind of mars: it needs mars=True (the oin game has neither)"
             )
-        self._set_switches(head_wide=self.wide_head_exception, gammons=self.mars,
-                           backgammons=self.koks)
-
-    result_names = ("oin", "mars", "koks")
+        wide = self.wide_head_exception
+        self._set_blocks(
+            head={"doubles_both": self.head_doubles_both,
+                  "wide_after": WIDE_AFTER if wide else (),
+                  "wide_rolls": WIDE_ROLLS if wide else ()},
+            ending={"gammons": self.mars, "backgammons": self.koks,
+                    "last_roll": self.last_roll})

@@ -1,7 +1,7 @@
 """Plakoto, the second game of Greek Tavli: the pinning game.
 
 Backgammon's board and directions (each side runs from the other's home corner to its
-own), with what is Plakoto's own stated as fields of the shared mechanics, which the
+own), with what is Plakoto's own stated in its rule blocks (:mod:`gammon.rules`), which the
 compiled move generator reads:
 
 - fifteen checkers each start on the player's own 24-point (the other's 1-point);
@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 from gammon.core.errors import InvalidOptionError
 from gammon.core.position import Position
 from gammon.core.variant import MOTHERS_PINNED, GameState, TrackVariant, register
+from gammon.rules import Contact, Ending, Track
 
 
 @register
@@ -46,17 +47,15 @@ class Plakoto(TrackVariant):
         "opponent's last checker on its start wins; no cube, 1 or 2 points."
     )
     aliases: ClassVar[tuple[str, ...]] = ("tavli-plakoto",)
-    hitting = False
-    pinning = True
+    track = Track(start=((24, 15),))
     #: Pinning the other side's mother ends the game (PLAKOTO-MOTHER). Not an option: no
     #: source plays without it, and without it two pinned mothers never end the game.
-    mother = True
-    mothers_draw = True
-    backgammons = False
+    contact = Contact(hitting=False, pinning=True, mother="wins")
+    ending = Ending(backgammons=False,
+                    result_names=("single game", "double game", "triple game"))
     cube = False
     notation = "pins"
     move_text = "pins"
-    result_names = ("single game", "double game", "triple game")
 
     #: The winner of the opening lot throws both dice afresh (PLAKOTO-OPENING).
     reroll_opening: bool = True
@@ -65,10 +64,8 @@ class Plakoto(TrackVariant):
     pinned_holds_bear_off: bool = True
 
     def __post_init__(self) -> None:
-        self._set_switches(opening_plays_lot=not self.reroll_opening)
-
-    def start_layout(self) -> dict[int, int]:
-        return {self.points: 15}
+        self._set_blocks(dice={"opening_plays_lot": not self.reroll_opening},
+                         contact={"pinned_holds_bear_off": self.pinned_holds_bear_off})
 
     def check_position(self, position: Position) -> None:
         """Also refuses checkers on a bar: nothing is hit in a game that pins."""

@@ -1,6 +1,6 @@
 """Portes, the first game of Greek Tavli: backgammon's board, start and moves.
 
-What differs from :class:`Backgammon`, each a field of the shared mechanics:
+What differs from :class:`Backgammon`, each a field of a rule block (:mod:`gammon.rules`):
 
 - the game is played without the doubling cube (``cube``);
 - a win is worth 1, or 2 when the loser has borne off nothing; there is no triple game,
@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gammon.core.variant import register
+from gammon.rules import Ending
 from gammon.variants.backgammon import Backgammon
 
 
@@ -39,7 +40,7 @@ class Portes(Backgammon):
     )
     aliases = ("tavli-portes",)
     cube = False
-    result_names = ("single game", "double game", "triple game")
+    ending = Ending(result_names=("single game", "double game", "triple game"))
 
     #: The winner of the opening lot throws both dice afresh (PORTES-OPENING).
     reroll_opening: bool = True
@@ -47,5 +48,5 @@ class Portes(Backgammon):
     triple_game: bool = False
 
     def __post_init__(self) -> None:
-        self._set_switches(opening_plays_lot=not self.reroll_opening,
-                           backgammons=self.triple_game)
+        self._set_blocks(dice={"opening_plays_lot": not self.reroll_opening},
+                         ending={"backgammons": self.triple_game})

@@ -2,8 +2,8 @@
 play it.
 
 The board, the start and the moves are backgammon's (:class:`Backgammon`); what
-differs is stated here, each a field of the shared mechanics that the compiled move
-generator reads:
+differs is stated here, each a field of a rule block that the compiled move
+generator reads (:mod:`gammon.rules`):
 
 - a checker that hits may not hide on a point its owner holds in the same turn
   (``no_hit_and_hide``, fixed: it is what sets this game apart from the international
@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gammon.core.variant import register
+from gammon.rules import AfterHit, Ending
 from gammon.variants.backgammon import Backgammon
 
 
@@ -43,9 +44,8 @@ class Short(Backgammon):
         "with the cube."
     )
     aliases = ("short-backgammon", "short-nardy")
-    no_hit_and_hide = True
-    no_mars_with_cube = True
-    result_names = ("oin", "mars", "koks")
+    after_hit = AfterHit(no_hide=True)
+    ending = Ending(no_mars_with_cube=True, result_names=("oin", "mars", "koks"))
 
     #: A checker that hit may not be borne off in the same turn (SHORT-NO-BEAR-OFF-HITTER).
     no_bear_off_hitter: bool = True
@@ -54,4 +54,5 @@ class Short(Backgammon):
     koks: bool = False
 
     def __post_init__(self) -> None:
-        self._set_switches(backgammons=self.koks)
+        self._set_blocks(ending={"backgammons": self.koks},
+                         after_hit={"no_bear_off": self.no_bear_off_hitter})

@@ -1,17 +1,18 @@
 """Tapa, the pinning game of Bulgaria and North Macedonia: Plakoto's board, start, moves,
-pins and bearing off (:class:`Plakoto`), with one difference stated here as fields of
-the shared mechanics:
+pins and bearing off (:class:`Plakoto`), with one difference stated here in its
+contact block:
 
 - no mother: pinning the other side's last checker on its starting point does not end
-  the game (``mother`` off); only a standstill does, when both sides' mothers lie
-  pinned and neither side can ever bear off again: a draw (``mothers_draw``).
+  the game (the contact's ``mother`` is ``"draw"``, not ``"wins"``); only a standstill
+  does, when both sides' mothers lie pinned and neither side can ever bear off again: a
+  draw.
 
 docs/rules/tapa.md states the rules, the sources and the readings chosen.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from gammon.core.variant import register
@@ -31,4 +32,4 @@ class Tapa(Plakoto):
         "is a standstill, drawn; no cube, 1 or 2 points."
     )
     aliases: ClassVar[tuple[str, ...]] = ()  # not Plakoto's tavli-plakoto
-    mother = False
+    contact = replace(Plakoto.contact, mother="draw")

@@ -1,8 +1,8 @@
 """Tavla, Turkey's backgammon: Portes's rules (no cube, a win worth 1 or 2, the starter
-throwing afresh) and one of its own, stated here as fields of the shared mechanics:
+throwing afresh) and one of its own, stated here in its rule blocks:
 
 - a checker that hits a blot in its own home board may not move again in that turn, no
-  "hit and run" (``no_hit_and_run``, bound to home-board hits by ``no_hide_home_only``;
+  "hit and run" (the after-hit ``no_run``, bound to home-board hits by ``home_only``;
   the option ``home_only=False`` binds every hit).
 
 docs/rules/tavla.md states the rules, the sources and the readings chosen.
@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gammon.core.variant import register
+from gammon.rules import AfterHit, Ending
 from gammon.variants.portes import Portes
 
 
@@ -32,12 +33,12 @@ class Tavla(Portes):
         "hits in its home board stays there that turn; no cube, 1 or 2 points."
     )
     aliases = ("turkish-backgammon",)
-    no_hit_and_run = True
-    result_names = ("single game", "mars", "triple game")
+    after_hit = AfterHit(no_run=True)
+    ending = Ending(result_names=("single game", "mars", "triple game"))
 
     #: Only a hit in the home board binds the hitter (TAVLA-HOME-ONLY).
     home_only: bool = True
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        self._set_switches(no_hide_home_only=self.home_only)
+        self._set_blocks(after_hit={"home_only": self.home_only})

@@ -121,7 +121,7 @@ class Engine:
         """The deepest search of a hint or cube decision in the variant ``name``: state
         searches (the variants with turns of their own) are slow beyond one ply."""
         most = max(0, min(MOST_PLIES, self.config.limits.engine_plies))
-        alternate = getattr(self.rules[name], "turns", "own") == "alternate"
+        alternate = self.rules[name].game_type.turns == "alternate"
         return most if alternate else min(1, most)
 
     def checked(self, kind: str, body: dict[str, Any]) -> Ask:

@@ -318,7 +318,7 @@ def preview(room: Room, seat: int, index: int, moves: list[int]) -> str:
             return ""  # no checker there yet: not a way this play can be made
         rows[mover][move.source] -= 1
         rows[mover][move.destination] += 1
-        if move.hit and not variant.pinning:  # a pin leaves the checker where it stands
+        if move.hit and not variant.game_type.pins:  # a pin leaves the checker where it stands
             for other in range(position.players):
                 if other == mover:
                     continue

@@ -85,8 +85,8 @@ class Acedrex:
     #: largest in 300 random games listed 157).
     game_type: ClassVar[GameType] = GameType(
         players=PLAYERS, turns="own", board="ring", checkers=False, stakes=False,
-        max_actions=1024, chance="a D20 to move (a 1 kept or thrown again), D20s in combat, "
-        "one each to start")
+        max_actions=1024, dice=1,
+        chance="a D20 to move (a 1 kept or thrown again), D20s in combat, one each to start")
 
     stake: int = 1
     captures_to_end: int = 8
