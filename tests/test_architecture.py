@@ -204,3 +204,19 @@ def test_no_layer_probes_a_rules_object_for_its_rules():
                 found.append(f"{path.relative_to(ROOT.parent)}:{node.lineno} "
                              f"{ast.unparse(node)}")
     assert not found, found
+
+
+def test_the_faces_are_split_into_parts_a_person_can_hold_in_mind():
+    """Issue 45: ``Lobby`` (677 lines), ``create_app`` (350) and ``TerminalGame`` (524)
+    held whole faces. In ``gammon/web`` and ``gammon/cli`` no class is over 350 lines
+    and no function over 80."""
+    too_long = []
+    for face in ("web", "cli"):
+        for path in sorted((ROOT / face).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                size = (node.end_lineno or node.lineno) - node.lineno + 1 \
+                    if hasattr(node, "lineno") else 0
+                if isinstance(node, ast.ClassDef) and size > 350 or isinstance(
+                        node, ast.FunctionDef | ast.AsyncFunctionDef) and size > 80:
+                    too_long.append(f"{path.relative_to(ROOT.parent)}: {node.name} {size}")
+    assert not too_long, too_long

@@ -274,7 +274,7 @@ def test_an_idle_table_is_closed_and_archived(database):
         made = new_table(http, seats=["human", "human"])
         time.sleep(0.1)
         lobby = http.app.state.lobby
-        assert http.portal.call(lobby.close_idle) == 1
+        assert http.portal.call(lobby.sweeps.close_idle) == 1
         saved = http.app.state.store.row(made["id"])
         assert saved.status == "archived" and "without a move" in saved.reason
         assert http.get("/api/tables").json() == []

@@ -236,7 +236,7 @@ def test_the_clock_is_charged_until_the_move_arrived_not_until_it_was_made(sqlit
     0.3 s. A commit held up by 3 s charges the mover nothing of them."""
     from gammon.web.rooms import Lobby
 
-    real_commit = Lobby._commit
+    real_commit = Lobby.commit
 
     def slow_commit(self, room, change, **kwargs):
         if change is not None and kwargs.get("decided") is not None:
@@ -256,7 +256,7 @@ def test_the_clock_is_charged_until_the_move_arrived_not_until_it_was_made(sqlit
             # the state that started the clock may already be the mover's question
             asked = table if socket is first and table.get("actions") else \
                 until(socket, lambda t: t.get("actions"))
-            monkeypatch.setattr(Lobby, "_commit", slow_commit)
+            monkeypatch.setattr(Lobby, "commit", slow_commit)
             socket.send_json({"type": "act", "version": asked["version"], "index": 0})
             after = until(socket, lambda t: t["version"] > asked["version"]
                           and t["clock"]["seat"] != mover)
@@ -425,7 +425,7 @@ def test_walking_away_from_a_rated_game_without_a_clock_loses_it(sqlite):
         lobby = app.state.lobby
         lobby.config = dataclasses.replace(lobby.config, limits=Limits(idle_minutes=0.001))
         time.sleep(0.1)
-        assert http.portal.call(lobby.close_idle) == 1
+        assert http.portal.call(lobby.sweeps.close_idle) == 1
         saved = app.state.store.row(made["id"])
         assert saved.status == "over" and saved.reason == ""
         with Store(sqlite).engine.connect() as db:

@@ -176,6 +176,7 @@ class TerminalGame:
         self.pending: Text | None = None  # a bot's roll, told with its play
         self.pending_parts = 0  # the parts of a roll told so far (Acedrex's die)
         self.quiet = False  # no person left in the game: the bots finish it at once
+        self.asker = Asker(self)
 
     # A rotation (tavli) changes the game, and with it the board and the move text,
     # from one game to the next: they are always the game's being played.
@@ -248,10 +249,10 @@ class TerminalGame:
     def answer(self, question: Question) -> None:
         """Ask a person until the table accepts what they type."""
         if question.kind == NEXT_GAME:
-            self.table.act(question.seat, ANOTHER if self.again() else ENOUGH)
+            self.table.act(question.seat, ANOTHER if self.asker.again() else ENOUGH)
             return
         while True:
-            actions = self.ask(question)
+            actions = self.asker.ask(question)
             try:
                 for action in actions:
                     step = self.table.act(question.seat, action)
@@ -410,15 +411,21 @@ class TerminalGame:
         game = base_of(state)
         return any(game.variant.in_play(game, p) for p in self.table.humans)
 
-    # --- asking a person ------------------------------------------------------------------
+
+class Asker:
+    """What a :class:`TerminalGame` asks a person, and how it reads the answer: a
+    play, a cube or stakes word, a choice, another game."""
+
+    def __init__(self, face: TerminalGame) -> None:
+        self.face = face
 
     def read(self, prompt: str) -> str:
         """A line from the person at the keyboard; the end of input stops play."""
-        self.flush()
+        self.face.flush()
         try:
-            return self.input(prompt)
+            return self.face.input(prompt)
         except (EOFError, KeyboardInterrupt):
-            self.console.print()
+            self.face.console.print()
             raise Quit from None
 
     def again(self) -> bool:
@@ -428,7 +435,7 @@ class TerminalGame:
                 return True
             if answer in ("n", "no", "q", "quit"):
                 return False
-            self.console.print("Type y for another game, n to stop.")
+            self.face.console.print("Type y for another game, n to stop.")
 
     def ask(self, question: Question) -> list[Any]:
         """The actions a person answers ``question`` with (usually one)."""
@@ -439,25 +446,25 @@ class TerminalGame:
                 return [legal[0]]  # nothing to play: the narration says why
             if len(legal) == 1:
                 return [legal[0]]  # the narration says it was the only legal play
-            self.board(state)
+            self.face.board(state)
             return self.ask_play(state, game, seat)
         if question.kind != CHOICE:
-            self.console.print()
-            self.board(state)
+            self.face.console.print()
+            self.face.board(state)
             rolls = " (Enter rolls)" if CubeAction.ROLL in legal else ""
-            self.say(self.who(seat), ": ", question.worded(self.names) + rolls)
-            return [self.ask_words(question, f"{self.names[seat]} "
+            self.face.say(self.face.who(seat), ": ", question.worded(self.face.names) + rolls)
+            return [self.ask_words(question, f"{self.face.names[seat]} "
                                    f"({'/'.join(str(a) for a in legal)})> ")]
         plain = [a for a in legal if not isinstance(a, Resign)]
-        if len(plain) == 1 and not self.rules.no_move_reason(game):
-            self.say(self.who(seat), f" has only one choice: {plain[0]}.")
+        if len(plain) == 1 and not self.face.rules.no_move_reason(game):
+            self.face.say(self.face.who(seat), f" has only one choice: {plain[0]}.")
             return [plain[0]]
-        self.board(state)
-        reason = self.rules.no_move_reason(game)
+        self.face.board(state)
+        reason = self.face.rules.no_move_reason(game)
         if reason:
-            self.say(self.who(seat), f" cannot move: {reason}.")
+            self.face.say(self.face.who(seat), f" cannot move: {reason}.")
             return [plain[0]]
-        self.say(self.who(seat), ", ", question.text, ".")
+        self.face.say(self.face.who(seat), ", ", question.text, ".")
         return self.ask_choice(question)
 
     def common(self, command: str, state: State) -> bool:
@@ -465,7 +472,7 @@ class TerminalGame:
         if command in _QUIT:
             raise Quit
         if command in _BOARD:
-            self.board(state)
+            self.face.board(state)
             return True
         return False
 
@@ -479,22 +486,22 @@ class TerminalGame:
             if self.common(command, state):
                 continue
             if command in _LIST:
-                self.say(question.worded(self.names))
+                self.face.say(question.worded(self.face.names))
                 continue
             if command in ("help", "h"):
                 grid = _grid(stakes_help(state.base.variant)
                              + (("board", "show the board again"),
                                             ("quit", "stop playing")))
-                self.console.print(Text(question.worded(self.names)), grid)
+                self.face.console.print(Text(question.worded(self.face.names)), grid)
                 continue
             try:
                 action = parse_command(state, line)
             except GammonError as error:
-                self.refuse(str(error))
+                self.face.refuse(str(error))
                 continue
             if action is None:
                 choices = ", ".join(str(a) for a in question.actions)
-                self.refuse(f"{line.strip()!r}: type {choices}")
+                self.face.refuse(f"{line.strip()!r}: type {choices}")
                 continue
             return action
 
@@ -503,21 +510,21 @@ class TerminalGame:
         (acey-deucey's doubles number, Acedrex's parts of the die, keep, jump...)."""
         state, seat = question.state, question.seat
         legal = list(question.actions)
-        prompt = f"{self.names[seat].split(' (')[0]} [{question.text}]> "
+        prompt = f"{self.face.names[seat].split(' (')[0]} [{question.text}]> "
         while True:
             line = self.read(prompt)
             command = line.strip().lower()
             if self.common(command, state):
                 continue
             if command == "" and not self.reads_numbers(state):
-                self.say("Type your move, like ", (self.moves.example, "cyan"), "; ",
-                         ("?", "cyan"), " lists what is legal, ", ("help", "cyan"),
-                         " explains more.")
+                self.face.say("Type your move, like ", (self.face.moves.example, "cyan"), "; ",
+                              ("?", "cyan"), " lists what is legal, ", ("help", "cyan"),
+                              " explains more.")
                 continue
             if command in _LIST or command == "":
                 if self.reads_numbers(state):  # the answer is a number: no numbered list
-                    self.say(f"You may choose {', '.join(str(a) for a in legal)}: "
-                             f"{question.text}.")
+                    self.face.say(f"You may choose {', '.join(str(a) for a in legal)}: "
+                                  f"{question.text}.")
                 else:
                     self.list_actions([str(a) for a in legal])
                 continue
@@ -527,14 +534,14 @@ class TerminalGame:
             if command.isdigit() and not self.reads_numbers(state):
                 number = int(command)
                 if not 1 <= number <= len(legal):
-                    self.refuse(f"choose an action from 1 to {len(legal)} (? lists them)")
+                    self.face.refuse(f"choose an action from 1 to {len(legal)} (? lists them)")
                     continue
                 actions = [legal[number - 1]]
             else:
                 try:
-                    actions = self.moves.read_actions(state, line)
+                    actions = self.face.moves.read_actions(state, line)
                 except GammonError as error:
-                    self.refuse(str(error))
+                    self.face.refuse(str(error))
                     continue
             resign = self.resign_action(legal)
             if resign is not None and actions == [resign] and not self.confirm(state, resign):
@@ -545,7 +552,7 @@ class TerminalGame:
         """Whether a number typed is an answer itself (acey-deucey's doubles number)
         rather than a pick from the numbered list."""
         try:
-            self.moves.read_actions(state, "1")
+            self.face.moves.read_actions(state, "1")
         except GammonError:
             return False
         return True
@@ -558,7 +565,7 @@ class TerminalGame:
     def confirm(self, state: State, resign: Any) -> bool:
         """Resigning that cannot be taken back (leaving an Acedrex game) is confirmed."""
         after = state.apply(resign)
-        said = "; ".join(text for seat, text in self.rules.announce(state, resign, after)
+        said = "; ".join(text for seat, text in self.face.rules.announce(state, resign, after)
                          if seat == state.current_player)
         answer = self.read(f"Resign{' and ' + said.rstrip('.') if said else ''}? (y/n) ")
         return answer.strip().lower() in ("y", "yes")
@@ -566,10 +573,10 @@ class TerminalGame:
     def help(self, commands: Sequence[tuple[str, str]] = HELP_COMMANDS,
              rules: Any = None) -> None:
         summary = [Text(f"Rules: {rules.summary}")] if getattr(rules, "summary", "") else []
-        self.console.print(Group(
+        self.face.console.print(Group(
             *summary,
-            Text(self.moves.introduction),
-            _grid(self.moves.examples),
+            Text(self.face.moves.introduction),
+            _grid(self.face.moves.examples),
             Text("Type a whole play, or one checker at a time: the board shows each move, "
                  "and when the play is complete, Enter plays it."),
             Text("Commands", style="bold"),
@@ -581,16 +588,16 @@ class TerminalGame:
         items = [Text.assemble((f"{i:>{width}}.", "cyan"), f" {text}")
                  for i, text in enumerate(texts, 1)]
         # Numbered in reading order, left to right and then down.
-        self.console.print(Columns(items, padding=(0, 3)))
+        self.face.console.print(Columns(items, padding=(0, 3)))
 
     # --- a play, typed whole or a checker at a time -----------------------------------------
 
     def ask_play(self, state: State, game: Any, seat: int) -> list[Any]:
-        numbered = self.moves.legal_play_texts(game)
+        numbered = self.face.moves.legal_play_texts(game)
         units: list[list[Pair]] = []  # the checkers moved so far, one entry each
         pending: Play | None = None  # the play they complete
         dice = "-".join(map(str, game.dice))
-        prompt = f"{self.names[seat]} ({dice})> "
+        prompt = f"{self.face.names[seat]} ({dice})> "
         while True:
             line = self.read(prompt)
             command = line.strip().lower()
@@ -603,11 +610,11 @@ class TerminalGame:
                 if pending is not None:
                     return [pending]
                 if units:
-                    self.say("Finish the play, or type undo to take a move back.")
+                    self.face.say("Finish the play, or type undo to take a move back.")
                 else:
-                    self.say("Type your move, like ", (self.moves.example, "cyan"), "; ",
-                             ("?", "cyan"), " lists the legal plays, ", ("help", "cyan"),
-                             " explains more.")
+                    self.face.say("Type your move, like ", (self.face.moves.example, "cyan"), "; ",
+                                  ("?", "cyan"), " lists the legal plays, ", ("help", "cyan"),
+                                  " explains more.")
                 continue
             if command in _LIST:
                 self.list_actions([text for text, _ in numbered])
@@ -625,7 +632,7 @@ class TerminalGame:
                 continue
             if command in ("undo", "u", "back"):
                 if not units:
-                    self.say(("Nothing to undo this turn.", "yellow"))
+                    self.face.say(("Nothing to undo this turn.", "yellow"))
                     continue
                 units.pop()
                 pending = None
@@ -635,22 +642,22 @@ class TerminalGame:
                 number = int(command)
                 if 1 <= number <= len(numbered):
                     return [numbered[number - 1][1]]
-                self.refuse(f"choose a play from 1 to {len(numbered)} (? lists them)")
+                self.face.refuse(f"choose a play from 1 to {len(numbered)} (? lists them)")
                 continue
             try:
-                typed = self.moves.parse_paths(line)
+                typed = self.face.moves.parse_paths(line)
                 if not typed:
-                    self.refuse(f"{NO_MOVE!r}: you can move, so you must")
+                    self.face.refuse(f"{NO_MOVE!r}: you can move, so you must")
                     continue
                 if not units:
                     try:
-                        return [self.moves.find_play(game, line)]
+                        return [self.face.moves.find_play(game, line)]
                     except GammonError:
                         pass  # perhaps the first moves of a play typed in parts
                 done = [pair for unit in units for pair in unit]
-                partial = self.moves.partial_play(game, line, done)
+                partial = self.face.moves.partial_play(game, line, done)
             except GammonError as error:
-                self.refuse(str(error))
+                self.face.refuse(str(error))
                 continue
             units = units + typed
             pending = partial.play
@@ -661,28 +668,28 @@ class TerminalGame:
         the answer; a cube word out of place is explained."""
         stakes = stakes_of(state)
         if stakes is None:
-            self.refuse("nobody wins by your resigning with more than two players: play "
-                        "on, or type quit to stop")
+            self.face.refuse("nobody wins by your resigning with more than two players: play "
+                             "on, or type quit to stop")
             return None
         try:
             return parse_command(stakes, line)
         except GammonError as error:
-            self.refuse(str(error))
+            self.face.refuse(str(error))
             return None
 
     def show_partial(self, state: State, game: Any, units: list[list[Pair]],
                      pending: Play | None) -> None:
         if not units:
-            self.board(state)
+            self.face.board(state)
             return
-        partial = self.moves.partial_play(game, [pair for unit in units for pair in unit])
-        self.board(state, position=partial.position, dice_left=partial.dice, highlight=None)
+        partial = self.face.moves.partial_play(game, [pair for unit in units for pair in unit])
+        self.face.board(state, position=partial.position, dice_left=partial.dice, highlight=None)
         if pending is not None:
-            self.say("That makes ", (self.moves.format_action(pending), "bold"),
-                     ". Press Enter to play it, or type undo.")
+            self.face.say("That makes ", (self.face.moves.format_action(pending), "bold"),
+                          ". Press Enter to play it, or type undo.")
         else:
             left = " and ".join(str(d) for d in partial.dice)
-            self.say("Moved ", (partial.text, "bold"), f"; still to play: {left}.")
+            self.face.say("Moved ", (partial.text, "bold"), f"; still to play: {left}.")
 
 
 def _actor(state: State) -> int:

@@ -61,7 +61,7 @@ from starlette.responses import (
     PlainTextResponse,
     Response,
 )
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
@@ -190,6 +190,366 @@ def _variants(config: ServerConfig) -> list[dict[str, Any]]:
     return out
 
 
+class AccountRoutes:
+    """Accounts over HTTP: signing up, in and out, who is signed in, the leaderboards.
+
+    Argon2id takes a core for a tenth of a second by design: passwords are hashed in a
+    pool of their own, one at a time, never in the threads every move's transaction runs
+    in, and no more than a few wait (docs/security.md: sign-ins stall no table)."""
+
+    def __init__(self, accounts: Accounts, config: ServerConfig) -> None:
+        self.accounts = accounts
+        self.config = config
+        self.sign_ins = Rates.per_minute(config.rates.sign_ins_per_minute_per_address)
+        self.account_tries = Rates(config.rates.sign_ins_per_hour_per_account / 3600,
+                                   burst=config.rates.sign_ins_per_hour_per_account)
+        self.hashing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gammon-argon2")
+        self.hashing_now = 0
+        self.pools = {f"{name}:game" for name in variant_names()} | {
+            f"{name}:match{n}" for name in [*variant_names(), *ROTATIONS]
+            if name in ROTATIONS or variant(name).game_type.stakes for n in range(1, 26)}
+
+    def routes(self) -> list[Route]:
+        return [
+            Route("/api/signup", self.sign_up, methods=["POST"]),
+            Route("/api/signin", self.sign_in, methods=["POST"]),
+            Route("/api/signout", self.sign_out, methods=["POST"]),
+            Route("/api/me", self.me),
+            Route("/api/leaderboard", self.leaderboard),
+        ]
+
+    def close(self) -> None:
+        self.hashing.shutdown(wait=False, cancel_futures=True)
+
+    async def hashed(self, work: Any, *args: Any) -> Any:
+        """``work(*args)``, which hashes a password, in the hashing pool: 503 when as
+        many as the limit are there already."""
+        if self.hashing_now >= self.config.rates.hashing_queue:
+            raise Refused("the server is busy signing people in: try again in a few "
+                          "seconds", 503)
+        self.hashing_now += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(
+                self.hashing, functools.partial(work, *args))
+        finally:
+            self.hashing_now -= 1
+
+    async def signed_in(self, connection: HTTPConnection) -> User | None:
+        token = connection.cookies.get(cookie_name(secure(connection)))
+        return await asyncio.to_thread(self.accounts.user_of, token) if token else None
+
+    async def account(self, request: Request, new: bool) -> Response:
+        accounts = self.accounts
+        try:
+            if not same_origin(request):
+                raise Refused("sign in from this site's own pages", 403)
+            body = await read_json(request, self.config.limits.request_bytes)
+            if not self.sign_ins.take(address(request)):
+                raise Refused("too many tries: wait a minute", 429)
+            unknown = set(body) - {"name", "password"}
+            if unknown:
+                raise Refused(f"unknown fields {sorted(str(u)[:20] for u in unknown)[:3]}; "
+                              "send name and password")
+            name = body.get("name")
+            if new:
+                user = await self.hashed(accounts.sign_up, name, body.get("password"),
+                                         address_hash(address(request)),
+                                         self.config.rates.sign_ups_per_day_per_address)
+            else:
+                if not self.account_tries.take(accounts.tries_key(name)):
+                    raise Refused("too many tries at this account: try again within the "
+                                  "hour", 429)
+                user = await self.hashed(accounts.sign_in, name, body.get("password"))
+            token = await asyncio.to_thread(accounts.new_login, user)
+        except Refused as refused:
+            return _error(str(refused), refused.status)
+        except AccountError as error:
+            return _error(str(error), error.status)
+        answer = JSONResponse({"name": user.name}, status_code=201 if new else 200)
+        # No Domain: the cookie is this host's alone (a __Host- cookie must have none).
+        answer.set_cookie(cookie_name(secure(request)), token, max_age=LOGIN_DAYS * 86400,
+                          httponly=True, samesite="lax", secure=secure(request), path="/")
+        return answer
+
+    async def sign_up(self, request: Request) -> Response:
+        return await self.account(request, True)
+
+    async def sign_in(self, request: Request) -> Response:
+        return await self.account(request, False)
+
+    async def sign_out(self, request: Request) -> Response:
+        """This login ends; with ``{"everywhere": true}``, every login of its account."""
+        try:
+            if not same_origin(request):
+                raise Refused("sign out from this site's own pages", 403)
+            body = await read_json(request, self.config.limits.request_bytes)
+            if set(body) - {"everywhere"}:
+                raise Refused("send {} to sign out here, {\"everywhere\": true} to sign "
+                              "out on every device")
+            everywhere = _yes_no(body.get("everywhere", False), "everywhere")
+        except Refused as refused:
+            return _error(str(refused), refused.status)
+        except GammonError as error:
+            return _error(str(error))
+        name = cookie_name(secure(request))
+        ended = await asyncio.to_thread(self.accounts.sign_out, request.cookies.get(name),
+                                        everywhere)
+        answer = JSONResponse({"name": None, "ended": ended})
+        answer.delete_cookie(name, path="/", secure=secure(request), httponly=True)
+        return answer
+
+    async def me(self, request: Request) -> Response:
+        user = await self.signed_in(request)
+        if user is None:
+            return JSONResponse({"name": None})
+        found = await asyncio.to_thread(self.accounts.ratings_of, user.id)
+        return JSONResponse({"name": user.name, "ratings": found})
+
+    async def leaderboard(self, request: Request) -> Response:
+        pool = request.query_params.get("pool", "backgammon:game")
+        if pool not in self.pools:
+            return _error("pool is a variant and a kind of play: backgammon:game, "
+                          "backgammon:match5 (matches of 1 to 25 points)")
+        rows = await asyncio.to_thread(self.accounts.leaderboard, pool)
+        return JSONResponse({"pool": pool, "players": rows})
+
+
+class TableRoutes:
+    """The tables over HTTP and their sockets: the list, making one, taking a seat, a
+    rematch, playing (``/ws/ID``)."""
+
+    def __init__(self, store: Store, lobby: Lobby, live: Live, config: ServerConfig,
+                 accounts: AccountRoutes, creations: Rates) -> None:
+        self.store, self.lobby, self.live, self.config = store, lobby, live, config
+        self.signed_in = accounts.signed_in
+        self.creations = creations
+        self.sockets_per_minute = Rates.per_minute(
+            config.rates.sockets_per_minute_per_address)
+        self.variants_json = json.dumps(_variants(config))
+        self.listing: dict[str, Any] = {"at": 0.0, "json": "[]"}
+
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route("/api/variants", self.variants),
+            Route("/api/tables", self.list_tables, methods=["GET"]),
+            Route("/api/tables", self.create, methods=["POST"]),
+            Route("/api/tables/{id}/seats", self.take_seat, methods=["POST"]),
+            Route("/api/tables/{id}/rematch", self.rematch, methods=["POST"]),
+            WebSocketRoute("/ws/{id}", self.websocket),
+        ]
+
+    async def variants(self, request: Request) -> Response:
+        return Response(self.variants_json, media_type="application/json")
+
+    async def list_tables(self, request: Request) -> Response:
+        # Every browser in the lobby asks every few seconds: one query a second at most.
+        if time.monotonic() - self.listing["at"] > 1.0:
+            rows = await asyncio.to_thread(self.store.listing, self.config.limits.lobby_rows)
+            self.listing["json"] = json.dumps([_row(saved, taken) for saved, taken in rows])
+            self.listing["at"] = time.monotonic()
+        return Response(self.listing["json"], media_type="application/json")
+
+    async def create(self, request: Request) -> Response:
+        try:
+            if not same_origin(request):
+                raise Refused("tables are made from this site's own pages", 403)
+            body = await read_json(request, self.config.limits.request_bytes)
+            if not self.creations.take("create " + address(request)):
+                raise Refused("you are making tables too fast: wait a minute", 429)
+            settings = table_settings(body, self.config)
+            room, seat, token = await self.lobby.seating.create(
+                creator=address_hash(address(request)), user=await self.signed_in(request),
+                **settings)
+        except (Refused, Unavailable) as refused:
+            return _error(str(refused), refused.status)
+        except (GammonError, TypeError, ValueError) as error:
+            return _error(str(error))
+        self.listing["at"] = 0.0  # the next lobby shows it
+        return JSONResponse(_seat_link(room, seat, token), status_code=201)
+
+    async def take_seat(self, request: Request) -> Response:
+        try:
+            if not same_origin(request):
+                raise Refused("seats are taken from this site's own pages", 403)
+            body = await read_json(request, self.config.limits.request_bytes)
+            if not self.creations.take("seat " + address(request)):
+                raise Refused("you are taking seats too fast: wait a minute", 429)
+            unknown = set(body) - {"seat"}
+            if unknown:
+                raise Refused(f"unknown fields {sorted(unknown)[:5]}; a seat request takes "
+                              "\"seat\" (a number) or nothing")
+            wanted = body.get("seat")
+            if wanted is not None and (not isinstance(wanted, int) or isinstance(wanted, bool)):
+                raise InvalidOptionError("seat is a number")
+            room = await self.lobby.room(request.path_params["id"][:32])
+            seat, token = await self.lobby.seating.take(
+                room, wanted, await self.signed_in(request), address_hash(address(request)))
+        except (Refused, Unavailable) as refused:
+            return _error(str(refused), refused.status)
+        except GammonError as error:
+            return _error(str(error))
+        self.listing["at"] = 0.0
+        return JSONResponse(_seat_link(room, seat, token), status_code=201)
+
+    async def rematch(self, request: Request) -> Response:
+        try:
+            if not same_origin(request):
+                raise Refused("rematches are asked for from this site's own pages", 403)
+            body = await read_json(request, self.config.limits.request_bytes)
+            if not self.creations.take("create " + address(request)):
+                raise Refused("you are making tables too fast: wait a minute", 429)
+            unknown = set(body) - {"token"}
+            if unknown:
+                raise Refused("a rematch request takes the seat's token, or nothing when "
+                              "signed in")
+            room = await self.lobby.room(request.path_params["id"][:32])
+            token = body.get("token")
+            user = await self.signed_in(request)
+            seat = room.seat_of(token if isinstance(token, str) and len(token) <= 64
+                                else None)
+            if seat is None and user is not None:
+                seat = next((p for p, u in room.users.items() if u == user.id), None)
+            if seat is None:
+                raise Refused("only the players of this table can ask for its rematch", 403)
+            new_room, new_seat, new_token = await self.lobby.seating.rematch(
+                room, seat, user, address_hash(address(request)))
+        except (Refused, Unavailable) as refused:
+            return _error(str(refused), refused.status)
+        except GammonError as error:
+            return _error(str(error))
+        self.listing["at"] = 0.0
+        return JSONResponse(_seat_link(new_room, new_seat, new_token), status_code=201)
+
+    async def websocket(self, socket: WebSocket) -> None:
+        where = address(socket)
+        why = None if same_origin(socket) else "not from this site's pages"
+        if why is None and not self.sockets_per_minute.take(where):
+            why = "too many connections a minute"
+        why = why or self.live.admit(where)
+        if why is not None:
+            await socket.close(POLICY, why)  # before accepting: the handshake is refused
+            return
+        await self.live.serve(socket, where, socket.path_params["id"][:32],
+                              await self.signed_in(socket))
+
+
+class PageRoutes:
+    """The pages (lobby, table, rules) and what a finished table gives: its record, its
+    .mat file, its review."""
+
+    def __init__(self, store: Store, lobby: Lobby, config: ServerConfig,
+                 creations: Rates) -> None:
+        self.store, self.lobby, self.config, self.creations = store, lobby, config, creations
+        # The rules pages, read once: a few hundred kilobytes in all.
+        self.rules_texts = {name: page.read_text(encoding="utf-8")
+                            for name, page in rules_pages().items()}
+        self.reviews: OrderedDict[str, str] = OrderedDict()
+        self.reviewing: dict[str, int] = {}  # reviews being made, by hashed address
+
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route("/", self.lobby_page),
+            Route("/t/{id}", self.table_page),
+            Route("/rules/{name}", self.rules_page),
+            Route("/api/tables/{id}/record", self.record),
+            Route("/api/tables/{id}/match.mat", self.match_file),
+            Route("/t/{id}/review", self.review_page),
+        ]
+
+    async def lobby_page(self, request: Request) -> Response:
+        return FileResponse(STATIC / "lobby.html")
+
+    async def rules_page(self, request: Request) -> Response:
+        text = self.rules_texts.get(request.path_params["name"])
+        if text is None:
+            return _error(f"no such rules page; the pages: {', '.join(self.rules_texts)}",
+                          404)
+        return PlainTextResponse(text)
+
+    async def table_page(self, request: Request) -> Response:
+        table_id = request.path_params["id"]
+        saved = await asyncio.to_thread(self.store.row, table_id) \
+            if TABLE_ID.fullmatch(table_id) else None
+        if saved is None:
+            return _error("no such table", 404)
+        if saved.status == QUARANTINED:
+            return _error("this table is set aside: its record does not replay", 410)
+        return FileResponse(STATIC / "table.html")
+
+    async def finished(self, request: Request) -> Room | Response:
+        try:
+            room = await self.lobby.room(request.path_params["id"][:32])
+        except Unavailable as gone:
+            return _error(str(gone), gone.status)
+        if room.status == OPEN:
+            return _error("the record (with the dice's seed) is given once play is over", 409)
+        return room
+
+    async def record(self, request: Request) -> Response:
+        room = await self.finished(request)
+        if isinstance(room, Response):
+            return room
+        data = room.table.to_json()
+        data["commitment"] = room.commitment
+        for seat, name in room.players.items():
+            data["seats"][seat]["name"] = name
+        return JSONResponse(data, headers={
+            "Content-Disposition": f'attachment; filename="gammon-{room.id}.json"'}
+            if request.query_params.get("download") else None)
+
+    async def match_file(self, request: Request) -> Response:
+        room = await self.finished(request)
+        if isinstance(room, Response):
+            return room
+        table = room.table
+        if not (table.rotation is None and table.variant.notation == "gnu"
+                and table.variant.players == 2):
+            return _error(f"a .mat file holds backgammon; {table.name}'s record is "
+                          "its JSON log (/record)", 409)
+        text = write_match(table.length, room.names, table.series.games,
+                           [f'[Variation "{table.variant.name}"]', f"gammon table {room.id}"])
+        return PlainTextResponse(text, headers={
+            "Content-Disposition": f'attachment; filename="gammon-{room.id}.mat"'})
+
+    async def review_page(self, request: Request) -> Response:
+        room = await self.finished(request)
+        if isinstance(room, Response):
+            return room
+        page = self.reviews.get(room.id)
+        if page is None:
+            if not self.creations.take("review " + address(request)):
+                return _error("you are asking for reviews too fast: wait a minute", 429)
+            owner = address_hash(address(request))
+            if self.reviewing.get(owner, 0) >= self.config.limits.reviews_per_address:
+                return _error("a review you asked for is being made: wait for it, then ask "
+                              "for the next", 429)
+            made = await self.made_review(room, owner)
+            if isinstance(made, Response):
+                return made
+            page = self.reviews[room.id] = made
+            while len(self.reviews) > REVIEWS:
+                self.reviews.popitem(last=False)
+        return HTMLResponse(page)
+
+    async def made_review(self, room: Room, owner: str) -> str | Response:
+        """The review page of ``room``, made in the address's share of the bots' workers,
+        never ahead of the others; or why not."""
+        self.reviewing[owner] = self.reviewing.get(owner, 0) + 1
+        try:
+            page: str = await self.lobby.thinkers.run(
+                review_page_of, room.table.to_json(), room.names, room.id,
+                budget=REVIEW_SECONDS, owner=owner)
+        except GammonError as error:
+            return _error(str(error), 409)
+        except TimeoutError:
+            return _error("the review took too long; it is not made for this table", 503)
+        finally:
+            self.reviewing[owner] -= 1
+            if not self.reviewing[owner]:
+                del self.reviewing[owner]
+        return page
+
+
 def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = None,
                config: ServerConfig | None = None) -> Starlette:
     """The application, its tables kept in ``database`` (an SQLAlchemy URL)."""
@@ -205,22 +565,7 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
     live = Live(lobby, config)
     engine = Engine(config, lobby.thinkers)  # /api/engine: analyses in the bots' workers
     creations = Rates.per_minute(config.rates.tables_per_minute_per_address)
-    sockets_per_minute = Rates.per_minute(config.rates.sockets_per_minute_per_address)
-    sign_ins = Rates.per_minute(config.rates.sign_ins_per_minute_per_address)
-    account_tries = Rates(config.rates.sign_ins_per_hour_per_account / 3600,
-                          burst=config.rates.sign_ins_per_hour_per_account)
-    # Argon2id takes a core for a tenth of a second by design: passwords are hashed in a
-    # pool of their own, one at a time, never in the threads every move's transaction
-    # runs in, and no more than a few wait (docs/security.md: sign-ins stall no table).
-    hashing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gammon-argon2")
-    hashing_now = [0]
-    pools = {f"{name}:game" for name in variant_names()} | {
-        f"{name}:match{n}" for name in [*variant_names(), *ROTATIONS]
-        if name in ROTATIONS or variant(name).game_type.stakes for n in range(1, 26)}
-    variants_json = json.dumps(_variants(config))
-    listing: dict[str, Any] = {"at": 0.0, "json": "[]"}
-    reviews: OrderedDict[str, str] = OrderedDict()
-    reviewing: dict[str, int] = {}  # reviews being made, by hashed address
+    account_routes = AccountRoutes(accounts, config)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -238,298 +583,13 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
         # cancelled again until it stops, for as long again at most.
         await live.stop(config.limits.shutdown_seconds)
         await lobby.stop()
-        hashing.shutdown(wait=False, cancel_futures=True)
-
-    async def hashed(work: Any, *args: Any) -> Any:
-        """``work(*args)``, which hashes a password, in the hashing pool: 503 when as
-        many as the limit are there already."""
-        if hashing_now[0] >= config.rates.hashing_queue:
-            raise Refused("the server is busy signing people in: try again in a few "
-                          "seconds", 503)
-        hashing_now[0] += 1
-        try:
-            return await asyncio.get_running_loop().run_in_executor(
-                hashing, functools.partial(work, *args))
-        finally:
-            hashing_now[0] -= 1
-
-    async def signed_in(connection: HTTPConnection) -> User | None:
-        token = connection.cookies.get(cookie_name(secure(connection)))
-        return await asyncio.to_thread(accounts.user_of, token) if token else None
-
-    async def account(request: Request, new: bool) -> Response:
-        try:
-            if not same_origin(request):
-                raise Refused("sign in from this site's own pages", 403)
-            body = await read_json(request, config.limits.request_bytes)
-            if not sign_ins.take(address(request)):
-                raise Refused("too many tries: wait a minute", 429)
-            unknown = set(body) - {"name", "password"}
-            if unknown:
-                raise Refused(f"unknown fields {sorted(str(u)[:20] for u in unknown)[:3]}; "
-                              "send name and password")
-            name = body.get("name")
-            if new:
-                user = await hashed(accounts.sign_up, name, body.get("password"),
-                                    address_hash(address(request)),
-                                    config.rates.sign_ups_per_day_per_address)
-            else:
-                if not account_tries.take(accounts.tries_key(name)):
-                    raise Refused("too many tries at this account: try again within the "
-                                  "hour", 429)
-                user = await hashed(accounts.sign_in, name, body.get("password"))
-            token = await asyncio.to_thread(accounts.new_login, user)
-        except Refused as refused:
-            return _error(str(refused), refused.status)
-        except AccountError as error:
-            return _error(str(error), error.status)
-        answer = JSONResponse({"name": user.name}, status_code=201 if new else 200)
-        # No Domain: the cookie is this host's alone (a __Host- cookie must have none).
-        answer.set_cookie(cookie_name(secure(request)), token, max_age=LOGIN_DAYS * 86400,
-                          httponly=True, samesite="lax", secure=secure(request), path="/")
-        return answer
-
-    async def sign_up(request: Request) -> Response:
-        return await account(request, True)
-
-    async def sign_in(request: Request) -> Response:
-        return await account(request, False)
-
-    async def sign_out(request: Request) -> Response:
-        """This login ends; with ``{"everywhere": true}``, every login of its account."""
-        try:
-            if not same_origin(request):
-                raise Refused("sign out from this site's own pages", 403)
-            body = await read_json(request, config.limits.request_bytes)
-            if set(body) - {"everywhere"}:
-                raise Refused("send {} to sign out here, {\"everywhere\": true} to sign "
-                              "out on every device")
-            everywhere = _yes_no(body.get("everywhere", False), "everywhere")
-        except Refused as refused:
-            return _error(str(refused), refused.status)
-        except GammonError as error:
-            return _error(str(error))
-        name = cookie_name(secure(request))
-        ended = await asyncio.to_thread(accounts.sign_out, request.cookies.get(name),
-                                        everywhere)
-        answer = JSONResponse({"name": None, "ended": ended})
-        answer.delete_cookie(name, path="/", secure=secure(request), httponly=True)
-        return answer
-
-    async def me(request: Request) -> Response:
-        user = await signed_in(request)
-        if user is None:
-            return JSONResponse({"name": None})
-        found = await asyncio.to_thread(accounts.ratings_of, user.id)
-        return JSONResponse({"name": user.name, "ratings": found})
-
-    async def leaderboard(request: Request) -> Response:
-        pool = request.query_params.get("pool", "backgammon:game")
-        if pool not in pools:
-            return _error("pool is a variant and a kind of play: backgammon:game, "
-                          "backgammon:match5 (matches of 1 to 25 points)")
-        rows = await asyncio.to_thread(accounts.leaderboard, pool)
-        return JSONResponse({"pool": pool, "players": rows})
-
-    async def lobby_page(request: Request) -> Response:
-        return FileResponse(STATIC / "lobby.html")
-
-    # The rules pages, read once: a few hundred kilobytes in all.
-    rules_texts = {name: page.read_text(encoding="utf-8") for name, page in rules_pages().items()}
-
-    async def rules_page(request: Request) -> Response:
-        text = rules_texts.get(request.path_params["name"])
-        if text is None:
-            return _error(f"no such rules page; the pages: {', '.join(rules_texts)}", 404)
-        return PlainTextResponse(text)
-
-    async def table_page(request: Request) -> Response:
-        table_id = request.path_params["id"]
-        saved = await asyncio.to_thread(store.row, table_id) \
-            if TABLE_ID.fullmatch(table_id) else None
-        if saved is None:
-            return _error("no such table", 404)
-        if saved.status == QUARANTINED:
-            return _error("this table is set aside: its record does not replay", 410)
-        return FileResponse(STATIC / "table.html")
-
-    async def variants(request: Request) -> Response:
-        return Response(variants_json, media_type="application/json")
-
-    async def list_tables(request: Request) -> Response:
-        # Every browser in the lobby asks every few seconds: one query a second at most.
-        if time.monotonic() - listing["at"] > 1.0:
-            rows = await asyncio.to_thread(store.listing, config.limits.lobby_rows)
-            listing["json"] = json.dumps([_row(saved, taken) for saved, taken in rows])
-            listing["at"] = time.monotonic()
-        return Response(listing["json"], media_type="application/json")
-
-    async def create(request: Request) -> Response:
-        try:
-            if not same_origin(request):
-                raise Refused("tables are made from this site's own pages", 403)
-            body = await read_json(request, config.limits.request_bytes)
-            if not creations.take("create " + address(request)):
-                raise Refused("you are making tables too fast: wait a minute", 429)
-            settings = table_settings(body, config)
-            room, seat, token = await lobby.create(creator=address_hash(address(request)),
-                                                   user=await signed_in(request), **settings)
-        except (Refused, Unavailable) as refused:
-            return _error(str(refused), refused.status)
-        except (GammonError, TypeError, ValueError) as error:
-            return _error(str(error))
-        listing["at"] = 0.0  # the next lobby shows it
-        return JSONResponse(_seat_link(room, seat, token), status_code=201)
-
-    async def take_seat(request: Request) -> Response:
-        try:
-            if not same_origin(request):
-                raise Refused("seats are taken from this site's own pages", 403)
-            body = await read_json(request, config.limits.request_bytes)
-            if not creations.take("seat " + address(request)):
-                raise Refused("you are taking seats too fast: wait a minute", 429)
-            unknown = set(body) - {"seat"}
-            if unknown:
-                raise Refused(f"unknown fields {sorted(unknown)[:5]}; a seat request takes "
-                              "\"seat\" (a number) or nothing")
-            wanted = body.get("seat")
-            if wanted is not None and (not isinstance(wanted, int) or isinstance(wanted, bool)):
-                raise InvalidOptionError("seat is a number")
-            room = await lobby.room(request.path_params["id"][:32])
-            seat, token = await lobby.take(room, wanted, await signed_in(request),
-                                           address_hash(address(request)))
-        except (Refused, Unavailable) as refused:
-            return _error(str(refused), refused.status)
-        except GammonError as error:
-            return _error(str(error))
-        listing["at"] = 0.0
-        return JSONResponse(_seat_link(room, seat, token), status_code=201)
-
-    async def rematch(request: Request) -> Response:
-        try:
-            if not same_origin(request):
-                raise Refused("rematches are asked for from this site's own pages", 403)
-            body = await read_json(request, config.limits.request_bytes)
-            if not creations.take("create " + address(request)):
-                raise Refused("you are making tables too fast: wait a minute", 429)
-            unknown = set(body) - {"token"}
-            if unknown:
-                raise Refused("a rematch request takes the seat's token, or nothing when "
-                              "signed in")
-            room = await lobby.room(request.path_params["id"][:32])
-            token = body.get("token")
-            user = await signed_in(request)
-            seat = room.seat_of(token if isinstance(token, str) and len(token) <= 64
-                                else None)
-            if seat is None and user is not None:
-                seat = next((p for p, u in room.users.items() if u == user.id), None)
-            if seat is None:
-                raise Refused("only the players of this table can ask for its rematch", 403)
-            new_room, new_seat, new_token = await lobby.rematch(
-                room, seat, user, address_hash(address(request)))
-        except (Refused, Unavailable) as refused:
-            return _error(str(refused), refused.status)
-        except GammonError as error:
-            return _error(str(error))
-        listing["at"] = 0.0
-        return JSONResponse(_seat_link(new_room, new_seat, new_token), status_code=201)
-
-    async def finished(request: Request) -> Room | Response:
-        try:
-            room = await lobby.room(request.path_params["id"][:32])
-        except Unavailable as gone:
-            return _error(str(gone), gone.status)
-        if room.status == OPEN:
-            return _error("the record (with the dice's seed) is given once play is over", 409)
-        return room
-
-    async def record(request: Request) -> Response:
-        room = await finished(request)
-        if isinstance(room, Response):
-            return room
-        data = room.table.to_json()
-        data["commitment"] = room.commitment
-        for seat, name in room.players.items():
-            data["seats"][seat]["name"] = name
-        return JSONResponse(data, headers={
-            "Content-Disposition": f'attachment; filename="gammon-{room.id}.json"'}
-            if request.query_params.get("download") else None)
-
-    async def match_file(request: Request) -> Response:
-        room = await finished(request)
-        if isinstance(room, Response):
-            return room
-        table = room.table
-        if not (table.rotation is None and table.variant.notation == "gnu"
-                and table.variant.players == 2):
-            return _error(f"a .mat file holds backgammon; {table.name}'s record is "
-                          "its JSON log (/record)", 409)
-        text = write_match(table.length, room.names, table.series.games,
-                           [f'[Variation "{table.variant.name}"]', f"gammon table {room.id}"])
-        return PlainTextResponse(text, headers={
-            "Content-Disposition": f'attachment; filename="gammon-{room.id}.mat"'})
-
-    async def review_page(request: Request) -> Response:
-        room = await finished(request)
-        if isinstance(room, Response):
-            return room
-        page = reviews.get(room.id)
-        if page is None:
-            if not creations.take("review " + address(request)):
-                return _error("you are asking for reviews too fast: wait a minute", 429)
-            owner = address_hash(address(request))
-            if reviewing.get(owner, 0) >= config.limits.reviews_per_address:
-                return _error("a review you asked for is being made: wait for it, then ask "
-                              "for the next", 429)
-            reviewing[owner] = reviewing.get(owner, 0) + 1
-            try:  # in the address's share of the bots' workers, never ahead of the others
-                page = await lobby.thinkers.run(review_page_of, room.table.to_json(),
-                                                room.names, room.id, budget=REVIEW_SECONDS,
-                                                owner=owner)
-            except GammonError as error:
-                return _error(str(error), 409)
-            except TimeoutError:
-                return _error("the review took too long; it is not made for this table", 503)
-            finally:
-                reviewing[owner] -= 1
-                if not reviewing[owner]:
-                    del reviewing[owner]
-            reviews[room.id] = page
-            while len(reviews) > REVIEWS:
-                reviews.popitem(last=False)
-        return HTMLResponse(page)
-
-    async def websocket(socket: WebSocket) -> None:
-        where = address(socket)
-        why = None if same_origin(socket) else "not from this site's pages"
-        if why is None and not sockets_per_minute.take(where):
-            why = "too many connections a minute"
-        why = why or live.admit(where)
-        if why is not None:
-            await socket.close(POLICY, why)  # before accepting: the handshake is refused
-            return
-        await live.serve(socket, where, socket.path_params["id"][:32],
-                         await signed_in(socket))
+        account_routes.close()
 
     routes = [
-        Route("/", lobby_page),
-        Route("/t/{id}", table_page),
-        Route("/rules/{name}", rules_page),
-        Route("/api/variants", variants),
-        Route("/api/tables", list_tables, methods=["GET"]),
-        Route("/api/tables", create, methods=["POST"]),
-        Route("/api/tables/{id}/seats", take_seat, methods=["POST"]),
-        Route("/api/tables/{id}/rematch", rematch, methods=["POST"]),
-        Route("/api/signup", sign_up, methods=["POST"]),
-        Route("/api/signin", sign_in, methods=["POST"]),
-        Route("/api/signout", sign_out, methods=["POST"]),
-        Route("/api/me", me),
-        Route("/api/leaderboard", leaderboard),
-        Route("/api/tables/{id}/record", record),
-        Route("/api/tables/{id}/match.mat", match_file),
-        Route("/t/{id}/review", review_page),
+        *PageRoutes(store, lobby, config, creations).routes(),
+        *TableRoutes(store, lobby, live, config, account_routes, creations).routes(),
+        *account_routes.routes(),
         *engine.routes(),
-        WebSocketRoute("/ws/{id}", websocket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = GatedStarlette(routes=routes, lifespan=lifespan)

@@ -3,14 +3,14 @@
 A table lives in the database (:mod:`gammon.web.store`); a :class:`Room` is one
 process's copy of it, a :class:`~gammon.table.Table` replayed from its log, with the
 browsers connected to that process watching it. Every change goes the same way,
-whichever process makes it (:meth:`Lobby._commit`): in one transaction that locks the
+whichever process makes it (:meth:`Lobby.commit`): in one transaction that locks the
 table's row, the copy is brought up to date with what other processes wrote, the change
 is checked against it (the seat, the question, the version the person saw) and made,
 the dice that follow are thrown, and the new entries are written; the processes are told
 at commit, and each shows the change to its own browsers. So an action is applied once,
 in order, whichever process receives it.
 
-Bots play where a table's lease is held (:meth:`Lobby._play_bots`): one process at a
+Bots play where a table's lease is held (:meth:`TableBots.play_bots`): one process at a
 time plays a table's bots, its decisions made in the worker pool
 (:mod:`gammon.web.workers`) and committed like a person's. A process that stops holds
 its lease a few seconds more; then another process's sweep takes the table on.
@@ -74,7 +74,7 @@ KEEP = 120.0
 WARNED = 10_000
 #: Seconds a stopping process gives its own background tasks.
 STOP_SECONDS = 5.0
-#: A table's ID, as :meth:`Lobby.create` makes them.
+#: A table's ID, as :meth:`Seating.create` makes them.
 TABLE_ID = re.compile(r"[0-9a-f]{12}")
 #: The two chats of a table: its players', and its spectators' (who never see the
 #: players' chat, nor the players theirs: no advice from the rail).
@@ -160,16 +160,20 @@ class Lobby:
         self._loading: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._warned: set[tuple[str, str]] = set()
+        self.seating = Seating(self)
+        self.others = OtherProcesses(self)
+        self.bots = TableBots(self)
+        self.sweeps = Sweeps(self)
 
     # --- the process's life -------------------------------------------------------------
 
     def start(self) -> None:
         """Sweep for tables that need this process, and listen for other processes."""
-        self._spawn(self._sweep())
+        self.spawn(self.sweeps.sweep())
         if self.store.postgres:
-            self._spawn(feed.listen(self.store, self.changed, self.refresh_all))
+            self.spawn(feed.listen(self.store, self.others.changed, self.others.refresh_all))
         if self.config.check_at_start:
-            self._spawn(self.check_all())
+            self.spawn(self.check_all())
 
     def warm(self) -> None:
         """Start the bots' workers and load what the first table of each variant needs
@@ -193,7 +197,7 @@ class Lobby:
         self._warned.add((table_id, what))
         log.warning(message, *args)
 
-    def _spawn(self, work: Any) -> asyncio.Task[Any]:
+    def spawn(self, work: Any) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -249,153 +253,10 @@ class Lobby:
             except Unavailable:
                 damaged += 1
                 continue
-            self.wake(room)
+            self.bots.wake(room)
         return damaged
 
-    # --- new tables and seats -------------------------------------------------------------
-
-    async def create(self, variant: str, seats: Sequence[str], creator: str,
-                     user: User | None = None, rated: bool = False,
-                     clock: TimeControl | None = None,
-                     **settings: Any) -> tuple[Room, int, str]:
-        """A new table with fair dice (a secret seed, its commitment published), created
-        by the address hashed as ``creator`` (signed in as ``user``, if at all): the
-        table, and the creator's seat and token. A ``rated`` table is for two accounts;
-        ``clock`` times every decision. InvalidOptionError for a table that cannot be
-        made, :class:`Unavailable` (429, 503) when the limits say no."""
-        limits = self.config.limits
-        await self._room_for_one_more(creator)
-        seed = new_seed()
-        table = Table(variant, seats, seed=seed, fair=True, **settings)
-        if not any(seat.human for seat in table.seats):
-            raise InvalidOptionError("seat at least one person (a human seat): bots-only "
-                                     "games are played with `gammon duel`")
-        data = table.to_json()
-        data.pop("log")
-        data.pop("finished")
-        if rated:
-            if user is None:
-                raise InvalidOptionError("sign in to play rated: ratings belong to accounts")
-            if table.variant.players != 2 or table.humans != [0, 1] or \
-                    pool_of(data) is None:
-                raise InvalidOptionError("rated tables are single games or matches between "
-                                         "two people")
-            if clock is not None and (clock.delay < limits.rated_delay
-                                      or clock.reserve < limits.rated_reserve):
-                raise InvalidOptionError(
-                    f"a rated clock gives at least {limits.rated_delay} s a decision and a "
-                    f"reserve of {limits.rated_reserve} s: a faster one is lost by a slow "
-                    "connection, not by the play")
-            data["rated"] = True
-        if clock is not None:
-            data["clock"] = clock.to_json()
-        return await self._open(data, seed, creator, user)
-
-    async def _room_for_one_more(self, creator: str) -> None:
-        """:class:`Unavailable` when the site, or the address hashed as ``creator``, has
-        as many open tables as the limits allow (new tables and rematches alike)."""
-        limits = self.config.limits
-        everyone, theirs = await asyncio.to_thread(
-            lambda: (self.store.count_open(), self.store.count_open(creator)))
-        if everyone >= limits.open_tables:
-            raise Unavailable(f"this server has {everyone} open tables, its most: join one, "
-                              "or try again later", 503)
-        if theirs >= limits.open_tables_per_address:
-            raise Unavailable(f"you have {theirs} open tables, the most one address may "
-                              "have: finish one first", 429)
-
-    async def _open(self, data: dict[str, Any], seed: int, creator: str,
-                    user: User | None, new_id: Callable[[str], str] | None = None,
-                    seat: int | None = None) -> tuple[Room, int, str]:
-        """Store and open the table ``data`` (its settings; ``new_id`` stores it in its
-        own way and says the id it went to) and take ``seat`` there (or the first free
-        one)."""
-        table_id = secrets.token_hex(6)
-        if new_id is None:
-            await asyncio.to_thread(self.store.create, table_id, data, commitment(seed),
-                                    creator)
-        else:
-            made = await asyncio.to_thread(new_id, table_id)
-            if made != table_id:  # someone else made it a moment ago
-                room = await self.room(made)
-                return room, *await self.take(room, seat, user, creator, or_other=True,
-                                              rematching=True)
-        room = await self.room(table_id)
-        # its maker: a player of the table it rematches, when it is a rematch
-        seat, token = await self.take(room, seat, user, creator, or_other=True,
-                                      rematching=True)
-        async with room.lock:
-            await asyncio.to_thread(self._commit, room, None)
-            publish(room)
-        self.wake(room)
-        return room, seat, token
-
-    async def rematch(self, room: Room, seat: int, user: User | None,
-                      creator: str) -> tuple[Room, int, str]:
-        """The rematch of a finished table, for the person at ``seat``: the same table
-        again (same seats, stakes and clock; new dice), made by the first of its players
-        to ask, and that player's seat there (the same seat, when it is free)."""
-        if room.status == OPEN:
-            raise InvalidOptionError("the rematch is offered once play is over")
-        if seat in room.users and (user is None or user.id != room.users[seat]):
-            raise InvalidOptionError("sign in as the account that played this seat")
-        if room.rematch:
-            next_room = await self.room(room.rematch)
-            return next_room, *await self.take(next_room, seat, user, creator, or_other=True,
-                                               rematching=True)
-        await self._room_for_one_more(creator)
-        saved = await asyncio.to_thread(self.store.row, room.id)
-        assert saved is not None
-        seed = new_seed()
-        settings = {**saved.settings, "seed": seed, "rematch_of": room.id}
-        found = await self._open(settings, seed, creator, user, lambda new: self.store.rematch(
-            room.id, new, settings, commitment(seed), creator), seat)
-        room.rematch = found[0].id
-        publish(room)
-        return found
-
-    async def take(self, room: Room, seat: int | None = None, user: User | None = None,
-                   address: str = "", *, or_other: bool = False,
-                   rematching: bool = False) -> tuple[int, str]:
-        """Take a free person's seat (``seat``, or the first free one; ``or_other``: the
-        first free one when ``seat`` is not) as ``user`` (or a guest), from the address
-        hashed as ``address``: the seat and its secret token, shown to the taker once. A
-        rematch's seats are for its table's players, asking for the rematch there
-        (``rematching``)."""
-        if room.rematch_of and not rematching:
-            raise InvalidOptionError(
-                f"this table is the rematch of table {room.rematch_of}: its seats are kept "
-                "for that table's players, who take them with its rematch button")
-        room.tokens = await asyncio.to_thread(self.store.tokens, room.id)
-        free = room.free
-        if not free:
-            raise InvalidOptionError("every person's seat at this table is taken: you can "
-                                     "watch")
-        if room.rated and user is None:
-            raise InvalidOptionError("this table is rated: sign in to take a seat")
-        if user is not None and user.id in room.users.values():
-            raise InvalidOptionError("you have a seat at this table already: play against "
-                                     "someone else")
-        if seat is None or (seat not in free and or_other):
-            seat = free[0]
-        elif seat not in free:
-            raise InvalidOptionError(f"seat {seat + 1} is not free; free seats: "
-                                     + ", ".join(str(p + 1) for p in free))
-        token = secrets.token_urlsafe(18)
-        if not await asyncio.to_thread(self.store.claim, room.id, seat, token_hash(token),
-                                       None if user is None else user.id,
-                                       "" if user is None else user.name, address):
-            raise InvalidOptionError(f"seat {seat + 1} was taken a moment ago")
-        room.tokens[seat] = token_hash(token)
-        if user is not None:
-            room.players[seat], room.users[seat] = user.name, user.id
-            async with room.lock:  # what was told before says "player N": tell it again
-                await asyncio.to_thread(self._rebuild, room)
-        if room.clock is not None and not room.free:  # everyone is here: the clock starts
-            async with room.lock:
-                await asyncio.to_thread(self._commit, room, None)
-        publish(room)
-        return seat, token
+    # --- the people at a table (new tables and seats: Seating) ---------------------------
 
     async def join(self, room: Room, client: Client, token: str | None,
                    user: User | None = None) -> int | None:
@@ -424,9 +285,9 @@ class Lobby:
         room.arrived.add(seat)
         if room.clock is not None and room.everyone_here and room.clock.seat is None:
             async with room.lock:
-                await asyncio.to_thread(self._commit, room, None)
+                await asyncio.to_thread(self.commit, room, None)
             publish(room)
-            self.wake(room)
+            self.bots.wake(room)
 
     def leave(self, room: Room, client: Client) -> None:
         room.clients.pop(client, None)
@@ -465,11 +326,11 @@ class Lobby:
             return table.act(seat, choose(question))
 
         async with room.lock:
-            await asyncio.to_thread(self._commit, room, change, decided=arrived)
+            await asyncio.to_thread(self.commit, room, change, decided=arrived)
             publish(room)
-        self.wake(room)
+        self.bots.wake(room)
 
-    def _commit(self, room: Room, change: Callable[[Table], Step | None] | None, *,
+    def commit(self, room: Room, change: Callable[[Table], Step | None] | None, *,
                 runner: bool = False, close: str = "", flag: bool = False,
                 decided: float | None = None) -> None:
         """One change of ``room``'s table, in one transaction (module text): ``change``
@@ -553,7 +414,7 @@ class Lobby:
         """End play for the seat on the clock if its time has run out (the sweep's check,
         and a move that came too late)."""
         async with room.lock:
-            await asyncio.to_thread(self._commit, room, None, flag=True)
+            await asyncio.to_thread(self.commit, room, None, flag=True)
             publish(room)
 
     async def say(self, room: Room, seat: int | None, user: User | None, words: str) -> None:
@@ -610,21 +471,179 @@ class Lobby:
             room.users.update(saved.users)
         room.arrived |= saved.arrived
 
-    # --- other processes' changes -----------------------------------------------------------
+
+
+class Seating:
+    """New tables and seats: making a table, a rematch, taking a seat (the
+    limits on tables per address and in all included)."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+
+    async def create(self, variant: str, seats: Sequence[str], creator: str,
+                     user: User | None = None, rated: bool = False,
+                     clock: TimeControl | None = None,
+                     **settings: Any) -> tuple[Room, int, str]:
+        """A new table with fair dice (a secret seed, its commitment published), created
+        by the address hashed as ``creator`` (signed in as ``user``, if at all): the
+        table, and the creator's seat and token. A ``rated`` table is for two accounts;
+        ``clock`` times every decision. InvalidOptionError for a table that cannot be
+        made, :class:`Unavailable` (429, 503) when the limits say no."""
+        limits = self.lobby.config.limits
+        await self.room_for_one_more(creator)
+        seed = new_seed()
+        table = Table(variant, seats, seed=seed, fair=True, **settings)
+        if not any(seat.human for seat in table.seats):
+            raise InvalidOptionError("seat at least one person (a human seat): bots-only "
+                                     "games are played with `gammon duel`")
+        data = table.to_json()
+        data.pop("log")
+        data.pop("finished")
+        if rated:
+            if user is None:
+                raise InvalidOptionError("sign in to play rated: ratings belong to accounts")
+            if table.variant.players != 2 or table.humans != [0, 1] or \
+                    pool_of(data) is None:
+                raise InvalidOptionError("rated tables are single games or matches between "
+                                         "two people")
+            if clock is not None and (clock.delay < limits.rated_delay
+                                      or clock.reserve < limits.rated_reserve):
+                raise InvalidOptionError(
+                    f"a rated clock gives at least {limits.rated_delay} s a decision and a "
+                    f"reserve of {limits.rated_reserve} s: a faster one is lost by a slow "
+                    "connection, not by the play")
+            data["rated"] = True
+        if clock is not None:
+            data["clock"] = clock.to_json()
+        return await self.open(data, seed, creator, user)
+
+    async def room_for_one_more(self, creator: str) -> None:
+        """:class:`Unavailable` when the site, or the address hashed as ``creator``, has
+        as many open tables as the limits allow (new tables and rematches alike)."""
+        limits = self.lobby.config.limits
+        everyone, theirs = await asyncio.to_thread(
+            lambda: (self.lobby.store.count_open(), self.lobby.store.count_open(creator)))
+        if everyone >= limits.open_tables:
+            raise Unavailable(f"this server has {everyone} open tables, its most: join one, "
+                              "or try again later", 503)
+        if theirs >= limits.open_tables_per_address:
+            raise Unavailable(f"you have {theirs} open tables, the most one address may "
+                              "have: finish one first", 429)
+
+    async def open(self, data: dict[str, Any], seed: int, creator: str,
+                    user: User | None, new_id: Callable[[str], str] | None = None,
+                    seat: int | None = None) -> tuple[Room, int, str]:
+        """Store and open the table ``data`` (its settings; ``new_id`` stores it in its
+        own way and says the id it went to) and take ``seat`` there (or the first free
+        one)."""
+        table_id = secrets.token_hex(6)
+        if new_id is None:
+            await asyncio.to_thread(self.lobby.store.create, table_id, data, commitment(seed),
+                                    creator)
+        else:
+            made = await asyncio.to_thread(new_id, table_id)
+            if made != table_id:  # someone else made it a moment ago
+                room = await self.lobby.room(made)
+                return room, *await self.take(room, seat, user, creator, or_other=True,
+                                              rematching=True)
+        room = await self.lobby.room(table_id)
+        # its maker: a player of the table it rematches, when it is a rematch
+        seat, token = await self.take(room, seat, user, creator, or_other=True,
+                                      rematching=True)
+        async with room.lock:
+            await asyncio.to_thread(self.lobby.commit, room, None)
+            publish(room)
+        self.lobby.bots.wake(room)
+        return room, seat, token
+
+    async def rematch(self, room: Room, seat: int, user: User | None,
+                      creator: str) -> tuple[Room, int, str]:
+        """The rematch of a finished table, for the person at ``seat``: the same table
+        again (same seats, stakes and clock; new dice), made by the first of its players
+        to ask, and that player's seat there (the same seat, when it is free)."""
+        if room.status == OPEN:
+            raise InvalidOptionError("the rematch is offered once play is over")
+        if seat in room.users and (user is None or user.id != room.users[seat]):
+            raise InvalidOptionError("sign in as the account that played this seat")
+        if room.rematch:
+            next_room = await self.lobby.room(room.rematch)
+            return next_room, *await self.take(next_room, seat, user, creator, or_other=True,
+                                               rematching=True)
+        await self.room_for_one_more(creator)
+        saved = await asyncio.to_thread(self.lobby.store.row, room.id)
+        assert saved is not None
+        seed = new_seed()
+        settings = {**saved.settings, "seed": seed, "rematch_of": room.id}
+        found = await self.open(settings, seed, creator, user, lambda new: self.lobby.store.rematch(
+            room.id, new, settings, commitment(seed), creator), seat)
+        room.rematch = found[0].id
+        publish(room)
+        return found
+
+    async def take(self, room: Room, seat: int | None = None, user: User | None = None,
+                   address: str = "", *, or_other: bool = False,
+                   rematching: bool = False) -> tuple[int, str]:
+        """Take a free person's seat (``seat``, or the first free one; ``or_other``: the
+        first free one when ``seat`` is not) as ``user`` (or a guest), from the address
+        hashed as ``address``: the seat and its secret token, shown to the taker once. A
+        rematch's seats are for its table's players, asking for the rematch there
+        (``rematching``)."""
+        if room.rematch_of and not rematching:
+            raise InvalidOptionError(
+                f"this table is the rematch of table {room.rematch_of}: its seats are kept "
+                "for that table's players, who take them with its rematch button")
+        room.tokens = await asyncio.to_thread(self.lobby.store.tokens, room.id)
+        free = room.free
+        if not free:
+            raise InvalidOptionError("every person's seat at this table is taken: you can "
+                                     "watch")
+        if room.rated and user is None:
+            raise InvalidOptionError("this table is rated: sign in to take a seat")
+        if user is not None and user.id in room.users.values():
+            raise InvalidOptionError("you have a seat at this table already: play against "
+                                     "someone else")
+        if seat is None or (seat not in free and or_other):
+            seat = free[0]
+        elif seat not in free:
+            raise InvalidOptionError(f"seat {seat + 1} is not free; free seats: "
+                                     + ", ".join(str(p + 1) for p in free))
+        token = secrets.token_urlsafe(18)
+        if not await asyncio.to_thread(self.lobby.store.claim, room.id, seat, token_hash(token),
+                                       None if user is None else user.id,
+                                       "" if user is None else user.name, address):
+            raise InvalidOptionError(f"seat {seat + 1} was taken a moment ago")
+        room.tokens[seat] = token_hash(token)
+        if user is not None:
+            room.players[seat], room.users[seat] = user.name, user.id
+            async with room.lock:  # what was told before says "player N": tell it again
+                await asyncio.to_thread(self.lobby._rebuild, room)
+        if room.clock is not None and not room.free:  # everyone is here: the clock starts
+            async with room.lock:
+                await asyncio.to_thread(self.lobby.commit, room, None)
+        publish(room)
+        return seat, token
+
+
+class OtherProcesses:
+    """Other server processes' changes: a table another process changed is
+    read again (PostgreSQL's notices, or a sweep), or closed here when it moved on."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
 
     def changed(self, notice: Notice) -> None:
         """A notice from the database: a table changed (a step, a seat taken, play
         closed); the rooms that are behind catch up, in order."""
-        room = self.rooms.get(notice.table_id)
+        room = self.lobby.rooms.get(notice.table_id)
         if room is None or _known(room, notice):
             return
         if notice.what == "chat":
             if notice.line is not None:
-                self.show_chat(room, notice.line)
+                self.lobby.show_chat(room, notice.line)
             return
         room.notices.append(notice)
         if room.refreshing is None or room.refreshing.done():
-            room.refreshing = self._spawn(self.refresh(room))
+            room.refreshing = self.lobby.spawn(self.refresh(room))
 
     async def refresh(self, room: Room) -> None:
         """Bring ``room`` up to what other processes changed at its table (from their
@@ -638,34 +657,34 @@ class Lobby:
                         notice = room.notices.popleft()
                         if _known(room, notice):
                             continue
-                        if not self._follow(room, notice):
+                        if not self.follow(room, notice):
                             room.notices.clear()  # the database has them all
-                            await asyncio.to_thread(self._read, room)
+                            await asyncio.to_thread(self.read, room)
                 except Unavailable as gone:
-                    self._close_room(room, str(gone))
+                    self.close_room(room, str(gone))
                     return
                 if room.status == QUARANTINED:
-                    self._close_room(room, f"table {room.id} is set aside: its record does "
+                    self.close_room(room, f"table {room.id} is set aside: its record does "
                                            "not replay")
                     return
                 publish(room)
-        self.wake(room)
+        self.lobby.bots.wake(room)
 
-    def _read(self, room: Room) -> None:
+    def read(self, room: Room) -> None:
         """Bring ``room`` up to the database (in a thread, under the room's lock)."""
         try:
-            found = self.store.snapshot(room.id, *room.position)
+            found = self.lobby.store.snapshot(room.id, *room.position)
         except DamagedRow as error:
             room.status = QUARANTINED
-            self.set_aside(room.id, str(error))
+            self.lobby.set_aside(room.id, str(error))
             raise Unavailable(f"table {room.id} is set aside: its record does not read",
                               410) from None
         if found is None:
             raise Unavailable(f"no table {room.id!r}")
         saved, rows, room.tokens = found
-        self._catch_up(room, rows, saved)
+        self.lobby._catch_up(room, rows, saved)
 
-    def _follow(self, room: Room, notice: Notice) -> bool:
+    def follow(self, room: Room, notice: Notice) -> bool:
         """Play a step's notice that follows on from the room's log: whether it did."""
         rows = notice.rows
         if notice.what != "step" or rows is None:
@@ -675,68 +694,75 @@ class Lobby:
             return False
         saved = Saved(room.id, {}, room.commitment, 0.0, notice.status, notice.version,
                       notice.finished, notice.reason, clock=notice.clock)
-        self._catch_up(room, rows, saved)
+        self.lobby._catch_up(room, rows, saved)
         return room.version == notice.version
 
     async def refresh_all(self) -> None:
         """Refresh every room (notices may have been missed)."""
-        for room in list(self.rooms.values()):
+        for room in list(self.lobby.rooms.values()):
             await self.refresh(room)
 
-    def _close_room(self, room: Room, why: str) -> None:
-        self.rooms.pop(room.id, None)
+    def close_room(self, room: Room, why: str) -> None:
+        self.lobby.rooms.pop(room.id, None)
         for client in list(room.clients):
             client.push(json.dumps({"type": "error", "message": why}))
             client.close(4410, "table set aside")
 
-    # --- the bots -----------------------------------------------------------------------------
+
+class TableBots:
+    """The bots' turns: each table's bots play in the bots' workers, under a lease
+    that keeps any other process from playing them too."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
 
     def wake(self, room: Room) -> None:
         """Let the table's bots play on (in the background) while they are asked, if no
         other process is playing them."""
         if room.machine_due and (room.runner is None or room.runner.done()):
-            room.runner = asyncio.get_running_loop().create_task(self._play_bots(room))
+            room.runner = asyncio.get_running_loop().create_task(self.play_bots(room))
 
-    async def _play_bots(self, room: Room) -> None:
+    async def play_bots(self, room: Room) -> None:
         try:
-            while await self._bot_turn(room):
-                if room.clients and self.config.bot_delay:
-                    await asyncio.sleep(self.config.bot_delay)  # people follow the moves
+            while await self.bot_turn(room):
+                if room.clients and self.lobby.config.bot_delay:
+                    await asyncio.sleep(self.lobby.config.bot_delay)  # people follow the moves
         except Unavailable as gone:
-            self._close_room(room, str(gone))
+            self.lobby.others.close_room(room, str(gone))
         except asyncio.CancelledError:
             raise
         except Exception:  # a bug of ours: the lease runs out and a sweep tries again
             log.exception("table %s: the bots stopped", room.id)
 
-    async def _bot_turn(self, room: Room) -> bool:
+    async def bot_turn(self, room: Room) -> bool:
         """One bot decision, if the lease is this process's and a bot is asked: whether
         to go on."""
         async with room.lock:
-            why = unoffered(room, self.config) if room.table.bot_question else None
+            why = unoffered(room, self.lobby.config) if room.table.bot_question else None
             if why is not None:  # another process may offer it; else the table idles out
-                self.warn_once(room.id, "unoffered", "table %s: its bots are not played "
-                               "here: %s", room.id, why)
+                self.lobby.warn_once(room.id, "unoffered", "table %s: its bots are not "
+                                     "played here: %s", room.id, why)
                 return False
-            if not await asyncio.to_thread(self.store.lease, room.id, self.runner_id, LEASE):
+            lobby = self.lobby
+            if not await asyncio.to_thread(lobby.store.lease, room.id, lobby.runner_id, LEASE):
                 return False
-            await asyncio.to_thread(self._read, room)
+            await asyncio.to_thread(self.lobby.others.read, room)
             question = room.table.bot_question
             if question is None:  # the dice, or a person: say so, give the lease back
-                await asyncio.to_thread(self._commit, room, None, runner=True)
+                await asyncio.to_thread(self.lobby.commit, room, None, runner=True)
                 publish(room)
                 return room.table.bot_question is not None
             table = room.table
             seat, version, spec = question.seat, room.version, table.seats[question.seat].kind
             game, entries = len(table.log), len(table.log[-1])
             seed = None if table.seed is None else f"{table.seed}:{game}:{seat}:{entries}"
-            budget = self.config.budget(table.variant, spec)
+            budget = self.lobby.config.budget(table.variant, spec)
             if room.clock is not None and room.clock.seat == seat:  # bots keep time too
                 budget = max(0.2, min(MARGIN if budget is None else budget,
                                       room.clock.deadline - time.time() - 1.0))
-        keep = self._spawn(self._keep_lease(room.id))
+        keep = self.lobby.spawn(self.keep_lease(room.id))
         try:
-            decision = await self.thinkers.decide(
+            decision = await self.lobby.thinkers.decide(
                 spec, question.state, seed, MARGIN if budget is None else budget,
                 room.names[seat], owner=room.creator)
         finally:
@@ -749,35 +775,41 @@ class Lobby:
 
         async with room.lock:
             try:
-                await asyncio.to_thread(self._commit, room, change, runner=True)
+                await asyncio.to_thread(self.lobby.commit, room, change, runner=True)
             except _Stale:
                 return True
             publish(room)
         return room.table.bot_question is not None
 
-    async def _keep_lease(self, table_id: str) -> None:
+    async def keep_lease(self, table_id: str) -> None:
         while True:
             await asyncio.sleep(LEASE / 3)
-            await asyncio.to_thread(self.store.lease, table_id, self.runner_id, LEASE)
+            await asyncio.to_thread(self.lobby.store.lease, table_id, self.lobby.runner_id, LEASE)
 
-    # --- sweeps -------------------------------------------------------------------------------
 
-    async def _sweep(self) -> None:
+class Sweeps:
+    """The sweeps: tables that wait on a bot or a clock are woken, idle ones closed,
+    unwatched ones forgotten."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+
+    async def sweep(self) -> None:
         slow = time.monotonic()
         while True:
             await asyncio.sleep(SWEEP)
             try:
-                for table_id in await asyncio.to_thread(self.store.unattended, HEAD_START):
+                for table_id in await asyncio.to_thread(self.lobby.store.unattended, HEAD_START):
                     with contextlib.suppress(Unavailable):
-                        self.wake(await self.room(table_id))
-                for table_id in await asyncio.to_thread(self.store.overdue, time.time()):
+                        self.lobby.bots.wake(await self.lobby.room(table_id))
+                for table_id in await asyncio.to_thread(self.lobby.store.overdue, time.time()):
                     with contextlib.suppress(GammonError):  # another process flagged it
-                        await self.flag(await self.room(table_id))
+                        await self.lobby.flag(await self.lobby.room(table_id))
                 if time.monotonic() - slow >= SLOW_SWEEP:
                     slow = time.monotonic()
                     await self.close_idle()
                     self.forget_unwatched()
-                    await asyncio.to_thread(self.store.forget_logins, time.time())
+                    await asyncio.to_thread(self.lobby.store.forget_logins, time.time())
             except asyncio.CancelledError:
                 raise
             except Exception:  # the database is away a moment: sweep again later
@@ -785,29 +817,30 @@ class Lobby:
 
     async def close_idle(self) -> int:
         """Close and archive the tables nobody has moved at for the idle limit."""
-        minutes = self.config.limits.idle_minutes
+        minutes = self.lobby.config.limits.idle_minutes
         closed = 0
-        for table_id in await asyncio.to_thread(self.store.idle, time.time() - minutes * 60):
+        for table_id in await asyncio.to_thread(self.lobby.store.idle, time.time() - minutes * 60):
             try:
-                room = await self.room(table_id)
+                room = await self.lobby.room(table_id)
                 async with room.lock:
-                    walked_away = self._walked_away(room)
+                    walked_away = self.walked_away(room)
                     if walked_away is not None:  # leaving a rated game loses it
-                        await asyncio.to_thread(self._commit, room,
-                                                functools.partial(Table.time_out, seat=walked_away))
+                        await asyncio.to_thread(
+                            self.lobby.commit, room,
+                            functools.partial(Table.time_out, seat=walked_away))
                     else:
-                        await asyncio.to_thread(self._commit, room, None,
+                        await asyncio.to_thread(self.lobby.commit, room, None,
                                                 close=f"closed after {minutes:g} minutes "
                                                       "without a move")
                     publish(room)
                 closed += 1
             except GammonError as error:
-                self.warn_once(table_id, "not closed", "table %s: not closed: %s", table_id,
-                               error)
+                self.lobby.warn_once(table_id, "not closed", "table %s: not closed: %s",
+                                     table_id, error)
         return closed
 
     @staticmethod
-    def _walked_away(room: Room) -> int | None:
+    def walked_away(room: Room) -> int | None:
         """The person who left a rated game with no clock unfinished, asked and gone for
         the idle limit: they lose it, as on time (the result is rated if it was played)."""
         question = room.table.question
@@ -819,10 +852,10 @@ class Lobby:
     def forget_unwatched(self) -> None:
         """Drop the copies of tables nobody here watches or plays (they stay stored)."""
         now = time.monotonic()
-        for table_id, room in list(self.rooms.items()):
+        for table_id, room in list(self.lobby.rooms.items()):
             if not room.clients and (room.runner is None or room.runner.done()) and \
                     now - room.used > KEEP:
-                del self.rooms[table_id]
+                del self.lobby.rooms[table_id]
 
 
 def _steps(table: Table, change: Callable[[Table], Step | None] | None, *,
