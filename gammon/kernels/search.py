@@ -51,17 +51,12 @@ def expand(boards, player, rolls, rules, plays, words, out, starts):
 @njit(cache=True)
 def game_ends(boards, player, rules, out):
     """How each of ``boards``, just played by ``player``, stands (into ``out``): -1 while
-    the game goes on, -2 drawn, else the winner: the mover, borne off or (in the games
-    that pin) having pinned the other mother (:func:`gammon.kernels.tracks.mother_end`,
-    looked at first, as the turn's end does). A side borne off counts as won even where
-    the last roll (Long Nardy's option) may yet draw: what the searches assume."""
-    slots = rules[tracks.R_POINTS] + 2
-    checkers = rules[tracks.R_CHECKERS]
+    the game goes on, -2 drawn, else the winner, as the turn's end says
+    (:func:`gammon.kernels.tracks.turn_end`) for a player who is not the starter: a side
+    borne off counts as won even where the last roll (Long Nardy's option) may yet draw,
+    which is what the searches assume."""
     for k in range(boards.shape[0]):
-        ended = tracks.mother_end(boards[k], player, rules) if rules[tracks.R_MOTHER] else -1
-        if ended == -1 and boards[k, player * slots] == checkers:
-            ended = player
-        out[k] = ended
+        out[k] = tracks.turn_end(boards[k], player, -1, False, rules)[0]
 
 
 #: Columns of :func:`pair_features`.
