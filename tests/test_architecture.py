@@ -220,3 +220,21 @@ def test_the_faces_are_split_into_parts_a_person_can_hold_in_mind():
                         node, ast.FunctionDef | ast.AsyncFunctionDef) and size > 80:
                     too_long.append(f"{path.relative_to(ROOT.parent)}: {node.name} {size}")
     assert not too_long, too_long
+
+
+def test_every_variant_module_is_imported_and_the_listed_ones_first():
+    """Issue 45: a new game is its module alone; ``gammon/variants/__init__.py`` no longer
+    names each module to import. Every module of the package is imported, those of
+    ``LISTED`` first, in its order (the order ``gammon variants`` shows)."""
+    import pkgutil
+    import sys
+
+    import gammon.variants
+
+    found = {module.name for module in pkgutil.iter_modules(gammon.variants.__path__)}
+    assert set(gammon.variants.__all__) == found
+    assert gammon.variants.__all__[: len(gammon.variants.LISTED)] == list(
+        gammon.variants.LISTED)
+    assert all(f"gammon.variants.{name}" in sys.modules for name in found)
+    assert [cls.name for cls in gammon.variant_classes()][:3] == [
+        "backgammon", "nackgammon", "hypergammon"]
