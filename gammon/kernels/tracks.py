@@ -219,18 +219,11 @@ def _six_block_ok(plays, row, player, src, dst, rules):
 @njit(cache=True)
 def _first_past(plays, row, player, rules):
     """Whether another checker may leave the mover's starting point (Fevga's first
-    checker): yes once one of the mover's checkers stands past every opponent's
-    starting point (or is off), or while none has left the start at all."""
+    checker, Jacquet's courier): yes once one of the mover's checkers stands past the
+    head's ``first_past`` point (or is off), or while none has left the start at all."""
     points = rules[R_POINTS]
-    slots = points + 2
-    players = rules[R_PLAYERS]
-    base = player * slots
-    gate = 0  # the mover's slot of the nearest opposing start
-    for q in range(players):
-        if q != player:
-            there = rules[CROSS + (q * players + player) * slots + points]
-            if there > gate:
-                gate = there
+    base = player * (points + 2)
+    gate = rules[R_FIRST_PAST]
     for s in range(0, gate):
         if plays[row, base + s] > 0:
             return True
@@ -359,7 +352,7 @@ def _check_move(
         and plays[row, _pin_index(player, src, rules)] == player + 1
     ):
         return -1, -1, h  # pinned: it stays until every pinner has left
-    if rules[R_FIRST_PAST] == 1 and src == points and not _first_past(plays, row, player, rules):
+    if rules[R_FIRST_PAST] > 0 and src == points and not _first_past(plays, row, player, rules):
         return REFUSED_FOR_NOW, -1, h
     if rules[R_NO_HIT_AND_RUN] == 1 and (hitters >> src) & 1 and count == 1:
         return REFUSED_FOR_NOW, -1, h  # the hitter alone on its point stays there

@@ -154,7 +154,8 @@ class Head:
     unless ``doubles_both``); ``wide_after`` and ``wide_rolls``: the second player's
     wider exception, after the starter's first play was one of ``wide_after`` a first
     roll among ``wide_rolls`` may take two; ``first_past``: no second checker leaves the
-    start before one has passed the opponent's start (Fevga)."""
+    start before one has gone past this point of its owner's (0: no such rule; Fevga's
+    12, the opponent's start; Jacquet's 7, the courier into the last quarter)."""
 
     slot: int = compiled(0, name="head")
     doubles: tuple[int, ...] = compiled((), encode=_bits, name="head_doubles")
@@ -163,7 +164,7 @@ class Head:
                                                        name="head_wide_after")
     wide_rolls: tuple[tuple[int, int], ...] = compiled((), encode=_rolls,
                                                        name="head_wide_rolls")
-    first_past: bool = compiled(False)
+    first_past: int = compiled(0)
 
 
 @dataclass(frozen=True, slots=True)

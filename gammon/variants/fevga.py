@@ -61,7 +61,7 @@ class Fevga(SameWayRound):
     )
     aliases: ClassVar[tuple[str, ...]] = ("tavli-fevga",)
     dice = Dice(opening_plays_lot=False)
-    head = Head(first_past=True)
+    head = Head(first_past=12)  # the opponent's start
     ending = Ending(backgammons=False,
                     result_names=("single game", "double game", "triple game"))
     cube = False
