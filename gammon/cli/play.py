@@ -342,7 +342,10 @@ class TerminalGame:
             return str(variant.shared_slot(mover, int(number[0]), viewer))
 
         # Point numbers only: not the count in 8/5(2).
-        mapped = re.sub(r"(?<![(\d])\d+(?![\d)])", seen, self.moves.format_play(play))
+        written = self.moves.format_play(play)
+        mapped = re.sub(r"(?<![(\d])\d+(?![\d)])", seen, written)
+        if mapped == written:  # one track that both number alike (Russian backgammon)
+            return ""
         return f" ({self.board_kind.token(mover).plain}'s numbering; on your board {mapped})"
 
     def remember(self, step: Step) -> None:

@@ -45,6 +45,9 @@ from gammon.rules.blocks import (
 LAST_ROLL = "last roll"
 #: Memo of a game drawn because both sides' mothers lie pinned (Plakoto, Tapa).
 MOTHERS_PINNED = "both mothers pinned"
+#: Memo of a state whose dice are the complement of a double just played (``Dice``'s
+#: ``complement``, Russian backgammon).
+COMPLEMENT = "complement"
 
 
 
@@ -271,7 +274,24 @@ class TrackVariant:
 
     def announce(self, before: GameState, taken: Any,
                  after: GameState) -> list[tuple[int | None, str]]:
-        """What the rules made of a step that a player should be told: nothing here."""
+        """What the rules made of a step that a player should be told: what follows a
+        double, in the games where more may (``Dice``'s ``complement`` and ``again``)."""
+        if (not self.dice.follow_doubles or before.phase is not Phase.DECIDE
+                or after.is_terminal or not isinstance(taken, Play)):
+            return []
+        high, low = before.dice
+        if high != low:
+            return []
+        mover = before.position.turn
+        what = "the complement " if before.memo == COMPLEMENT else ""
+        if after.phase is Phase.DECIDE and after.position.turn == mover:
+            n = after.dice[0]
+            return [(mover, f"played {high}-{low} in full: the complement {n}-{n} follows.")]
+        if after.phase is Phase.CHANCE and after.position.turn == mover:
+            return [(mover, f"played {what}{high}-{low} in full: another throw.")]
+        if taken.moves and len(taken.moves) < tracks.MAX_DICE:
+            return [(mover, f"could not play all four moves of {what}{high}-{low}: the "
+                            "turn ends.")]
         return []
 
     def no_move_reason(self, state: GameState) -> str | None:
@@ -305,8 +325,10 @@ class TrackVariant:
 
     @functools.cached_property
     def game_type(self) -> GameType:
+        follow = self.dice.follow_doubles
         return GameType(
-            players=self.players, turns=self.turns, board=self.board, checkers=True,
+            players=self.players, turns="own" if follow else self.turns, board=self.board,
+            checkers=True, cascades=follow,
             stakes=self.players == 2, max_actions=most_plays(self.checkers),
             chance=f"two {self.sides}-sided dice a turn"
             + (", one each to open" if self.players == 2 else ""),
@@ -567,8 +589,36 @@ class TrackVariant:
             return GameState(
                 self, position, Phase.TERMINAL, (), False, state.moves + 1, state.memo
             )
-        position = Position.unchecked(board, self.players, (mover + 1) % self.players, pins)
-        return GameState(self, position, Phase.CHANCE, (), False, state.moves + 1, state.memo)
+        follow = self.after_double(state, play)
+        if follow == COMPLEMENT:
+            n = self.sides + 1 - state.dice[0]
+            position = Position.unchecked(board, self.players, mover, pins)
+            return GameState(self, position, Phase.DECIDE, (n, n), False, state.moves + 1,
+                             COMPLEMENT)
+        thrower = mover if follow else (mover + 1) % self.players
+        position = Position.unchecked(board, self.players, thrower, pins)
+        memo = None if state.memo == COMPLEMENT else state.memo
+        return GameState(self, position, Phase.CHANCE, (), False, state.moves + 1, memo)
+
+    def after_double(self, state: GameState, play: Play) -> str:
+        """What follows ``play`` in the same turn (``Dice``'s ``complement``, ``again``
+        and ``plain_entering``): ``COMPLEMENT``, the double's complement; ``"again"``,
+        another throw of the same player; ``""``, nothing. Only a double played in full
+        is followed; one thrown with a checker waiting to enter is not, under
+        ``plain_entering``. The compiled :func:`gammon.kernels.tracks.after_double`
+        decides the same in the playouts."""
+        dice = self.dice
+        high, low = state.dice
+        if (not dice.follow_doubles or high != low
+                or len(play.moves) < tracks.MAX_DICE):
+            return ""
+        complement = state.memo == COMPLEMENT
+        if not complement:
+            if dice.plain_entering and state.position.bar(state.position.turn):
+                return ""
+            if dice.complement:
+                return COMPLEMENT
+        return "again" if dice.again else ""
 
     def why_no_cube(self, state: GameState) -> str:
         """Why the game itself allows no cube action before this roll ("" when it does).

@@ -128,6 +128,8 @@ def why_not_alternating(rules: Any) -> str | None:
         return f"{rules.name} has {rules.players} players"
     if rules.sides != 6:
         return f"{rules.name} throws {rules.sides}-sided dice"
+    if rules.game_type.turns != "alternate":
+        return f"{rules.name}'s turns may hold more than one throw (a double's complement)"
     for name in _TURN_METHODS:
         if getattr(type(rules), name) is not getattr(TrackVariant, name):
             return f"{rules.name}'s turns differ from the shared two-player turn ({name})"

@@ -58,6 +58,9 @@ R_HOME_ONLY_BEAR = slot("home_only_bear_off")
 R_HEAD_DOUBLES_BOTH = slot("head_doubles_both")
 R_OPENING_PLAYS_LOT = slot("opening_plays_lot")
 R_LAST_ROLL = slot("last_roll")
+R_DOUBLES_COMPLEMENT = slot("doubles_complement")
+R_DOUBLES_AGAIN = slot("doubles_again")
+R_DOUBLES_PLAIN_ENTERING = slot("doubles_plain_entering")
 R_NO_HITTER_OFF = slot("no_bear_off_hitter")
 R_HITS_HOME_ONLY = slot("hitter_home_only")
 R_MUST_ENTER = slot("must_enter")
@@ -990,12 +993,15 @@ def random_playouts(games, start, rules, max_turns, plays, words):
 
     Each game opens with one die per player (ties re-rolled); the higher die moves first,
     playing those two dice or, without ``R_OPENING_PLAYS_LOT``, a fresh roll. Then the
-    players alternate two-dice rolls. With ``R_LAST_ROLL`` the second player gets one
-    more turn after the starter finishes, and finishing too makes a draw. Returns
+    players alternate two-dice rolls; a double played in full may be followed by more
+    in the same turn (:func:`after_double`). With ``R_LAST_ROLL`` the second player gets
+    one more turn after the starter finishes, and finishing too makes a draw. Returns
     ``(games, 3)``: winner (-1 if ``max_turns`` ran out, -2 for a draw), points won,
     plays made.
     """
     size = start.shape[0]
+    bar = rules[R_POINTS] + 1
+    length_col = size + 3 * MAX_DICE
     out = np.zeros((games, 3), np.int64)
     board = np.empty_like(start)
     for g in range(games):
@@ -1005,21 +1011,50 @@ def random_playouts(games, start, rules, max_turns, plays, words):
         turns = 0
         winner = -1
         last_roll = False
+        complement = False  # the dice to play are a double's complement
+        plain = False  # the double was thrown with a checker waiting to enter
         while turns < max_turns:
+            if not complement:
+                plain = board[player * (bar + 1) + bar] > 0
             limit = head_limit(board, player, a, b, rules)
             count = generate_plays(board, player, a, b, limit, rules, plays, words)
-            board[:] = plays[np.random.randint(0, count), :size]
+            pick = np.random.randint(0, count)
+            full = plays[pick, length_col] == MAX_DICE
+            board[:] = plays[pick, :size]
             turns += 1
             winner, last_roll = turn_end(board, player, starter, last_roll, rules)
             if winner != -1:
                 break
-            player = 1 - player
+            follow = after_double(a == b and full and not last_roll, complement, plain, rules)
+            complement = follow == 1
+            if complement:
+                a = b = 7 - a
+                continue
+            if follow != 2:
+                player = 1 - player
             a = np.random.randint(1, 7)
             b = np.random.randint(1, 7)
         out[g, 0] = winner
         out[g, 1] = winner_points(board, winner, rules) if winner >= 0 else 0
         out[g, 2] = turns
     return out
+
+
+@njit(cache=True)
+def after_double(full_double, complement, plain, rules):
+    """What follows a play in the same turn: 0 nothing (the other player throws), 1 the
+    double's complement, 2 another throw of the same player. ``full_double``: the play
+    was a double played in full; ``complement``: it was a complement; ``plain``: the
+    double was thrown with a checker waiting to enter (``R_DOUBLES_PLAIN_ENTERING``;
+    never so of a complement, which only a double thrown with none waiting earns)."""
+    if not full_double:
+        return 0
+    if not complement:
+        if plain and rules[R_DOUBLES_PLAIN_ENTERING] == 1:
+            return 0
+        if rules[R_DOUBLES_COMPLEMENT] == 1:
+            return 1
+    return 2 if rules[R_DOUBLES_AGAIN] == 1 else 0
 
 
 # The layout of the rules vector is frozen into the kernels above: recompile them when

@@ -93,10 +93,25 @@ class Track:
 class Dice:
     """The dice: ``sides`` faces each, two a throw. The opening throw (one die each)
     picks who starts; with ``opening_plays_lot`` the starter plays those two dice, else
-    rolls afresh."""
+    rolls afresh.
+
+    A double is played four times. With ``complement``, a double played in full is
+    followed, in the same turn, by its complement (each die's opposite face, ``sides +
+    1 - n``) four times; with ``again``, a double played in full (and its complement,
+    where there is one) earns the same player another throw. ``plain_entering``: a
+    double thrown while a checker of the thrower waits to enter is played four times
+    and nothing more. A part not played in full ends the turn."""
 
     sides: int = 6
     opening_plays_lot: bool = compiled(True)
+    complement: bool = compiled(False, name="doubles_complement")
+    again: bool = compiled(False, name="doubles_again")
+    plain_entering: bool = compiled(False, name="doubles_plain_entering")
+
+    @property
+    def follow_doubles(self) -> bool:
+        """Whether a double can be followed by more in the same turn."""
+        return self.complement or self.again
 
 
 @dataclass(frozen=True, slots=True)
