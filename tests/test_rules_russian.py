@@ -27,8 +27,9 @@ from typer.testing import CliRunner
 import gammon
 from gammon import Phase, Roll
 from gammon.cli.main import app
-from gammon.core.variant import COMPLEMENT
+from gammon.core.variant import COMPLEMENT, LotChoice
 from gammon.kernels import tracks
+from gammon.notation import move_text_for
 from gammon.stakes import MatchScore, cube_game
 from gammon.stakes.rules import cube_default
 
@@ -59,15 +60,39 @@ def test_ru_start_off_the_board():
         assert {s: n for s, n in enumerate(start.row(player)) if n} == {BAR: 15}
 
 
-def test_ru_opening_plays_the_lot():
+def test_ru_opening_the_starter_chooses():
     state = RU.initial_state()
     assert state.opening and len(state.chance_outcomes()) == 30
     lot = state.apply(Roll((2, 4), opening=True))
     assert lot.phase is Phase.DECIDE and lot.position.turn == 1 and lot.dice == (4, 2)
-    afresh = gammon.variant("russian", reroll_opening=True).initial_state()
-    thrown = afresh.apply(Roll((2, 4), opening=True))
+    assert list(lot.legal_actions()) == [LotChoice(True), LotChoice(False)]
+    assert RU.decision_prompt(lot) == (
+        "play the lot's 4-2 (play) or throw both dice again (throw)")
+    kept = lot.apply(LotChoice(True))
+    assert kept.phase is Phase.DECIDE and kept.dice == (4, 2) and kept.position.turn == 1
+    assert plays(kept.position, kept.dice) == {"bar/23 bar/21"}
+    thrown = lot.apply(LotChoice(False))
     assert thrown.phase is Phase.CHANCE and thrown.position.turn == 1
     assert dict((r.dice, p) for r, p in thrown.chance_outcomes())[(6, 6)] == Fraction(1, 36)
+    with pytest.raises(gammon.IllegalPlayError, match="first choose"):
+        lot.apply(kept.legal_actions()[0])
+    # Typed by a person: the label or the name.
+    moves = move_text_for(RU)
+    assert moves.read_actions(lot, "throw") == [LotChoice(False)]
+    assert moves.read_actions(lot, "Play the lot") == [LotChoice(True)]
+    with pytest.raises(gammon.IllegalPlayError, match=r"throw again \(throw\)"):
+        moves.read_actions(lot, "thro")
+
+
+def test_ru_opening_option():
+    lot = gammon.variant("russian", opening="lot").initial_state().apply(
+        Roll((2, 4), opening=True))
+    assert lot.phase is Phase.DECIDE and lot.dice == (4, 2) and lot.memo is None
+    afresh = gammon.variant("russian", opening="throw").initial_state().apply(
+        Roll((2, 4), opening=True))
+    assert afresh.phase is Phase.CHANCE and afresh.position.turn == 1
+    with pytest.raises(gammon.InvalidOptionError, match="choice, lot, throw"):
+        gammon.variant("russian", opening="both")
 
 
 # --- entering and moving ------------------------------------------------------------------
@@ -209,7 +234,7 @@ def test_ru_no_cube():
 
 def test_ru_options_are_named_and_typed():
     assert RU.options() == {"complement": True, "again": True,
-                            "complement_while_entering": False, "reroll_opening": False}
+                            "complement_while_entering": False, "opening": "choice"}
     with pytest.raises(gammon.InvalidOptionError, match="takes true or false"):
         gammon.variant("russian", again="yes")
     assert gammon.variant("russian-backgammon").name == "russian"

@@ -48,6 +48,28 @@ MOTHERS_PINNED = "both mothers pinned"
 #: Memo of a state whose dice are the complement of a double just played (``Dice``'s
 #: ``complement``, Russian backgammon).
 COMPLEMENT = "complement"
+#: Memo of the starter's choice after the opening lot (``Dice``'s ``lot_choice``).
+LOT = "the lot"
+
+
+@dataclass(frozen=True, slots=True)
+class LotChoice:
+    """The starter's decision after the opening lot (``Dice``'s ``lot_choice``): play
+    the two dice of the lot (``keep``) or throw both dice again. ``label`` is what a
+    person types; ``str`` is how a record writes it."""
+
+    keep: bool
+
+    @property
+    def label(self) -> str:
+        return "play" if self.keep else "throw"
+
+    def __str__(self) -> str:
+        return "play the lot" if self.keep else "throw again"
+
+
+#: The two choices, in the order they are offered.
+LOT_CHOICES = (LotChoice(True), LotChoice(False))
 
 
 
@@ -269,7 +291,11 @@ class TrackVariant:
     # --- what people are told (gammon.core.protocol.Rules); variants add to it ---------
 
     def decision_prompt(self, state: GameState) -> str | None:
-        """What a person is asked at a decision that is not a play: nothing here."""
+        """What a person is asked at a decision that is not a play: the starter's choice
+        after the lot, where the dice allow one."""
+        if state.memo == LOT and state.phase is Phase.DECIDE:
+            high, low = state.dice
+            return f"play the lot's {high}-{low} (play) or throw both dice again (throw)"
         return None
 
     def announce(self, before: GameState, taken: Any,
@@ -511,6 +537,10 @@ class TrackVariant:
         both dice, or rolls afresh where the opening only picks the starter."""
         best = max(roll.dice)
         starter = roll.dice.index(best)
+        if self.dice.lot_choice:
+            second = max(d for d in roll.dice if d != best)
+            return GameState(self, state.position.with_turn(starter), Phase.DECIDE,
+                             (best, second), False, 0, LOT)
         if not self.dice.opening_plays_lot:
             position = state.position.with_turn(starter)
             return GameState(self, position, Phase.CHANCE, (), False, 0, state.memo)
@@ -525,6 +555,8 @@ class TrackVariant:
     def legal_plays(self, state: GameState) -> Sequence[Any]:
         """The legal actions at ``state``: here the plays of its dice (a variant may
         also offer decisions of its own)."""
+        if state.memo == LOT:
+            return LOT_CHOICES
         position = state.position
         high, low = state.dice
         rows = self.kernel.plays(position.kernel_row, position.turn, high, low,
@@ -550,6 +582,14 @@ class TrackVariant:
         return int(tracks.head_limit(board, position.turn, high, low, self.kernel.rules))
 
     def apply_action(self, state: GameState, action: Any) -> GameState:
+        if state.memo == LOT:
+            if not isinstance(action, LotChoice):
+                raise IllegalPlayError(
+                    f"{action!r}: first choose to play the lot's dice (play) or throw both "
+                    "dice again (throw)")
+            if action.keep:
+                return GameState(self, state.position, Phase.DECIDE, state.dice, False, 0)
+            return GameState(self, state.position, Phase.CHANCE, (), False, 0)
         if not isinstance(action, Play):
             raise IllegalPlayError(f"{action!r} is not a play")
         legal = state.legal_actions()

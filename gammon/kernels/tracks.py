@@ -58,6 +58,7 @@ R_HOME_ONLY_BEAR = slot("home_only_bear_off")
 R_HEAD_DOUBLES_BOTH = slot("head_doubles_both")
 R_OPENING_PLAYS_LOT = slot("opening_plays_lot")
 R_LAST_ROLL = slot("last_roll")
+R_LOT_CHOICE = slot("lot_choice")
 R_DOUBLES_COMPLEMENT = slot("doubles_complement")
 R_DOUBLES_AGAIN = slot("doubles_again")
 R_DOUBLES_PLAIN_ENTERING = slot("doubles_plain_entering")
@@ -979,9 +980,11 @@ def opening_lot():
 @njit(cache=True)
 def after_lot(a, b, rules):
     """``(starter, die1, die2)`` after the lot ``a``, ``b``: the higher die starts, with
-    the lot's two dice or, without ``R_OPENING_PLAYS_LOT``, a fresh roll."""
+    the lot's two dice or, without ``R_OPENING_PLAYS_LOT``, a fresh roll; with
+    ``R_LOT_CHOICE`` the starter picks one of the two at random."""
     player = 0 if a > b else 1
-    if rules[R_OPENING_PLAYS_LOT] == 0:
+    if rules[R_OPENING_PLAYS_LOT] == 0 or (
+            rules[R_LOT_CHOICE] == 1 and np.random.randint(0, 2) == 1):
         a = np.random.randint(1, 7)
         b = np.random.randint(1, 7)
     return player, a, b

@@ -944,9 +944,10 @@ class MoveText:
         legal = [a for a in state.legal_actions() if not isinstance(a, Play)]
         word = " ".join(text.strip().lower().split())
         for action in legal:
-            if word == str(action).lower():
+            if word in (str(action).lower(), str(getattr(action, "label", "")).lower()):
                 return action
-        names = ", ".join(str(a) for a in legal)
+        names = ", ".join(f"{a} ({a.label})" if getattr(a, "label", None) else str(a)
+                          for a in legal)
         raise IllegalPlayError(f"{text.strip()!r}: choose {names}")
 
     def parse_paths(self, text: str) -> list[list[Pair]]:

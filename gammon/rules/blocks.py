@@ -93,7 +93,7 @@ class Track:
 class Dice:
     """The dice: ``sides`` faces each, two a throw. The opening throw (one die each)
     picks who starts; with ``opening_plays_lot`` the starter plays those two dice, else
-    rolls afresh.
+    rolls afresh; with ``lot_choice`` the starter chooses which.
 
     A double is played four times. With ``complement``, a double played in full is
     followed, in the same turn, by its complement (each die's opposite face, ``sides +
@@ -104,6 +104,7 @@ class Dice:
 
     sides: int = 6
     opening_plays_lot: bool = compiled(True)
+    lot_choice: bool = compiled(False)
     complement: bool = compiled(False, name="doubles_complement")
     again: bool = compiled(False, name="doubles_again")
     plain_entering: bool = compiled(False, name="doubles_plain_entering")

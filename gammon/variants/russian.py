@@ -13,6 +13,8 @@ What differs from backgammon's rule blocks (:mod:`gammon.rules`):
   in full ends the turn, and a double thrown while a checker waits to enter is played
   four times and nothing more (the dice's ``complement``, ``again`` and
   ``plain_entering``);
+- the starter chooses between playing the opening lot's two dice and throwing again
+  (the dice's ``lot_choice``);
 - hitting, gammons and backgammons as in backgammon, the backgammon being a loser with
   a checker still to enter or in the starting table; no cube.
 
@@ -24,8 +26,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gammon.core.errors import InvalidOptionError
 from gammon.core.variant import TrackVariant, register
 from gammon.rules import Dice, Track
+
+#: The values of ``opening``.
+OPENINGS = ("choice", "lot", "throw")
 
 
 @register
@@ -39,8 +45,9 @@ class RussianBackgammon(TrackVariant):
       another throw.
     - ``complement_while_entering`` (default False): the complement and the throw again
       follow a double even while a checker waits to enter.
-    - ``reroll_opening`` (default False): the winner of the opening lot throws both dice
-      afresh instead of playing the lot.
+    - ``opening`` (default ``"choice"``): the winner of the opening lot chooses between
+      playing the lot's two dice and throwing both again; ``"lot"`` always plays them,
+      ``"throw"`` always throws again.
     """
 
     name = "russian"
@@ -62,10 +69,16 @@ class RussianBackgammon(TrackVariant):
     #: The complement and the throw again follow while a checker waits to enter
     #: (RU-ENTERING-DOUBLES).
     complement_while_entering: bool = False
-    #: The winner of the opening lot throws afresh (RU-OPENING).
-    reroll_opening: bool = False
+    #: The opening lot: the starter's "choice", always the "lot", or always "throw"
+    #: again (RU-OPENING).
+    opening: str = "choice"
 
     def __post_init__(self) -> None:
+        if self.opening not in OPENINGS:
+            raise InvalidOptionError(
+                f"opening {self.opening!r}: choose one of {', '.join(OPENINGS)} (the "
+                "starter's choice between the lot's dice and a fresh throw, or always one)")
         self._set_blocks(dice={"complement": self.complement, "again": self.again,
                                "plain_entering": not self.complement_while_entering,
-                               "opening_plays_lot": not self.reroll_opening})
+                               "lot_choice": self.opening == "choice",
+                               "opening_plays_lot": self.opening == "lot"})
