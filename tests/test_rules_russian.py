@@ -206,8 +206,11 @@ def test_ru_complement_and_again_options():
     assert complement.dice == (1, 1)
     done = complement.apply(max(complement.legal_actions(), key=lambda p: len(p.moves)))
     assert done.phase is Phase.CHANCE and done.position.turn == 1
-    backgammon_like = gammon.variant("russian", complement=False, again=False)
+    # Turns of one throw and no decision but plays: what the board search plays.
+    backgammon_like = gammon.variant("russian", complement=False, again=False,
+                                     opening="lot")
     assert backgammon_like.game_type.turns == "alternate"
+    assert gammon.variant("russian", complement=False, again=False).game_type.turns == "own"
     assert RU.game_type.turns == "own" and RU.game_type.cascades
 
 

@@ -325,6 +325,16 @@ def _solved(rules: Any) -> bool:
     return is_solved(int(rules.checkers_per_side))
 
 
+def _network_ships(rules: Rules) -> bool:
+    from gammon.nn import shipped_network
+
+    try:
+        shipped_network(rules)
+    except InvalidOptionError:
+        return False
+    return True
+
+
 def _default(spec: str, rules: Rules, seed: Seed, pos: list[str], named: dict[str, str],
              name: str) -> Agent:
     if pos:
@@ -375,6 +385,7 @@ KINDS: dict[str, AgentKind] = {
                   "which it settles a game with nothing pending (100; 0 never)"),
         AgentKind("neural", "the variant's trained network; at 1-3 plies expectimax on it",
                   "plies", "0", build=_neural, option_names=("plies", "width", "cutoff", "net"),
+                  ready=_network_ships,
                   options="width=W and cutoff=X as expectimax, net=FILE a network of "
                   "`gammon train` instead of the shipped one"),
         AgentKind("mcts", "Monte Carlo tree search with chance nodes, max-n values",

@@ -352,8 +352,11 @@ class TrackVariant:
     @functools.cached_property
     def game_type(self) -> GameType:
         follow = self.dice.follow_doubles
+        # A turn of more than one throw, or a decision that is not a play, is not the
+        # turn the compiled board search and environment play.
+        own = follow or self.dice.lot_choice
         return GameType(
-            players=self.players, turns="own" if follow else self.turns, board=self.board,
+            players=self.players, turns="own" if own else self.turns, board=self.board,
             checkers=True, cascades=follow,
             stakes=self.players == 2, max_actions=most_plays(self.checkers),
             chance=f"two {self.sides}-sided dice a turn"

@@ -60,6 +60,7 @@ class RussianBackgammon(TrackVariant):
     track = Track(start=((25, 15),), meeting="shared")
     dice = Dice(complement=True, again=True, plain_entering=True)
     family = "acey"  # everyone starts off the board, and doubles earn more
+    notation = "acey"  # a text that says which checkers wait to enter, on a shared track
     cube = False
 
     #: A double played in full is followed by its complement (RU-COMPLEMENT).

@@ -257,7 +257,7 @@ def default_levels(rules: Rules) -> dict[str, Level]:
         "fast": Level("fast", "neural:0", budget, LEVELS["fast"]),
         "beginner": Level("beginner", "heuristic", budget, LEVELS["beginner"]),
     }
-    if "neural" not in offered(rules).bots:  # no network yet (a new game): no fast level
+    if not KINDS["neural"].is_ready(rules):  # no network yet (a new game): no fast level
         del levels["fast"]
     return levels
 
