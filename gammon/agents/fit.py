@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import random
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -30,9 +31,23 @@ from gammon.agents.base import seeded_rng
 from gammon.agents.gnubg import bridge, to_gnubg
 from gammon.agents.registry import make_agent
 from gammon.core.position import Position
+from gammon.core.protocol import play_on
+from gammon.core.variant import GameState
 from gammon.core.variant import track_variant as get_variant
 from gammon.evaluators.track import TrackHeuristic
 from gammon.kernels import writable_boards
+
+
+def _exploring(agents: list[Any], rng: random.Random,
+               explore: float) -> Callable[[GameState], object]:
+    """The seats' choices, but a random legal action with probability ``explore``."""
+    def choose(state: GameState) -> object:
+        legal = state.legal_actions()
+        if len(legal) > 1 and rng.random() < explore:
+            return legal[rng.randrange(len(legal))]
+        return agents[state.position.turn].choose(state)
+
+    return choose
 
 
 def record_positions(variant: Any, specs: list[str], positions: int, seed: int,
@@ -47,23 +62,17 @@ def record_positions(variant: Any, specs: list[str], positions: int, seed: int,
     while len(seen) < positions:
         order = [specs[(g + s) % len(specs)] for s in range(variant.players)]
         agents = [make_agent(spec, variant, f"{seed}:{g}:{s}") for s, spec in enumerate(order)]
-        dice = seeded_rng(seed, "fit", g)
-        state = variant.initial_state()
         mine: list[int] = []
-        while not state.is_terminal:
-            if state.is_chance:
-                state = state.apply(state.sample_chance(dice))
-                continue
-            legal = state.legal_actions()
-            if len(legal) > 1 and rng.random() < explore:
-                action = legal[rng.randrange(len(legal))]
-            else:
-                action = agents[state.current_player].choose(state)
-            state = state.apply(action)
-            if state.is_chance and state.position.board not in seen:
-                seen[state.position.board] = len(to_move)
-                to_move.append(state.position.turn)
+
+        def record(after: GameState, mine: list[int] = mine) -> None:
+            # Only the boards a play leads to: the next player is about to roll.
+            if after.is_chance and after.moves and after.position.board not in seen:
+                seen[after.position.board] = len(to_move)
+                to_move.append(after.position.turn)
                 mine.append(len(to_move) - 1)
+
+        state = play_on(variant.initial_state(), seeded_rng(seed, "fit", g),
+                        _exploring(agents, rng, explore), observe=record)
         result = state.returns()[0]
         outcome.extend([result] * len(mine))
         g += 1

@@ -226,14 +226,16 @@ class Rules(Protocol):
 def play_on(state: AnyState, dice: RandomSource,
             choose: Callable[[AnyState], Any] | None = None, *,
             until: Callable[[AnyState], bool] | None = None,
-            apply: Callable[[Any], AnyState] | None = None) -> AnyState:
+            apply: Callable[[Any], AnyState] | None = None,
+            observe: Callable[[AnyState], None] | None = None) -> AnyState:
     """Step a game on: the one loop of everything that plays games without a person
     (the learning environments, duels, matches and money sessions). From ``state``,
     every chance node's outcome is drawn from ``dice`` and every decision is
     ``choose(state)``'s, until the game is over or ``until(state)`` holds at a decision
     (a learner's turn, a budget spent); without ``choose``, until the first decision.
     ``apply`` takes each step (default ``state.apply``; a match or a session passes its
-    own, which keeps the score). The state reached. The table (:mod:`gammon.table`),
+    own, which keeps the score); ``observe`` is shown each state a step reaches (a
+    recorder of positions). The state reached. The table (:mod:`gammon.table`),
     which faces drive one step at a time, asks the same two things at each step: the
     dice at chance, the seat at a decision."""
     while not state.is_terminal:
@@ -244,4 +246,6 @@ def play_on(state: AnyState, dice: RandomSource,
         else:
             step = choose(state)
         state = state.apply(step) if apply is None else apply(step)  # type: ignore[assignment]
+        if observe is not None:
+            observe(state)
     return state

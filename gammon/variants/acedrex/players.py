@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from gammon.core.protocol import Phase
+from gammon.core.protocol import play_on
 from gammon.variants.acedrex.actions import RESIGN
 
 if TYPE_CHECKING:
@@ -24,11 +24,7 @@ def random_action(state: AcedrexState, rng: random.Random, resign_rate: float = 
 
 
 def random_game(rules: Acedrex, rng: random.Random, resign_rate: float = 0.0) -> AcedrexState:
-    """One whole game between random players; the final state."""
-    state = rules.initial_state()
-    while state.phase is not Phase.TERMINAL:
-        if state.phase is Phase.CHANCE:
-            state = state.apply(state.sample_chance(rng))
-        else:
-            state = state.apply(random_action(state, rng, resign_rate))
-    return state
+    """One whole game between random players (the dice and the choices from one
+    stream, ``rng``); the final state."""
+    return play_on(rules.initial_state(), rng,
+                   lambda state: random_action(state, rng, resign_rate))

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from gammon.core.dice import Outcomes, Roll
 from gammon.core.errors import IllegalOutcomeError
-from gammon.core.protocol import Phase, RandomSource
+from gammon.core.protocol import Phase, RandomSource, Rules
 from gammon.kernels.acedrex import HAND, PIECES, PLAYERS, SIDES
 from gammon.variants.acedrex.actions import ATTACK, D20, DEFEND, MOVE, START
 from gammon.variants.acedrex.board import fighting_pair, owner, points
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from gammon.variants.acedrex.actions import Action
 
 
-class StateRules(Protocol):
+class StateRules(Rules, Protocol):
     """What a state reads of its rules (the rules object, :class:`~gammon.variants.
     acedrex.Acedrex`): the options the moves, the combat and the turns read, and the
     rules a state defers to, so that the state knows no module that builds states."""
