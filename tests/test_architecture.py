@@ -238,3 +238,29 @@ def test_every_variant_module_is_imported_and_the_listed_ones_first():
     assert all(f"gammon.variants.{name}" in sys.modules for name in found)
     assert [cls.name for cls in gammon.variant_classes()][:3] == [
         "backgammon", "nackgammon", "hypergammon"]
+
+
+#: Issue 45: ``Any`` names in the package's syntax trees (808 when counted first, 606 once
+#: the agents and the environments said what they carry; the goal is under 450). The
+#: count may only go down: lower this when it does.
+MOST_ANY = 606
+
+
+def test_types_say_what_they_carry():
+    """Issue 45: ``Any`` is counted in every syntax tree of the package and may not grow
+    past :data:`MOST_ANY`; outside ``gammon/stakes`` fewer than ten ``isinstance`` calls
+    ask whether a state is a ``CubeState`` (the stakes say what a state carries)."""
+    anys = 0
+    cube_checks = []
+    for path in sorted(ROOT.rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id == "Any" or isinstance(
+                    node, ast.Attribute) and node.attr == "Any":
+                anys += 1
+            if (path.parent.name != "stakes" and isinstance(node, ast.Call)
+                    and getattr(node.func, "id", "") == "isinstance"
+                    and "CubeState" in ast.unparse(node)):
+                cube_checks.append(f"{path.relative_to(ROOT.parent)}:{node.lineno}")
+    assert anys <= MOST_ANY, f"{anys} Any names, more than {MOST_ANY}"
+    assert len(cube_checks) < 10, cube_checks

@@ -26,17 +26,17 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple, NotRequired, TypedDict
 
 from gammon.agents import parallel
-from gammon.agents.base import seeded_rng
+from gammon.agents.base import Agent, seeded_rng
 from gammon.agents.registry import make_agent
 from gammon.core.errors import InvalidOptionError
-from gammon.core.protocol import Rules, play_on
-from gammon.core.variant import variant
+from gammon.core.protocol import RandomSource, Rules, State, play_on
+from gammon.core.variant import TrackVariant, variant
 from gammon.stakes import Match, StakeRules, cube_game
 
 #: Actions after which a game is abandoned as unfinished (no variant needs as many).
@@ -129,7 +129,7 @@ class AgentResult:
     seconds_per_move: float
     moves: int
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         return {
             "agent": self.name, "seats": self.seats, "points": self.points.as_dict(),
             "wins": self.wins, "win_rate": self.win_rate,
@@ -140,7 +140,7 @@ class AgentResult:
 @dataclass
 class DuelResult:
     variant: str
-    options: dict[str, Any]
+    options: dict[str, object]
     players: list[str]
     games: int
     seed: int
@@ -158,7 +158,7 @@ class DuelResult:
     def games_per_second(self) -> float:
         return self.games / self.seconds if self.seconds > 0 else float("inf")
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         return {
             "variant": self.variant, "options": self.options, "players": self.players,
             "contest": self.contest, "length": self.length,
@@ -198,10 +198,10 @@ def seating(game: int, players: int) -> tuple[int, ...]:
 
 # --- playing -----------------------------------------------------------------------------
 
-_RULES: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
+_RULES: dict[tuple[str, tuple[tuple[str, object], ...]], Rules] = {}
 
 
-def _rules(name: str, options: dict[str, Any]) -> Any:
+def _rules(name: str, options: Mapping[str, object]) -> Rules:
     key = (name, tuple(sorted(options.items())))
     if key not in _RULES:
         _RULES[key] = variant(name, **options)
@@ -213,27 +213,29 @@ def _rules(name: str, options: dict[str, Any]) -> Any:
 class _Seats:
     """The agents of a game, with each seat's decisions and thinking seconds."""
 
-    def __init__(self, agents: Sequence[Any]) -> None:
+    def __init__(self, agents: Sequence[Agent]) -> None:
         self.agents = agents
         self.decisions = [0] * len(agents)
         self.thinking = [0.0] * len(agents)
         self.actions = 0
 
-    def play(self, state: Any, dice: Any, max_actions: int, series: Any = None,
-             settled: Callable[[Any], bool] | None = None) -> tuple[Any, bool]:
+    def play(self, state: State, dice: RandomSource, max_actions: int,
+             series: Match | None = None, settled: Callable[[State], bool] | None = None
+             ) -> tuple[State, bool]:
         """Play ``state`` to its end (each step through ``series.apply`` when the game is
         a match's), or until ``settled(state)`` holds at a decision: the last state, and
         whether it ended (or settled) before ``max_actions`` actions in all."""
-        def stop(now: Any) -> bool:
+        def stop(now: State) -> bool:
             return self.actions >= max_actions or (settled is not None and settled(now))
 
         last = play_on(state, dice, self.choose, until=stop,
                        apply=None if series is None else series.apply)
         return last, last.is_terminal or (settled is not None and settled(last))
 
-    def choose(self, state: Any) -> Any:
+    def choose(self, state: State) -> object:
         """The seat's action (a forced one without asking), timed and counted."""
         player = state.current_player
+        assert player is not None  # play_on asks at decisions only
         legal = state.legal_actions()
         self.actions += 1
         if len(legal) == 1:
@@ -245,7 +247,7 @@ class _Seats:
         return action
 
 
-def settled_returns(state: Any, owners: Sequence[int]) -> tuple[float, ...] | None:
+def settled_returns(state: State, owners: Sequence[int]) -> tuple[float, ...] | None:
     """What a duel needs of a game not over yet whose result is known for every agent
     (``owners``: the agent of each seat), or None. That is so in a game whose money
     sums to zero (Acedrex's, whose ``settled_returns`` give the money of the players who
@@ -267,7 +269,7 @@ def settled_returns(state: Any, owners: Sequence[int]) -> tuple[float, ...] | No
     return tuple(share if value is None else float(value) for value in values)
 
 
-def play_game(rules: Any, agents: Sequence[Any], dice: Any,
+def play_game(rules: Rules, agents: Sequence[Agent], dice: RandomSource,
               max_actions: int = MAX_ACTIONS, contest: str = GAME, length: int = 0,
               owners: Sequence[int] | None = None) -> PlayedGame:
     """One game (or one money game with the cube, or one match to ``length``, as
@@ -276,7 +278,10 @@ def play_game(rules: Any, agents: Sequence[Any], dice: Any,
     of each seat) a game stops as soon as :func:`settled_returns` knows its result."""
     seats = _Seats(agents)
     zero = (0.0,) * len(agents)
+    # duel() lets two-player games with the cube alone into money play and matches: the
+    # stakes layer's games, on a track.
     if contest == MATCH:
+        assert isinstance(rules, TrackVariant)
         match = Match(rules, length, StakeRules(cube=True))
         while not match.is_over:
             _, finished = seats.play(match.new_game(), dice, max_actions, match)
@@ -284,10 +289,14 @@ def play_game(rules: Any, agents: Sequence[Any], dice: Any,
                 return PlayedGame(zero, seats.decisions, seats.thinking, False)
         returns: tuple[float, ...] = tuple(float(p == match.winner) for p in range(2))
         return PlayedGame(returns, seats.decisions, seats.thinking, True)
-    start = cube_game(rules, StakeRules(cube=True)) if contest == MONEY \
-        else rules.initial_state()
+    start: State
+    if contest == MONEY:
+        assert isinstance(rules, TrackVariant)
+        start = cube_game(rules, StakeRules(cube=True))
+    else:
+        start = rules.initial_state()
 
-    def settled(now: Any) -> bool:
+    def settled(now: State) -> bool:
         return owners is not None and settled_returns(now, owners) is not None
 
     state, finished = seats.play(start, dice, max_actions, settled=settled)
@@ -301,7 +310,7 @@ def play_game(rules: Any, agents: Sequence[Any], dice: Any,
                       seats.thinking, True)
 
 
-def _play_one(job: tuple[str, dict[str, Any], list[str], int, int, int, str, int]
+def _play_one(job: tuple[str, dict[str, object], list[str], int, int, int, str, int]
               ) -> GameResult:
     name, options, specs, game, seed, max_actions, contest, length = job
     rules = _rules(name, options)
@@ -315,7 +324,7 @@ def _play_one(job: tuple[str, dict[str, Any], list[str], int, int, int, str, int
                       tuple(played.thinking), played.finished, played.settled)
 
 
-def _play_some(shared: tuple[str, dict[str, Any], list[str], int, int, str, int],
+def _play_some(shared: tuple[str, dict[str, object], list[str], int, int, str, int],
                games: tuple[int, ...]) -> list[GameResult]:
     """The games numbered ``games`` of a duel: one task of :func:`duel`."""
     name, options, specs, seed, max_actions, contest, length = shared
@@ -323,10 +332,24 @@ def _play_some(shared: tuple[str, dict[str, Any], list[str], int, int, str, int]
             for g in games]
 
 
-def read_journal(path: Path) -> tuple[dict[str, Any], dict[int, GameResult]]:
+class JournalHeader(TypedDict):
+    """The first line of a duel's journal: the duel it is of."""
+
+    variant: str
+    options: dict[str, object]
+    players: list[str]
+    seed: int
+    #: Written for money play and matches only (a cubeless duel's journal reads as it
+    #: always did).
+    contest: NotRequired[str]
+    length: NotRequired[int]
+
+
+def read_journal(path: Path) -> tuple[JournalHeader, dict[int, GameResult]]:
     """A duel's journal (:class:`Journal`): its header and the games written so far by
     number (a last line cut short is left out)."""
     lines = path.read_text().splitlines()
+    header: JournalHeader | None
     try:
         header = json.loads(lines[0]) if lines else None
     except json.JSONDecodeError:
@@ -361,7 +384,7 @@ class Journal:
     a long duel stopped part way goes on where it stopped (``duel(..., journal=path)``).
     A journal of another duel (variant, options, seats or seed) is refused."""
 
-    def __init__(self, path: Path, header: dict[str, Any]) -> None:
+    def __init__(self, path: Path, header: dict[str, object]) -> None:
         self.path = path
         self.results: dict[int, GameResult] = {}
         header = json.loads(json.dumps(header))  # as it reads back: tuples become lists
@@ -426,7 +449,8 @@ def duel(variant: Rules, specs: Sequence[str], games: int, seed: int = 0, jobs: 
     # the speed: a few games a task, to pay each task's overhead less often.
     side_by_side = parallel.workers(jobs, ray)
     chunk = 1 if side_by_side == 1 else max(1, min(8, games // (side_by_side * 8)))
-    header = {"variant": rules.name, "options": options, "players": seats, "seed": seed}
+    header: dict[str, object] = {"variant": rules.name, "options": options, "players": seats,
+                                 "seed": seed}
     if contest != GAME:  # a cubeless duel's journal reads as it always did
         header.update(contest=contest, length=length)
     book = None if journal is None else Journal(journal, header)
@@ -455,7 +479,7 @@ def duel(variant: Rules, specs: Sequence[str], games: int, seed: int = 0, jobs: 
     return summary
 
 
-def summarise(rules: Any, seats: list[str], results: list[GameResult], seed: int, jobs: int,
+def summarise(rules: Rules, seats: list[str], results: list[GameResult], seed: int, jobs: int,
               seconds: float, contest: str = GAME, length: int = 0) -> DuelResult:
     """Per-agent means, intervals and win rates of a list of games."""
     names = list(dict.fromkeys(s.lower() for s in seats))

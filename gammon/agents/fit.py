@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from gammon.agents.base import seeded_rng
+from gammon.agents.base import Agent, seeded_rng
 from gammon.agents.gnubg import bridge, to_gnubg
 from gammon.agents.registry import make_agent
 from gammon.core.position import Position
@@ -38,7 +38,7 @@ from gammon.evaluators.track import TrackHeuristic
 from gammon.kernels import writable_boards
 
 
-def _exploring(agents: list[Any], rng: random.Random,
+def _exploring(agents: list[Agent], rng: random.Random,
                explore: float) -> Callable[[GameState], object]:
     """The seats' choices, but a random legal action with probability ``explore``."""
     def choose(state: GameState) -> object:

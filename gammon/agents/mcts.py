@@ -35,16 +35,17 @@ import math
 import random
 from bisect import bisect_right
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal, TypeAlias
 
 import numpy as np
 
 from gammon.agents.base import child_states, is_track, play_rows
 from gammon.agents.search import BoardSearch, board_search_applies, candidates
 from gammon.agents.stakes import resolve
-from gammon.core.protocol import Phase
+from gammon.core.protocol import Phase, Rules, State
+from gammon.core.variant import GameState
 from gammon.evaluators import evaluator_for
-from gammon.evaluators.base import BoardEvaluator
+from gammon.evaluators.base import BoardEvaluator, Evaluator
 
 #: Walks per decision unless the game's row of gammon.agents.offered says fewer (where
 #: walks cost more: Acedrex's states are evaluated in Python one by one, acey-deucey's
@@ -56,15 +57,20 @@ class _Decision:
     __slots__ = ("state", "player", "actions", "kids", "prior", "visits", "totals", "nodes",
                  "count")
 
-    def __init__(self, state: Any) -> None:
+    def __init__(self, state: State) -> None:
         self.state = state
-        self.player = state.current_player
+        player = state.current_player
+        assert player is not None  # a decision
+        self.player = player
+        #: The game protocol's actions (State.legal_actions): Any.
         self.actions: Sequence[Any] = []
-        self.kids: list[Any] = []
+        #: The state after each action; None until the walk goes there, where the
+        #: boards' batch scored the actions without building them.
+        self.kids: list[State | None] = []
         self.prior: np.ndarray | None = None
         self.visits: np.ndarray | None = None
         self.totals: np.ndarray | None = None
-        self.nodes: list[Any] = []
+        self.nodes: list[Node | None] = []
         self.count = 0
 
 
@@ -73,7 +79,7 @@ class _Chance:
 
     __slots__ = ("state", "outcomes", "cumulative", "nodes")
 
-    def __init__(self, state: Any) -> None:
+    def __init__(self, state: State) -> None:
         self.state = state
         outcomes = state.chance_outcomes()
         self.outcomes = [outcome for outcome, _ in outcomes]
@@ -84,32 +90,38 @@ class _Chance:
                 total += float(p)
                 cumulative.append(total)
         self.cumulative = cumulative
-        self.nodes: list[Any] = [None] * len(self.outcomes)
+        #: The node of each outcome once drawn; False for one that leads back here.
+        self.nodes: list[Node | Literal[False] | None] = [None] * len(self.outcomes)
+
+
+#: A node of the tree: a decision, a chance node, or a terminal state's returns.
+Node: TypeAlias = "_Decision | _Chance | np.ndarray"
 
 
 class MCTSAgent:
     """Monte Carlo tree search (see the module text)."""
 
-    def __init__(self, variant: Any, iterations: int | None = None, exploration: float = 1.0,
-                 rng: random.Random | None = None, evaluator: Any = None,
+    def __init__(self, variant: Rules, iterations: int | None = None, exploration: float = 1.0,
+                 rng: random.Random | None = None, evaluator: Evaluator | None = None,
                  name: str = "mcts", rollouts: bool = False) -> None:
         self.variant = variant
         self.iterations = iterations or DEFAULT_ITERATIONS
         self.exploration = exploration
         self.rng = rng or random.Random()
-        self.evaluator = evaluator if evaluator is not None else evaluator_for(variant)
+        self.evaluator: Evaluator = (evaluator if evaluator is not None
+                                     else evaluator_for(variant))
         self.name = name
         #: Value a new leaf by a random playout to the end instead of the evaluator.
         self.rollouts = rollouts
-        board_search = (board_search_applies(variant)
-                        and isinstance(self.evaluator, BoardEvaluator))
-        self.boards = BoardSearch(variant, self.evaluator) if board_search else None
+        self.boards = (BoardSearch(variant, self.evaluator)
+                       if board_search_applies(variant)
+                       and isinstance(self.evaluator, BoardEvaluator) else None)
         self._low = 0.0
         self._high = 0.0
 
     # --- the walk ----------------------------------------------------------------------
 
-    def _node(self, state: Any) -> Any:
+    def _node(self, state: State) -> Node:
         if state.phase is Phase.TERMINAL:
             return np.asarray(state.returns(), np.float64)
         if state.phase is Phase.CHANCE:
@@ -123,7 +135,7 @@ class MCTSAgent:
         if rows is not None:
             # Two-player track game: score the candidate boards straight from the move
             # generator's rows; a child state is built only when the walk goes there.
-            assert self.boards is not None
+            assert self.boards is not None and isinstance(state, GameState)  # is_track said so
             node.actions = legal
             node.kids = [None] * len(legal)
             v0 = self.boards.leaf(np.ascontiguousarray(rows[:, : self.boards.size]),
@@ -142,11 +154,11 @@ class MCTSAgent:
         if self.rollouts:
             kid = node.kids[best]
             if kid is None:
-                kid = node.kids[best] = state.variant.after_play(state, node.actions[best])
+                kid = node.kids[best] = _after_play(node, best)
             return self._rollout(kid)
         return node.prior[best]
 
-    def _rollout(self, state: Any) -> np.ndarray:
+    def _rollout(self, state: State) -> np.ndarray:
         """Play on to the end with uniformly random actions; the returns."""
         rng = self.rng
         for _ in range(100_000):
@@ -178,7 +190,7 @@ class MCTSAgent:
         bonus = self.exploration * np.sqrt(math.log(node.count + 1.0) / (node.visits + 1.0))
         return int(np.argmax(scaled + bonus))
 
-    def _walk(self, node: Any) -> np.ndarray:
+    def _walk(self, node: Node) -> np.ndarray:
         if isinstance(node, np.ndarray):
             return node
         if isinstance(node, _Chance):
@@ -191,18 +203,23 @@ class MCTSAgent:
                     child = node.state.apply(node.outcomes[i])
                     node.nodes[i] = False if (child is node.state or child == node.state) \
                         else self._node(child)
-                if node.nodes[i] is not False:
-                    return self._walk(node.nodes[i])
+                drawn = node.nodes[i]
+                if drawn is not False:
+                    assert drawn is not None  # made just above
+                    return self._walk(drawn)
             raise RuntimeError("no chance outcome leads on")  # pragma: no cover
         if node.prior is None:
             node.count += 1
             return self._expand(node)
         a = self._select(node)
-        if node.nodes[a] is None:
-            if node.kids[a] is None:
-                node.kids[a] = node.state.variant.after_play(node.state, node.actions[a])
-            node.nodes[a] = self._node(node.kids[a])
-        value = self._walk(node.nodes[a])
+        below = node.nodes[a]
+        if below is None:
+            kid = node.kids[a]
+            if kid is None:
+                kid = node.kids[a] = _after_play(node, a)
+            below = node.nodes[a] = self._node(kid)
+        value = self._walk(below)
+        assert node.visits is not None and node.totals is not None  # expanded
         node.visits[a] += 1.0
         node.totals[a] += value
         node.count += 1
@@ -211,7 +228,7 @@ class MCTSAgent:
 
     # --- the agent ---------------------------------------------------------------------
 
-    def choose(self, state: Any) -> Any:
+    def choose(self, state: State) -> object:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
@@ -229,3 +246,10 @@ class MCTSAgent:
         best = max(range(len(root.actions)), key=lambda i: (visits[i], mean[i]))
         return root.actions[best]
 
+
+def _after_play(node: _Decision, i: int) -> State:
+    """The state after action ``i`` of a decision whose actions the boards' batch scored
+    (a track game's: ``_expand`` checked it)."""
+    state = node.state
+    assert isinstance(state, GameState)
+    return state.variant.after_play(state, node.actions[i])

@@ -32,21 +32,27 @@ from __future__ import annotations
 import multiprocessing
 import os
 import socket
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict, TypeVar, cast, overload
 
 from gammon.agents.base import seeded_rng
 from gammon.core.errors import InvalidOptionError
+from gammon.core.protocol import Rules
 from gammon.core.variant import variant
+
+if TYPE_CHECKING:  # grpc_probe needs h2, an optional extra: imported when it is asked for
+    from gammon.agents.grpc_probe import Answer
 
 A = TypeVar("A")
 R = TypeVar("R")
+S = TypeVar("S")
 
 #: What ``--ray`` alone means: start (or join) a Ray instance on this machine.
 LOCAL = "local"
 
-_NOTHING: Any = object()
+_NOTHING = object()
 
 
 def task_seed(seed: int | str, *parts: object) -> int:
@@ -55,10 +61,12 @@ def task_seed(seed: int | str, *parts: object) -> int:
     return seeded_rng(seed, "task", *parts).getrandbits(32)
 
 
-_RULES: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = {}
+_RULES: dict[tuple[str, tuple[tuple[str, object], ...]], Rules] = {}
 
 
-def rules_of(name: str, options: dict[str, Any]) -> Any:
+# Any: the tasks that call this read what their own variants add to the protocol (the
+# track games' ``kernel``, ``random_playouts``'s ``max_turns``).
+def rules_of(name: str, options: Mapping[str, object]) -> Any:
     """The rules object of a variant's name and options, built once per process. Tasks
     send a variant as (name, options): a rules object that has been used holds its
     compiled kernel, which does not pickle."""
@@ -78,7 +86,7 @@ def describe(jobs: int, ray: str | None) -> str:
 # --- Ray ---------------------------------------------------------------------------------
 
 
-def import_ray() -> Any:
+def import_ray() -> ModuleType:
     """The ``ray`` module, or an error that says how to install it."""
     try:
         import ray  # an optional extra (gammon[ray])
@@ -197,7 +205,14 @@ _COPY_TOKEN = ("copy the head's token (`ray get-auth-token` on the head) into "
                "~/.ray/auth_token or RAY_AUTH_TOKEN")
 
 
-def _probe() -> Callable[..., Any]:
+class _Call(Protocol):
+    """What :func:`gammon.agents.grpc_probe.call` takes and gives."""
+
+    def __call__(self, host: str, port: int, path: str, message: bytes = b"", *,
+                 metadata: dict[str, str] | None = None, timeout: float = 3.0) -> Answer: ...
+
+
+def _probe() -> _Call:
     """:func:`gammon.agents.grpc_probe.call`, or an error that says how to install ``h2``
     (the HTTP/2 library it speaks with, in the ``ray`` extra)."""
     try:
@@ -300,7 +315,7 @@ def why_not_a_node(host: str, port: int) -> str | None:
             from ray._private.services import find_node_ids
             from ray.core.generated import gcs_service_pb2 as generated
 
-            messages: Any = generated  # protobuf's generated classes, unknown to mypy
+            messages: ModuleType = generated  # protobuf's generated classes, unknown to mypy
             local = set(find_node_ids())
             nodes = []
             if local:
@@ -358,7 +373,7 @@ def reach(address: str) -> tuple[str | None, str]:
     return target, origin
 
 
-def connect(address: str, jobs: int = 1) -> Any:
+def connect(address: str, jobs: int = 1) -> ModuleType:
     """Ray, started or joined (see the module text) unless this process already is; the
     ``ray`` module. A local instance started here gets ``jobs`` CPUs when ``jobs > 1``,
     else every core. The address joined is checked first, by :func:`reach`
@@ -373,7 +388,7 @@ def connect(address: str, jobs: int = 1) -> Any:
     if ray.is_initialized():
         return ray
     target, origin = reach(address)
-    options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": True}
+    options: dict[str, object] = {"include_dashboard": False, "log_to_driver": True}
     if target is None:
         if jobs > 1:
             options["num_cpus"] = jobs
@@ -405,16 +420,18 @@ def workers(jobs: int, ray: str | None) -> int:
     return max(1, int(cluster.cluster_resources().get("CPU", 1)))
 
 
-def _task(function: Callable[..., Any], with_shared: bool, shared: Any, argument: Any) -> Any:
+def _task(function: Callable[..., R], with_shared: bool, shared: object, argument: object
+          ) -> R:
     """One task, wherever it runs (on Ray, ``shared`` arrives fetched from its store)."""
     return function(shared, argument) if with_shared else function(argument)
 
 
+#: Ray's remote function of :func:`_task` (Ray has no types here: Any).
 _REMOTE: dict[str, Any] = {}
 
 
-def _run_ray(function: Callable[..., Any], arguments: Sequence[Any], shared: Any,
-             address: str, jobs: int, done: Callable[[int, Any], None] | None) -> list[Any]:
+def _run_ray(function: Callable[..., R], arguments: Sequence[object], shared: object,
+             address: str, jobs: int, done: Callable[[int, R], None] | None) -> list[R]:
     ray = connect(address, jobs)
     if "task" not in _REMOTE:
         _REMOTE["task"] = ray.remote(num_cpus=1)(_task)
@@ -425,7 +442,7 @@ def _run_ray(function: Callable[..., Any], arguments: Sequence[Any], shared: Any
     refs = [remote.remote(function, with_shared, shared_ref, argument)
             for argument in arguments]
     where = {ref: index for index, ref in enumerate(refs)}
-    results: list[Any] = [None] * len(refs)
+    results: dict[int, R] = {}
     pending = list(refs)
     while pending:
         ready, pending = ray.wait(pending, num_returns=1)
@@ -434,54 +451,70 @@ def _run_ray(function: Callable[..., Any], arguments: Sequence[Any], shared: Any
             results[index] = ray.get(ref)
             if done:
                 done(index, results[index])
-    return results
+    return [results[index] for index in range(len(refs))]
 
 
 # --- local processes ---------------------------------------------------------------------
 
+class _Job(TypedDict, total=False):
+    function: Callable[..., object]
+    with_shared: bool
+    shared: object
+
+
 #: The job a local worker process runs: its function and shared data.
-_WORKER: dict[str, Any] = {}
+_WORKER: _Job = {}
 
 
-def _start_worker(function: Callable[..., Any], with_shared: bool, shared: Any) -> None:
-    _WORKER.update(function=function, with_shared=with_shared, shared=shared)
+def _start_worker(function: Callable[..., object], with_shared: bool, shared: object) -> None:
+    _WORKER.update({"function": function, "with_shared": with_shared, "shared": shared})
 
 
-def _run_indexed(item: tuple[int, Any]) -> tuple[int, Any]:
+def _run_indexed(item: tuple[int, object]) -> tuple[int, object]:
     index, argument = item
     return index, _task(_WORKER["function"], _WORKER["with_shared"], _WORKER["shared"],
                         argument)
 
 
-def _run_local(function: Callable[..., Any], arguments: Sequence[Any], shared: Any,
-               jobs: int, done: Callable[[int, Any], None] | None) -> list[Any]:
-    results: list[Any] = [None] * len(arguments)
+def _run_local(function: Callable[..., R], arguments: Sequence[object], shared: object,
+               jobs: int, done: Callable[[int, R], None] | None) -> list[R]:
+    results: dict[int, R] = {}
     with_shared = shared is not _NOTHING
     if jobs <= 1 or len(arguments) <= 1:
         for index, argument in enumerate(arguments):
             results[index] = _task(function, with_shared, shared, argument)
             if done:
                 done(index, results[index])
-        return results
+        return [results[index] for index in range(len(arguments))]
     # Forked workers inherit the shared data and the compiled kernels without pickling.
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     processes = min(jobs, len(arguments))
     with context.Pool(processes, initializer=_start_worker,
                       initargs=(function, with_shared, shared)) as pool:
         for index, result in pool.imap_unordered(_run_indexed, enumerate(arguments)):
-            results[index] = result
+            # The worker ran ``function``, which gives an R; the type does not travel
+            # through the worker's global job.
+            results[index] = cast(R, result)
             if done:
-                done(index, result)
+                done(index, results[index])
         pool.close()  # let the workers exit rather than be terminated
         pool.join()
-    return results
+    return [results[index] for index in range(len(arguments))]
 
 
 # --- the one door --------------------------------------------------------------------------
 
 
-def run_tasks(function: Callable[..., R], arguments: Sequence[Any], jobs: int = 1,
-              ray: str | None = None, *, shared: Any = _NOTHING,
+@overload
+def run_tasks(function: Callable[[A], R], arguments: Sequence[A], jobs: int = 1,
+              ray: str | None = None, *,
+              done: Callable[[int, R], None] | None = None) -> list[R]: ...
+@overload
+def run_tasks(function: Callable[[S, A], R], arguments: Sequence[A], jobs: int = 1,
+              ray: str | None = None, *, shared: S,
+              done: Callable[[int, R], None] | None = None) -> list[R]: ...
+def run_tasks(function: Callable[..., R], arguments: Sequence[object], jobs: int = 1,
+              ray: str | None = None, *, shared: object = _NOTHING,
               done: Callable[[int, R], None] | None = None) -> list[R]:
     """``function(argument)`` for every argument (``function(shared, argument)`` when
     ``shared`` is given), on ``jobs`` local processes or on Ray at ``ray`` (see the

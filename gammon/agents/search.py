@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -42,9 +42,10 @@ from gammon.agents.base import (
     play_rows,
 )
 from gammon.core.dice import two_dice
-from gammon.core.protocol import Phase
+from gammon.core.play import Play
+from gammon.core.protocol import Phase, Rules, State
 from gammon.core.variant import GameState, LegalPlays, TrackVariant
-from gammon.evaluators.base import BoardEvaluator
+from gammon.evaluators.base import BoardEvaluator, Evaluator
 from gammon.kernels import kernel_array
 from gammon.kernels.search import expand, game_ends
 
@@ -58,14 +59,14 @@ def roll_table(sides: int) -> tuple[tuple[tuple[int, int], ...], np.ndarray]:
     return rolls, probs
 
 
-def board_search_applies(variant: Any) -> bool:
+def board_search_applies(variant: Rules) -> TypeGuard[TrackVariant]:
     """Whether ``variant`` is a two-player track game whose turns simply alternate,
     with two dice each turn: what :class:`BoardSearch` assumes (the games that pin
     included: their rows carry the pin row, and the search asks the turn's end whether
     a play pinned the other mother)."""
     kind = variant.game_type
     return (kind.checkers and kind.players == 2 and kind.turns == "alternate"
-            and not kind.last_roll)
+            and not kind.last_roll and isinstance(variant, TrackVariant))
 
 
 class BoardSearch:
@@ -74,7 +75,8 @@ class BoardSearch:
     Values are kept as player 0's expected return (the games are zero-sum).
     """
 
-    def __init__(self, variant: TrackVariant, evaluator: Any, cache_size: int = 200_000) -> None:
+    def __init__(self, variant: TrackVariant, evaluator: BoardEvaluator,
+                 cache_size: int = 200_000) -> None:
         self.variant = variant
         self.evaluator = evaluator
         self.kernel = variant.kernel
@@ -287,16 +289,16 @@ class StateSearch:
     to every throw of the die would cost thousands of evaluations per candidate.
     """
 
-    def __init__(self, evaluator: Any, inner: int = 1, follow: int = 8,
+    def __init__(self, evaluator: Evaluator, inner: int = 1, follow: int = 8,
                  wide: int | None = None, cache_size: int = 50_000) -> None:
         self.evaluator = evaluator
         self.inner = inner
         self.follow = follow
         self.wide = wide
-        self.cache: dict[tuple[Any, int], np.ndarray] = {}
+        self.cache: dict[tuple[object, int], np.ndarray] = {}
         self.cache_size = cache_size
 
-    def value(self, state: Any, depth: int) -> np.ndarray:
+    def value(self, state: State, depth: int) -> np.ndarray:
         """Each player's value of ``state`` searched ``depth`` chance layers."""
         if state.phase is Phase.TERMINAL:
             return np.asarray(state.returns(), np.float64)
@@ -324,18 +326,20 @@ class StateSearch:
         self.cache[key] = value
         return value
 
-    def decide(self, state: Any, depth: int, width: int | None = None,
+    def decide(self, state: State, depth: int, width: int | None = None,
                cutoff: float | None = None, follow: bool = True
-               ) -> tuple[Sequence[Any], np.ndarray, np.ndarray]:
+               ) -> tuple[Sequence[object], np.ndarray, np.ndarray]:
         """At a DECIDE state: the candidate actions, the mover's score of each (-inf for
         those not searched) and the value of the best. ``follow``: look through a small
         decision into the same player's next one (one level: not into a chain of them,
         such as the parts of an Acedrex die)."""
         player = state.current_player
+        assert player is not None  # a decision
         actions = candidates(state.legal_actions())
         kids, base_values = self.children(state, actions)
         if follow and len(actions) <= self.follow:
             for i, kid in enumerate(kids):
+                assert kid is not None  # children leaves kids out of wide decisions only
                 if kid.phase is Phase.DECIDE and kid.current_player == player:
                     base_values[i] = (self.decide(kid, 0, follow=False)[2] if depth <= 0
                                       else self.value(kid, depth))
@@ -349,13 +353,14 @@ class StateSearch:
         for i in keep:
             kid = kids[i]
             if kid is None:
-                kid = kids[i] = state.variant.after_play(state, actions[i])
+                kid = kids[i] = _after_play(state, actions[i])
             values[i] = self.value(kid, depth)
             scores[i] = values[i][player]
         best = int(np.argmax(scores))
         return actions, scores, values[best]
 
-    def children(self, state: Any, actions: Sequence[Any]) -> tuple[list[Any], np.ndarray]:
+    def children(self, state: State, actions: Sequence[object]
+                 ) -> tuple[list[State | None], np.ndarray]:
         """The states after ``actions`` and every player's value of each (by the
         evaluator). For the many plays of a two-player track game whose next player is
         the same after every play (checked on the first and the last), the boards are
@@ -368,27 +373,39 @@ class StateSearch:
         if (rows is not None and len(legal) > self.follow and len(actions) == len(legal)
                 and state.variant.players == 2 and not state.variant.game_type.pins
                 and isinstance(self.evaluator, BoardEvaluator)):
-            variant = state.variant
-            first = variant.after_play(state, legal[0])
-            last = variant.after_play(state, legal[len(legal) - 1])
+            # A track game's state, or a stakes state at a play, which reads as the game
+            # state it wraps (``after_play``, typed for the first, takes either): Any.
+            track: Any = state
+            variant: TrackVariant = track.variant
+            first = variant.after_play(track, legal[0])
+            last = variant.after_play(track, legal[len(legal) - 1])
             if (first.phase is Phase.CHANCE and last.phase is Phase.CHANCE
                     and first.position.turn == last.position.turn):
                 size = variant.players * variant.slots
                 boards = np.ascontiguousarray(rows[:, :size])
-                done = boards[:, state.position.turn * variant.slots] == variant.checkers
+                done = boards[:, track.position.turn * variant.slots] == variant.checkers
                 values = np.empty((len(boards), variant.players))
-                kids: list[Any] = [None] * len(boards)
+                kids: list[State | None] = [None] * len(boards)
                 kids[0], kids[-1] = first, last
                 if (~done).any():
                     values[~done] = self.evaluator.values(boards[~done], first.position.turn)
                 for i in np.flatnonzero(done):
-                    kids[i] = variant.after_play(state, legal[int(i)])
+                    kids[i] = variant.after_play(track, legal[int(i)])
                     values[i] = self.evaluator.evaluate([kids[i]])[0]
                 return kids, values
-        kids = child_states(state, actions)
-        return kids, self.evaluator.evaluate(kids)
+        states = child_states(state, actions)
+        return states, self.evaluator.evaluate(states)
 
 
+def _after_play(state: Any, play: Play) -> GameState:
+    """The state after one of the plays a track game's decision left unbuilt: ``state``
+    is its :class:`GameState`, or a stakes state at a play, which reads as the game
+    state it wraps (so ``after_play``, typed for the first, takes it too: Any)."""
+    return state.variant.after_play(state, play)
+
+
+# Any: the game protocol's actions (State.legal_actions); a track game's LegalPlays is
+# given back as it is.
 def candidates(legal: Sequence[Any]) -> Sequence[Any]:
     """The actions a bot considers: all legal ones but resigning (bots play on), unless
     resigning is all there is. A track game's plays are taken as they are (no play is a
@@ -399,7 +416,7 @@ def candidates(legal: Sequence[Any]) -> Sequence[Any]:
     return kept or list(legal)
 
 
-def _key(state: Any) -> Any:
+def _key(state: State) -> object:
     """A hashable key for a state (its own value when it hashes; track states by
     position, dice, phase and memo)."""
     if isinstance(state, GameState):
@@ -412,7 +429,7 @@ def _key(state: Any) -> Any:
     return state
 
 
-def _wider_than(state: Any, count: int) -> bool:
+def _wider_than(state: State, count: int) -> bool:
     """Whether ``state`` offers more than ``count`` actions (without listing them all
     where the state can say so)."""
     if hasattr(state, "has_more_actions_than"):
@@ -420,7 +437,7 @@ def _wider_than(state: Any, count: int) -> bool:
     return len(state.legal_actions()) > count
 
 
-def make_search(variant: Any, evaluator: Any, wide: int | None = None
+def make_search(variant: Rules, evaluator: Evaluator, wide: int | None = None
                 ) -> BoardSearch | StateSearch:
     """The engine for ``variant``: :class:`BoardSearch` where it applies, else
     :class:`StateSearch` (``wide``: see there)."""
@@ -430,8 +447,11 @@ def make_search(variant: Any, evaluator: Any, wide: int | None = None
 
 
 def best_action(search: BoardSearch | StateSearch, state: Any, depth: int, width: int,
-                cutoff: float | None = None) -> Any:
-    """The action the search prefers at ``state`` (the first of equal scores)."""
+                cutoff: float | None = None) -> object:
+    """The action the search prefers at ``state`` (the first of equal scores). A board
+    search is made for track games alone, so its states are a track game's
+    :class:`GameState`, a state search's any :class:`State`; the types do not pair a
+    search with its states: Any."""
     if isinstance(search, BoardSearch):  # made only for track games' states
         legal = state.legal_actions()
         if len(legal) == 1:

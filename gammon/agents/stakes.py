@@ -31,15 +31,16 @@ from gammon.agents.cube import (
     efficiency,
     view_ahead,
 )
-from gammon.agents.search import BoardSearch
+from gammon.agents.search import BoardSearch, StateSearch
 from gammon.core.protocol import State
-from gammon.evaluators.base import ChanceEvaluator
+from gammon.core.variant import GameState, TrackVariant
+from gammon.evaluators.base import ChanceEvaluator, Evaluator
 from gammon.kernels import writable_boards
 from gammon.nn.encoders import contact_applies
 from gammon.stakes.cube import CubeState, stakes_of
 
 
-def wrapped(state: State) -> Any | None:
+def wrapped(state: State) -> GameState | None:
     """The wrapped game state when ``state`` is a stakes state whose decision is a play
     of the wrapped game, else None."""
     stakes = stakes_of(state)
@@ -50,7 +51,8 @@ def wrapped(state: State) -> Any | None:
     return stakes.base
 
 
-def chances(evaluator: Any, state: CubeState, player: int) -> Chances:
+def chances(evaluator: Evaluator | ChanceEvaluator, state: CubeState, player: int
+            ) -> Chances:
     """``player``'s cubeless chances at a stakes state, from the evaluator (any evaluator
     gives at least its expected points, read as a chance to win without gammons)."""
     base = state.base
@@ -68,7 +70,7 @@ def chances(evaluator: Any, state: CubeState, player: int) -> Chances:
     return c.single() if state.no_mars_applies else c
 
 
-def efficiencies(variant: Any, boards: np.ndarray, to_roll: int) -> np.ndarray:
+def efficiencies(variant: TrackVariant, boards: np.ndarray, to_roll: int) -> np.ndarray:
     """The cube efficiency of each board with ``to_roll`` on roll
     (:func:`gammon.agents.cube.efficiency`): race and bear-off are backgammon's notions,
     so elsewhere every position counts as one with contact."""
@@ -123,8 +125,9 @@ def lookahead(state: CubeState, doubler: int, search: BoardSearch, depth: int) -
     return build(root, doubler, min(depth, CUBE_DEPTH))[0]
 
 
-def view_of(state: CubeState, evaluator: Any, doubler: int, search: Any = None,
-            depth: int = 1) -> tuple[Chances, CubeView]:
+def view_of(state: CubeState, evaluator: Evaluator | ChanceEvaluator, doubler: int,
+            search: BoardSearch | StateSearch | None = None, depth: int = 1
+            ) -> tuple[Chances, CubeView]:
     """The doubler's cubeless chances and view of the cube decision at ``state`` (before
     the doubler's roll, or with the double offered): Janowski's money equities, or the
     match table's chances, at the position itself, or ``depth`` rolls ahead where
@@ -147,8 +150,9 @@ def view_of(state: CubeState, evaluator: Any, doubler: int, search: Any = None,
     return c, view_ahead(root, stakes, cube, owner)
 
 
-def stakes_decision(state: State, evaluator: Any, search: Any = None,
-                    depth: int = 1) -> Any | None:
+def stakes_decision(state: State, evaluator: Evaluator | ChanceEvaluator,
+                    search: BoardSearch | StateSearch | None = None, depth: int = 1
+                    ) -> object | None:
     """The bot's answer at a cube or resignation decision of a stakes state, else None
     (``search``: see :func:`chances`)."""
     stakes = stakes_of(state)
@@ -177,11 +181,14 @@ def stakes_decision(state: State, evaluator: Any, search: Any = None,
     return choice
 
 
-def resolve(state: State, evaluator: Any, search: Any = None,
-            depth: int = 1) -> tuple[Any | None, Any]:
+def resolve(state: State, evaluator: Evaluator | ChanceEvaluator,
+            search: BoardSearch | StateSearch | None = None, depth: int = 1
+            ) -> tuple[object | None, Any]:
     """For an agent's ``choose``: ``(answer, None)`` at a cube or resignation decision;
     else ``(None, state to play in)``: the wrapped game state for a play under stakes,
-    ``state`` itself otherwise."""
+    ``state`` itself otherwise. (The state is Any: a :class:`State`, or None where there
+    is an answer, and the callers read it once they have seen there is none, which the
+    types do not tie.)"""
     answer = stakes_decision(state, evaluator, search, depth)
     if answer is not None:
         return answer, None

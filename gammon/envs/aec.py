@@ -33,7 +33,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from gammon.core.errors import IllegalPlayError, InvalidOptionError
-from gammon.core.protocol import play_on
+from gammon.core.protocol import Rules, play_on
 from gammon.envs.games import (
     action_number,
     board_text,
@@ -49,6 +49,7 @@ from gammon.envs.games import (
 )
 from gammon.envs.observe import action_mask, afterstates, most_actions, observer_of
 from gammon.envs.steps import encoding_for
+from gammon.stakes.rules import StakeRules
 
 
 class GammonEnv(AECEnv):
@@ -69,9 +70,10 @@ class GammonEnv(AECEnv):
     metadata = {"name": "gammon_v0", "render_modes": list(RENDER_MODES),
                 "is_parallelizable": False, "render_fps": 1}
 
-    def __init__(self, variant: Any = "backgammon", *, stakes: Any = None, match: int = 0,
+    def __init__(self, variant: Rules | str = "backgammon", *,
+                 stakes: StakeRules | dict[str, object] | None = None, match: int = 0,
                  whole_match: bool = False, render_mode: str | None = None,
-                 action_encoding: str = "play", **options: Any) -> None:
+                 action_encoding: str = "play", **options: object) -> None:
         super().__init__()
         check_render_mode(render_mode, self.RENDER_MODES)
         #: The variants the episode plays (one, or a rotation's in turn: tavli), and
@@ -102,6 +104,8 @@ class GammonEnv(AECEnv):
             for a in self.possible_agents
         }
         self._rng = random.Random()
+        # Any: None until reset, then read unchecked, and read as a track game's where the
+        # steps need its position.
         #: The engine's state of the game (PettingZoo's ``state()`` is the global view).
         self.game: Any = None
         self.state_space = spaces.Box(self.observer.low, self.observer.high, (size,),
@@ -150,7 +154,7 @@ class GammonEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def step(self, action: Any) -> None:
+    def step(self, action: object) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -166,7 +170,7 @@ class GammonEnv(AECEnv):
             self._enter(self.game.apply(chosen))
         self._accumulate_rewards()
 
-    def _step_index(self, action: Any) -> int:
+    def _step_index(self, action: object) -> int:
         assert self.steps is not None
         index = action_number(action, self.max_actions)
         why = self.steps.refusal(self.game, index)
@@ -183,7 +187,7 @@ class GammonEnv(AECEnv):
         return len(self.game.legal_actions())
 
     @staticmethod
-    def _index(action: Any, legal: int) -> int:
+    def _index(action: object, legal: int) -> int:
         index = action_number(action, legal)
         if not 0 <= index < legal:
             raise IllegalPlayError(
@@ -250,7 +254,7 @@ class TerminateIllegal(wrappers.TerminateIllegalWrapper):
         super().__init__(env, illegal_reward=scale)
         self.scale = scale
 
-    def step(self, action: Any) -> None:
+    def step(self, action: object) -> None:
         raw = self.env.unwrapped
         assert isinstance(raw, GammonEnv)
         if raw.game is not None and not raw.game.is_terminal:
@@ -264,7 +268,7 @@ class InActionSpace(wrappers.AssertOutOfBoundsWrapper):
     outside the action space raises :class:`~gammon.core.errors.IllegalPlayError` saying
     what is allowed."""
 
-    def step(self, action: Any) -> None:
+    def step(self, action: object) -> None:
         agent = self.agent_selection
         if not (action is None and (self.terminations[agent] or self.truncations[agent])):
             raw = self.env.unwrapped
@@ -277,7 +281,7 @@ class InActionSpace(wrappers.AssertOutOfBoundsWrapper):
         super().step(action)
 
 
-def env(variant: Any = "backgammon", *, illegal_reward: float | None = None,
+def env(variant: Rules | str = "backgammon", *, illegal_reward: float | None = None,
         **kwargs: Any) -> GammonEnv:
     """PettingZoo's usual entry point: :class:`GammonEnv` wrapped as PettingZoo's classic
     games are (module text): an illegal action ends the game, costing the agent that

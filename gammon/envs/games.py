@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import io
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import TypedDict, TypeGuard, Unpack
 
 import numpy as np
 from rich.console import Console
@@ -13,17 +14,21 @@ from rich.console import Console
 import gammon
 from gammon.agents.cube import match_equity as chance
 from gammon.core.errors import IllegalPlayError, InvalidOptionError
-from gammon.core.protocol import Rules, State, play_on
+from gammon.core.position import Position
+from gammon.core.protocol import RandomSource, Rules, State, play_on
 from gammon.nn.evaluator import result_range
 from gammon.render import board_for
-from gammon.stakes.cube import cube_game, cube_value, match_length, stakes_of
+from gammon.stakes.cube import CubeState, cube_game, cube_value, match_length, stakes_of
 from gammon.stakes.match import Rotation, rotation
 from gammon.stakes.prompt import cube_text, is_stakes_decision, question, score_text
 from gammon.stakes.rules import StakeRules
 from gammon.stakes.score import MatchScore
 
+#: What the environments take as a whole number (:func:`is_whole`).
+Whole = int | np.integer | np.ndarray
 
-def make_rules(variant: Rules | str, options: dict[str, Any]) -> Any:
+
+def make_rules(variant: Rules | str, options: dict[str, object]) -> Rules:
     """The rules object of ``variant`` (a name or a rules object) with ``options``."""
     if isinstance(variant, str):
         return gammon.variant(variant, **options)
@@ -36,7 +41,7 @@ def make_rules(variant: Rules | str, options: dict[str, Any]) -> Any:
     return variant
 
 
-def is_whole(value: Any) -> bool:
+def is_whole(value: object) -> TypeGuard[Whole]:
     """Whether ``value`` is a whole number as the environments take one: a Python or numpy
     integer, or a numpy array of one integer (what a policy's ``sample()`` or ``argmax``
     gives); never a bool, and never a float, which would be cut silently."""
@@ -45,7 +50,7 @@ def is_whole(value: Any) -> bool:
     return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
 
 
-def check_whole(name: str, value: Any, least: int, most: int | None = None,
+def check_whole(name: str, value: object, least: int, most: int | None = None,
                 meaning: str = "") -> int:
     """``value`` as an int, or an error naming the option ``name`` and what it allows: a
     whole number from ``least`` (to ``most``), ``meaning`` said after it."""
@@ -55,7 +60,7 @@ def check_whole(name: str, value: Any, least: int, most: int | None = None,
     return int(value)
 
 
-def action_number(action: Any, legal: int) -> int:
+def action_number(action: object, legal: int) -> int:
     """``action`` as an int, or :class:`IllegalPlayError` when it is no whole number at
     all (a bool, a float, a string): the range is each environment's to judge."""
     if not is_whole(action):
@@ -64,14 +69,14 @@ def action_number(action: Any, legal: int) -> int:
     return int(action)
 
 
-def check_seed(seed: Any) -> int | None:
+def check_seed(seed: object) -> int | None:
     """A seed is a whole number or None (a float would be cut or hashed silently)."""
     if seed is not None and not is_whole(seed):
         raise InvalidOptionError(f"seed is a whole number or None, not {seed!r}")
     return None if seed is None else int(seed)
 
 
-def check_stakes(rules: Any, stakes: Any, match: Any) -> Any:
+def check_stakes(rules: Rules, stakes: object, match: object) -> StakeRules | None:
     """``stakes`` as a :class:`~gammon.stakes.rules.StakeRules` (or None), after checking
     it and ``match`` (a whole number of points, 0 for none)."""
     check_whole("match", match, 0, meaning=" (the points to win; 0: no match)")
@@ -87,7 +92,7 @@ def check_stakes(rules: Any, stakes: Any, match: Any) -> Any:
         raise InvalidOptionError(f"stakes: {error}") from None
 
 
-def check_render_mode(render_mode: Any, modes: tuple[str, ...]) -> str | None:
+def check_render_mode(render_mode: object, modes: tuple[str, ...]) -> str | None:
     """``render_mode`` when it is one of ``modes`` or None, else an error listing them."""
     if render_mode is not None and (not isinstance(render_mode, str)
                                     or render_mode not in modes):
@@ -96,7 +101,7 @@ def check_render_mode(render_mode: Any, modes: tuple[str, ...]) -> str | None:
     return render_mode
 
 
-def check_reward(name: str, value: Any) -> float:
+def check_reward(name: str, value: object) -> float:
     """A reward given as an option: a finite real number (not a bool)."""
     if isinstance(value, bool | np.bool_) or not isinstance(value, int | float | np.integer
                                                               | np.floating) \
@@ -105,14 +110,14 @@ def check_reward(name: str, value: Any) -> float:
     return float(value)
 
 
-def most_points(rules: Any) -> int:
+def most_points(rules: Rules) -> int:
     """The most points one game of a two-player track game can win or lose before the
     cube: a single game, one more for a gammon (mars), one more for a backgammon (koks),
     as the variant scores them."""
     return int(rules.game_type.results)
 
 
-def illegal_scale(rules: Any, whole_match: bool, illegal_reward: Any = None) -> float:
+def illegal_scale(rules: Rules, whole_match: bool, illegal_reward: object = None) -> float:
     """The illegal-action penalty's scale (``illegal_reward``; docs/envs.md, "Chance,
     rewards, seeds"): given, a finite number; by default one point below the most a game
     can cost at a cube of 1 in a two-player track game (a backgammon: -4), with
@@ -127,7 +132,7 @@ def illegal_scale(rules: Any, whole_match: bool, illegal_reward: Any = None) -> 
     return float(result_range(rules)[0]) - 1.0
 
 
-def illegal_penalty(scale: float, state: Any, whole_match: bool) -> float:
+def illegal_penalty(scale: float, state: State, whole_match: bool) -> float:
     """The reward of an illegal action at ``state``: the ``scale`` in points of a cube at
     1, times the cube's value there, as every result of the game is (not with
     ``whole_match``, whose rewards are match equity). So with the default scale an
@@ -137,7 +142,7 @@ def illegal_penalty(scale: float, state: Any, whole_match: bool) -> float:
     return scale if whole_match else scale * cube_value(state)
 
 
-def new_game(rules: Any, stakes: Any = None, match: int = 0) -> Any:
+def new_game(rules: Rules, stakes: object = None, match: int = 0) -> State:
     """A game's first state: the variant's own, or with the cube and a match score when
     ``stakes`` (a :class:`~gammon.stakes.rules.StakeRules` or a dict of its options) or
     ``match`` are given."""
@@ -149,10 +154,12 @@ def new_game(rules: Any, stakes: Any = None, match: int = 0) -> Any:
     if stakes is None:
         stakes = StakeRules()
     score = MatchScore.match(int(match)) if match else None
-    return cube_game(rules, stakes, score)
+    # A variant played with stakes is a TrackVariant (only TrackVariant.game_type says
+    # ``stakes``): a fact about the values that the Rules protocol cannot express.
+    return cube_game(rules, stakes, score)  # type: ignore[arg-type]
 
 
-def check_whole_match(whole_match: Any, match: int) -> bool:
+def check_whole_match(whole_match: object, match: int) -> bool:
     """``whole_match`` is a bool, and asks for a match (``match`` points) to play whole."""
     if not isinstance(whole_match, bool | np.bool_):
         raise InvalidOptionError(f"whole_match is True or False, not {whole_match!r}")
@@ -170,8 +177,8 @@ def match_equity(score: MatchScore, seat: int) -> float:
     return 2.0 * chance(score.away(seat), score.away(other), post) - 1.0
 
 
-def episode_rules(variant: Any, options: dict[str, Any], match: Any,
-                  whole_match: Any) -> tuple[tuple[Any, ...], Rotation | None]:
+def episode_rules(variant: Rules | str, options: dict[str, object], match: object,
+                  whole_match: object) -> tuple[tuple[Rules, ...], Rotation | None]:
     """The rules of the games an episode plays, the first game's first, and the rotation
     ``variant`` names (``"tavli"``: Portes, Plakoto and Fevga in turn within one match,
     :data:`gammon.stakes.match.ROTATIONS`), or the one variant's (:func:`make_rules`) and
@@ -191,9 +198,10 @@ def episode_rules(variant: Any, options: dict[str, Any], match: Any,
     return found.rules(), found
 
 
-def play_match_on(stakes: Any, state: Any, dice: Any, choose: Any = None,
-                  until: Any = None, rotation: Rotation | None = None
-                  ) -> tuple[Any, list[float]]:
+def play_match_on(stakes: StakeRules | None, state: State, dice: RandomSource,
+                  choose: Callable[[CubeState], object] | None = None,
+                  until: Callable[[CubeState], bool] | None = None,
+                  rotation: Rotation | None = None) -> tuple[CubeState, list[float]]:
     """:func:`~gammon.core.protocol.play_on` across the games of a match played as one
     episode (``whole_match``): a game that ends starts the next at the new score (of the
     same variant, or of the ``rotation``'s next, as :class:`~gammon.stakes.match.Match`
@@ -201,6 +209,8 @@ def play_match_on(stakes: Any, state: Any, dice: Any, choose: Any = None,
     seat's gain of match equity over the games that ended on the way (the rewards: they
     add up to +1 for the match's winner and -1 for its loser over the episode)."""
     gained = [0.0, 0.0]
+    # A match played as one episode is a game with the stakes (new_game with match=N).
+    assert isinstance(state, CubeState)
     while True:
         state = play_on(state, dice, choose, until=until)
         if not state.is_terminal:
@@ -216,8 +226,16 @@ def play_match_on(stakes: Any, state: Any, dice: Any, choose: Any = None,
                           start=start)
 
 
-def board_text(rules: Any, state: State, viewer: int | None, names: list[str],
-               **part: Any) -> str:
+class PlaySoFar(TypedDict, total=False):
+    """A turn half played in steps: drawn over the state's own board and dice, as the
+    terminal draws a play typed in parts."""
+
+    position: Position
+    dice_left: list[int]
+
+
+def board_text(rules: Rules, state: State, viewer: int | None, names: list[str],
+               **part: Unpack[PlaySoFar]) -> str:
     """The board of ``state`` as plain text, as the terminal draws it: with stakes, the
     board shows the cube, the match score and who must decide what (as in ``gammon
     play``), and the lines under it say the cube, the score and, at a cube or resignation

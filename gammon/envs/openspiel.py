@@ -64,6 +64,7 @@ to meet, not a proof: the longest of 20 random games in decisions of whole plays
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -71,10 +72,12 @@ import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 import gammon
+from gammon.core.dice import Roll
 from gammon.core.errors import IllegalOutcomeError, IllegalPlayError, InvalidOptionError
+from gammon.core.protocol import Rules, State
 from gammon.core.variant import variant_names
 from gammon.envs.games import most_points
-from gammon.envs.observe import max_actions, observer_for
+from gammon.envs.observe import TrackObserver, max_actions, observer_for
 from gammon.envs.steps import StepEncoding, TurnInSteps, new_turn
 from gammon.envs.vector import why_not_alternating
 from gammon.nn.evaluator import result_range
@@ -96,6 +99,8 @@ class Numbering:
     what it shows (module text). Shared by a game's states, never copied with them."""
 
     def __init__(self, rules: Any) -> None:
+        # Any: the numbers read the dice's sides and Multi-Gam's place scores, which the
+        # Rules protocol does not carry.
         self.rules = rules
         #: The step numbering (:mod:`gammon.envs.steps`), or None: the place in the list.
         self.steps = StepEncoding(rules) if why_not_alternating(rules) is None else None
@@ -110,10 +115,11 @@ class Numbering:
                                                       else self.steps.sides)
         self.move_text = move_text_for(rules)
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Numbering:
+    def __deepcopy__(self, memo: dict[int, object]) -> Numbering:
         return self  # the rules and numbers of a game: shared by all its states
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[Callable[[str, dict[str, object]], Numbering],
+                                  tuple[str, dict[str, object]]]:
         return numbering_for, (self.rules.name, self.rules.options())
 
     # --- chance ----------------------------------------------------------------------
@@ -126,7 +132,7 @@ class Numbering:
                                       f"{self.num_outcomes}: please report it")
         return number
 
-    def outcomes(self, state: Any) -> dict[int, tuple[Any, float]]:
+    def outcomes(self, state: State) -> dict[int, tuple[Roll, float]]:
         """The chance outcomes of ``state`` by number: the outcome and its probability."""
         return {self.outcome_number(roll.dice): (roll, float(p))
                 for roll, p in state.chance_outcomes()}
@@ -139,7 +145,7 @@ class Numbering:
             return sorted(self.steps.legal(node.state, node.turn))
         return list(range(len(node.state.legal_actions())))
 
-    def action(self, node: Node, number: int) -> Any:
+    def action(self, node: Node, number: int) -> object:
         """The engine's action that ``number`` completes at ``node`` (None: a step of a
         turn that goes on); :class:`IllegalPlayError` for a number that is not legal."""
         legal = self.legal(node)
@@ -167,6 +173,8 @@ class Numbering:
 
     def observe(self, node: Node, player: int) -> np.ndarray:
         if self.steps is not None:
+            # The step numbering's games are two-player track games: a TrackObserver's.
+            assert isinstance(self.observer, TrackObserver)
             return self.steps.observe(self.observer, node.state, player, node.turn)
         observed: np.ndarray = self.observer.observe(node.state, player)
         return observed
@@ -194,10 +202,10 @@ class Numbering:
         return "; ".join(parts)
 
 
-_NUMBERINGS: dict[tuple[str, tuple[tuple[str, Any], ...]], Numbering] = {}
+_NUMBERINGS: dict[tuple[str, tuple[tuple[str, object], ...]], Numbering] = {}
 
 
-def numbering_for(variant: str, options: dict[str, Any]) -> Numbering:
+def numbering_for(variant: str, options: dict[str, object]) -> Numbering:
     """The numbering of ``variant`` with ``options`` (one per game, shared)."""
     key = (variant, tuple(sorted(options.items())))
     if key not in _NUMBERINGS:
@@ -210,10 +218,12 @@ class Node:
     turn taken in checker steps, the turn so far (its own for each clone)."""
 
     def __init__(self, state: Any, turn: TurnInSteps | None) -> None:
+        # Any: a State, read as a track game's (its position, dice, steps) where the
+        # rules say it is one, which the State protocol cannot tell the type checker.
         self.state = state
         self.turn = turn
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Node:
+    def __deepcopy__(self, memo: dict[int, object]) -> Node:
         # OpenSpiel clones a Python state by deep copy: gammon's state is a value and is
         # shared; the turn in steps changes as steps are taken, so each clone has its own
         # (whose answers, remembered per board, it shares).
@@ -234,7 +244,7 @@ def _restore_node(state: Any, turn: tuple[bytes, tuple[int, ...]] | None) -> Nod
     return node
 
 
-def _game_type(name: str, rules: Any) -> Any:
+def _game_type(name: str, rules: Rules) -> pyspiel.GameType:
     players = rules.players
     if players == 2 or not rules.game_type.checkers:
         utility = pyspiel.GameType.Utility.ZERO_SUM  # points, or Acedrex's money
@@ -252,7 +262,7 @@ def _game_type(name: str, rules: Any) -> Any:
         parameter_specification=rules.options())
 
 
-def _game_info(numbering: Numbering) -> Any:
+def _game_info(numbering: Numbering) -> pyspiel.GameInfo:
     rules = numbering.rules
     if rules.players == 2:
         low, high, total = -float(most_points(rules)), float(most_points(rules)), 0.0
@@ -284,7 +294,8 @@ class GammonGame(pyspiel.Game):
     def new_initial_state(self) -> GammonState:
         return GammonState(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
+    def make_py_observer(self, iig_obs_type: pyspiel.IIGObservationType | None = None,
+                         params: Any = None) -> Observer | IIGObserverForPublicInfoGame:
         if iig_obs_type is None or (iig_obs_type.public_info
                                     and not iig_obs_type.perfect_recall):
             return Observer(self.numbering, params)
@@ -362,7 +373,7 @@ class Observer:
     """OpenSpiel's observer of a gammon game (module text): the observation tensor and
     the one-line description."""
 
-    def __init__(self, numbering: Numbering, params: Any) -> None:
+    def __init__(self, numbering: Numbering, params: object) -> None:
         if params:
             raise InvalidOptionError(f"the observation takes no parameters, not {params}")
         self.numbering = numbering
@@ -407,7 +418,7 @@ def register_games() -> list[str]:
     return names
 
 
-def load(variant: str, **options: Any) -> Any:
+def load(variant: str, **options: object) -> pyspiel.Game:
     """The OpenSpiel game of ``variant`` (a gammon name) with ``options``:
     ``load("hypergammon")`` is ``pyspiel.load_game("gammon_hypergammon")``."""
     if variant not in variant_names():

@@ -38,10 +38,12 @@ import numpy as np
 from gymnasium import spaces
 
 from gammon.agents import make_agent
+from gammon.agents.base import Agent
 from gammon.core.errors import InvalidOptionError
-from gammon.core.protocol import State, play_on
+from gammon.core.protocol import Rules, State, play_on
 from gammon.core.variant import variant_names
 from gammon.envs.games import (
+    PlaySoFar,
     action_number,
     board_text,
     check_render_mode,
@@ -59,6 +61,12 @@ from gammon.envs.observe import action_mask, afterstates, most_actions, observer
 from gammon.envs.steps import encoding_for
 from gammon.envs.vector import supported_variants
 from gammon.stakes.match import ROTATIONS
+from gammon.stakes.rules import StakeRules
+
+#: What a step of the episode returns inside the environment: the observation, the
+#: reward, whether it terminated or was truncated, and the info (``legal_actions``, and
+#: ``illegal_action`` when one ended the episode).
+Stepped = tuple[dict[str, np.ndarray], float, bool, bool, dict[str, int | str]]
 
 
 class GammonGymEnv(gymnasium.Env):
@@ -78,11 +86,12 @@ class GammonGymEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
-    def __init__(self, variant: Any = "backgammon", *, opponents: Any = "random",
-                 seat: int = 0, stakes: Any = None, match: int = 0,
+    def __init__(self, variant: Rules | str = "backgammon", *,
+                 opponents: str | list[str] | tuple[str, ...] = "random", seat: int = 0,
+                 stakes: StakeRules | dict[str, object] | None = None, match: int = 0,
                  illegal_reward: float | None = None, render_mode: str | None = None,
                  action_encoding: str = "play", whole_match: bool = False,
-                 **options: Any) -> None:
+                 **options: object) -> None:
         #: The variants the episode plays (one, or a rotation's in turn: tavli), and
         #: the rotation or None (:func:`episode_rules`); the first game's rules.
         self.variants, self.rotation = episode_rules(variant, options, match, whole_match)
@@ -125,13 +134,15 @@ class GammonGymEnv(gymnasium.Env):
                                       (self.observation_size,), np.float32),
             "action_mask": spaces.Box(0, 1, (self.max_actions,), np.int8),
         })
+        # Any: None until reset, then read unchecked, and read as a track game's where the
+        # steps or the board need its position.
         #: The engine's state of the game.
         self.game: Any = None
         #: Why the episode ended before the game did (an illegal action), else None.
         self._ended: str | None = None
         self._dice = random.Random()
         #: Each other seat's bot, for each variant the episode plays.
-        self._bots: dict[tuple[int, str], Any] = {}
+        self._bots: dict[tuple[int, str], Agent] = {}
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray],
@@ -152,10 +163,12 @@ class GammonGymEnv(gymnasium.Env):
         """Throw the dice and let the bots act until the learner decides or the game ends
         (with ``whole_match``, the match: what the games that ended on the way gained the
         learner in match equity is its next reward)."""
-        def choose(s: Any) -> Any:
+        # Any: called at a decision, whose current_player the State protocol leaves
+        # int | None.
+        def choose(s: Any) -> object:
             return self._bots[s.current_player, s.variant.name].choose(s)
 
-        def mine(s: Any) -> bool:
+        def mine(s: State) -> bool:
             return bool(s.current_player == self.seat)
 
         if self.whole_match:
@@ -165,8 +178,8 @@ class GammonGymEnv(gymnasium.Env):
         else:
             self.game = play_on(state, self._dice, choose, until=mine)
 
-    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool,
-                                         dict[str, Any]]:
+    def step(self, action: object) -> tuple[dict[str, np.ndarray], float, bool, bool,
+                                            dict[str, Any]]:
         if self.game is None:
             raise InvalidOptionError("call reset() before step()")
         if self.game.is_terminal or self._ended is not None:
@@ -182,8 +195,7 @@ class GammonGymEnv(gymnasium.Env):
                                  f"action(s), numbered 0 to {len(legal) - 1}")
         return self._apply(legal[index])
 
-    def _step_in_steps(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool,
-                                                   dict[str, Any]]:
+    def _step_in_steps(self, action: object) -> Stepped:
         assert self.steps is not None
         index = action_number(action, self.max_actions)
         why = self.steps.refusal(self.game, index)
@@ -194,15 +206,13 @@ class GammonGymEnv(gymnasium.Env):
             return self._observation(), 0.0, False, False, self._info()
         return self._apply(chosen)
 
-    def _illegal(self, why: str) -> tuple[dict[str, np.ndarray], float, bool, bool,
-                                          dict[str, Any]]:
+    def _illegal(self, why: str) -> Stepped:
         self._ended = "an illegal action ended the episode"
         info = self._info() | {"illegal_action": why}
         penalty = illegal_penalty(self.illegal_reward, self.game, self.whole_match)
         return self._observation(), penalty, True, False, info
 
-    def _apply(self, chosen: Any) -> tuple[dict[str, np.ndarray], float, bool, bool,
-                                          dict[str, Any]]:
+    def _apply(self, chosen: object) -> Stepped:
         self._advance(self.game.apply(chosen))
         if self.whole_match:
             reward = self._gained
@@ -253,7 +263,7 @@ class GammonGymEnv(gymnasium.Env):
                                      "another")
         return afterstates(self.observer, self.game)
 
-    def _info(self) -> dict[str, Any]:
+    def _info(self) -> dict[str, int | str]:
         if self.game.is_terminal:
             return {"legal_actions": 0}
         legal = (len(self.game.legal_actions()) if self.steps is None
@@ -267,7 +277,7 @@ class GammonGymEnv(gymnasium.Env):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        part: dict[str, Any] = {}
+        part: PlaySoFar = {}
         turn = None if self.steps is None or self.game.is_terminal else self.steps.turn(
             self.game)
         if turn is not None and turn.board != self.game.position.board:

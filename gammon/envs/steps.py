@@ -38,19 +38,28 @@ import numpy as np
 from gammon.core.errors import InvalidOptionError
 from gammon.core.play import Play
 from gammon.core.position import Position
-from gammon.core.variant import play_leading_to
+from gammon.core.protocol import Rules
+from gammon.core.variant import GameState, TrackVariant, play_leading_to
+from gammon.envs.observe import TrackObserver
 from gammon.envs.vector import supported_variants, why_not_alternating
 from gammon.notation.movetext import Completions, roll_dice
-from gammon.stakes.cube import CubeAction, Resign, ResignAnswer
+from gammon.stakes.cube import CubeAction, CubeState, Resign, ResignAnswer
+from gammon.stakes.match import Rotation
 
 #: The stakes decisions, each with a number of its own after the steps and the pass.
-STAKES_ACTIONS: tuple[Any, ...] = (*CubeAction, *ResignAnswer, Resign(1), Resign(2),
-                                   Resign(3))
+STAKES_ACTIONS: tuple[CubeAction | ResignAnswer | Resign, ...] = (
+    *CubeAction, *ResignAnswer, Resign(1), Resign(2), Resign(3))
 
 #: The default ``turn`` of :class:`StepEncoding`'s methods: the turn the encoding keeps for
 #: the state it is given (the Gymnasium environment's one game). A caller that keeps turns
 #: of its own (OpenSpiel's states, cloned and played on apart) passes its turn, or None.
 KEPT = "kept"
+
+#: A state the steps are taken in: a two-player track game's, with the stakes or without.
+TrackState = GameState | CubeState
+#: What a step's number stands for in the engine: a stakes decision, or the play the
+#: steps so far complete.
+StepAction = CubeAction | ResignAnswer | Resign | Play
 
 
 class TurnInSteps:
@@ -58,7 +67,9 @@ class TurnInSteps:
     dice left."""
 
     def __init__(self, state: Any) -> None:
-        self.state = state
+        # ``state`` is a TrackState; Completions is annotated for a GameState only, though
+        # it reads nothing a CubeState lacks.
+        self.state: TrackState = state
         self.completions = Completions(state)
         self.board: bytes = state.position.board
         self.dice: tuple[int, ...] = roll_dice(state.dice)
@@ -94,7 +105,7 @@ class TurnInSteps:
 class StepEncoding:
     """The numbers of :mod:`gammon.envs.steps` for ``rules``' games (module text)."""
 
-    def __init__(self, rules: Any) -> None:
+    def __init__(self, rules: Rules) -> None:
         why = why_not_alternating(rules)
         if why is not None:
             raise InvalidOptionError(
@@ -102,6 +113,8 @@ class StepEncoding:
                 f"simply alternate; {why}. Supported: "
                 f"{', '.join(supported_variants(why_not_alternating))} "
                 "(or action_encoding='play', every variant)")
+        # why_not_alternating passes only the turns of TrackVariant itself.
+        assert isinstance(rules, TrackVariant)
         self.rules = rules
         self.sides = int(rules.sides)
         #: The points, then the bar (the mover's numbering 1 .. points + 1).
@@ -141,7 +154,7 @@ class StepEncoding:
 
     # --- a decision ----------------------------------------------------------------------
 
-    def turn(self, state: Any) -> TurnInSteps | None:
+    def turn(self, state: TrackState) -> TurnInSteps | None:
         """The turn in steps of ``state`` when it is a play decision (the same one while
         the state is the same), else None."""
         if self._turn is not None and self._turn.state is state:
@@ -149,7 +162,7 @@ class StepEncoding:
         self._turn = new_turn(state)
         return self._turn
 
-    def legal(self, state: Any, turn: TurnInSteps | None | str = KEPT) -> list[int]:
+    def legal(self, state: TrackState, turn: TurnInSteps | None | str = KEPT) -> list[int]:
         """The numbers legal at ``state``'s decision now. ``turn``: the turn in steps to
         read (an OpenSpiel state keeps its own, since its clones go on apart); by default
         the one this encoding keeps for ``state`` (:meth:`turn`)."""
@@ -166,7 +179,7 @@ class StepEncoding:
             return [self.pass_index]  # the empty play: nothing can move
         return [self.index(source, die) for source, die in turn.legal_steps()]
 
-    def refusal(self, state: Any, index: int) -> str | None:
+    def refusal(self, state: TrackState, index: int) -> str | None:
         """Why step number ``index`` may not be taken at ``state`` (the legal numbers, and
         what the first of them mean), or None when it may."""
         legal = self.legal(state)
@@ -176,7 +189,8 @@ class StepEncoding:
         more = f" and {len(legal) - 8} more" if len(legal) > 8 else ""
         return f"action {index!r} is not legal now: the legal numbers are {shown}{more}"
 
-    def take(self, state: Any, index: int, turn: TurnInSteps | None | str = KEPT) -> Any:
+    def take(self, state: TrackState, index: int, turn: TurnInSteps | None | str = KEPT
+             ) -> StepAction | None:
         """The engine's action that ``index`` (legal: :meth:`legal`) completes, or None
         when it is a step and the turn goes on (``turn`` as in :meth:`legal`)."""
         turn = self.turn(state) if isinstance(turn, str) else turn
@@ -186,7 +200,7 @@ class StepEncoding:
             return turn.done()
         return turn.take(*self.step_of(index))
 
-    def dice_left(self, state: Any, turn: TurnInSteps | None | str = KEPT) -> np.ndarray:
+    def dice_left(self, state: TrackState, turn: TurnInSteps | None | str = KEPT) -> np.ndarray:
         """``sides`` units: how many dice of each value are left to play (/ 4)."""
         units = np.zeros(self.sides, np.float32)
         if isinstance(turn, str):
@@ -196,13 +210,13 @@ class StepEncoding:
                 units[die - 1] += 0.25
         return units
 
-    def position(self, state: Any, turn: TurnInSteps | None | str = KEPT) -> Position:
+    def position(self, state: TrackState, turn: TurnInSteps | None | str = KEPT) -> Position:
         """The position as the steps taken so far leave it (its pins too)."""
         if isinstance(turn, str):
             turn = self.turn(state) if not state.is_terminal else None
         return state.position if turn is None else turn.position
 
-    def observe(self, observer: Any, state: Any, player: int,
+    def observe(self, observer: TrackObserver, state: TrackState, player: int,
                 turn: TurnInSteps | None | str = KEPT) -> np.ndarray:
         """``observer``'s observation of ``state`` for ``player`` with the board as the
         steps so far leave it, followed by the dice still to play (:meth:`dice_left`):
@@ -216,7 +230,7 @@ class StepEncoding:
 ENCODINGS = ("play", "step")
 
 
-def encoding_for(rules: Any, action_encoding: Any, rotation: Any = None
+def encoding_for(rules: Rules, action_encoding: object, rotation: Rotation | None = None
                  ) -> StepEncoding | None:
     """The step numbers for ``action_encoding="step"``, None for ``"play"`` (action ``k``
     is the ``k``-th legal whole decision); an error saying what is allowed otherwise. A
@@ -234,7 +248,7 @@ def encoding_for(rules: Any, action_encoding: Any, rotation: Any = None
     return StepEncoding(rules) if action_encoding == "step" else None
 
 
-def new_turn(state: Any) -> TurnInSteps | None:
+def new_turn(state: TrackState) -> TurnInSteps | None:
     """A new turn in steps of ``state`` when it is a play decision, else None."""
     if state.is_terminal or state.is_chance:
         return None

@@ -73,8 +73,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from gammon.core.errors import IllegalPlayError, InvalidOptionError
+from gammon.core.protocol import Rules
 from gammon.core.variant import TrackVariant, variant_from, variant_names
 from gammon.envs.games import (
     check_seed,
@@ -122,6 +124,8 @@ _TURN_METHODS = ("after_play", "apply_roll", "apply_opening", "returns", "legal_
 def why_not_alternating(rules: Any) -> str | None:
     """Why ``rules``' games are not two-player track games whose turns simply alternate
     (what the step encoding plays), or None."""
+    # Any: any rules object, read for the dice's sides (a track game's, not the Rules
+    # protocol's) once it has said it is a game of checkers.
     if not rules.game_type.checkers:
         return f"{rules.name} is not a game of checkers on a track"
     if rules.players != 2:
@@ -136,7 +140,7 @@ def why_not_alternating(rules: Any) -> str | None:
     return None
 
 
-def why_unsupported(rules: Any) -> str | None:
+def why_unsupported(rules: Rules) -> str | None:
     """Why the compiled environment does not play ``rules``' games, or None: those of
     :func:`why_not_alternating`, and the games that pin, whose pin row (and the end at a
     pinned mother) its kernel does not keep."""
@@ -153,7 +157,7 @@ def why_unsupported(rules: Any) -> str | None:
 Seeds = int | Sequence[int | None] | None
 
 
-def check_seeds(seed: Any, num_envs: int) -> int | list[int | None] | None:
+def check_seeds(seed: object, num_envs: int) -> int | list[int | None] | None:
     """``seed`` as :meth:`VectorEnv.reset` takes it: a whole number or None, or a list
     (a tuple, a 1-D array) of ``num_envs`` of them, one per env; anything else, or a list
     of another length, is refused saying what is allowed."""
@@ -176,7 +180,7 @@ def check_seeds(seed: Any, num_envs: int) -> int | list[int | None] | None:
     return [None if each is None else int(each) for each in seed]
 
 
-def supported_variants(why: Callable[[Any], str | None] = why_unsupported) -> list[str]:
+def supported_variants(why: Callable[[Rules], str | None] = why_unsupported) -> list[str]:
     """The variant names :class:`VectorEnv` plays (with their default options); with
     ``why`` another test of what is refused (:func:`why_not_alternating`: the step
     encoding's)."""
@@ -207,22 +211,22 @@ class VectorEnv:
     take them (module text).
     """
 
-    def __init__(self, variant: str | Any = "backgammon", num_envs: int = 256,
+    def __init__(self, variant: Rules | str = "backgammon", num_envs: int = 256,
                  seed: Seeds = None, *, threads: int = 1, keep: int = KEEP,
-                 stakes: Any = None, match: int = 0, whole_match: bool = False,
-                 **options: Any) -> None:
+                 stakes: StakeRules | dict[str, object] | None = None, match: int = 0,
+                 whole_match: bool = False, **options: object) -> None:
         rules = make_rules(variant, options)
         why = why_unsupported(rules)
         if why is not None:
             raise InvalidOptionError(
                 f"VectorEnv plays the two-player track games whose turns simply alternate; "
                 f"{why}. Supported: {', '.join(supported_variants())}")
+        assert isinstance(rules, TrackVariant)  # why_unsupported passes TrackVariant's turns
         self._setup_stakes(rules, stakes, match, whole_match)
         num_envs = check_whole("num_envs", num_envs, 1)
         threads = check_whole("threads", threads, 1)
         keep = check_whole("keep", keep, 0)
         seed = check_seeds(seed, num_envs)
-        assert isinstance(rules, TrackVariant)
         threads = max(1, min(int(threads), num_envs))
         parallel = threads > 1
         self._reset = kernel.reset_parallel if parallel else kernel.reset
@@ -265,7 +269,8 @@ class VectorEnv:
         self._seed = seed
         self.reset(seed)
 
-    def _setup_stakes(self, rules: Any, stakes: Any, match: Any, whole_match: Any) -> None:
+    def _setup_stakes(self, rules: TrackVariant, stakes: object, match: int,
+                      whole_match: bool) -> None:
         """Check and keep the options of the cube and the match (as the PettingZoo and
         Gymnasium environments take them: :mod:`gammon.envs.games`)."""
         checked = check_stakes(rules, stakes, match)
@@ -380,7 +385,7 @@ class VectorEnv:
         mask: np.ndarray = np.arange(width)[None, :] < counts[:, None]
         return mask
 
-    def _info(self) -> dict[str, Any]:
+    def _info(self) -> dict[str, np.ndarray]:
         info = {"counts": self.counts, "to_play": self.to_play}
         if self.staked:
             info.update(phase=self.phase, cube_value=self.cube_value,
@@ -478,7 +483,7 @@ class VectorEnv:
         return dropped
 
     def _score_games(self, ended: np.ndarray, winners: np.ndarray, rewards: np.ndarray,
-                     dropped: np.ndarray, info: dict[str, Any]) -> np.ndarray:
+                     dropped: np.ndarray, info: dict[str, np.ndarray]) -> np.ndarray:
         """Score the games of ``ended`` with the cube (``rewards`` holds the kernel's
         points of those played out, and gets the env's rewards), move the match on, and
         give those envs a new cube; the envs whose episode ended."""
@@ -564,7 +569,7 @@ class VectorEnv:
 
     # --- stepping ------------------------------------------------------------------
 
-    def reset(self, seed: Seeds = None) -> tuple[np.ndarray, dict[str, Any]]:
+    def reset(self, seed: Seeds = None) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         """Start a new game in every env. ``seed`` seeds every env's dice: a whole number
         (env ``e`` draws from the stream of ``(seed, e)``), None (a fresh seed), or a list
         of one seed per env, as Gymnasium's vector environments take them (env ``e``
@@ -595,8 +600,8 @@ class VectorEnv:
         self._obs = obs
         return obs.copy(), self._info()
 
-    def step(self, actions: Any, active: Any = None) -> tuple[np.ndarray, np.ndarray,
-                                                              np.ndarray, dict[str, Any]]:
+    def step(self, actions: npt.ArrayLike, active: npt.ArrayLike | None = None
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         """Play ``actions[e]`` in every env; ``(obs, rewards, dones, info)`` (module
         text). An action outside ``0 .. counts[e] - 1`` raises :class:`IllegalPlayError`
         and nothing is applied. ``active`` (``(num_envs,)`` booleans; default every env)
@@ -643,7 +648,7 @@ class VectorEnv:
                    self._rules, self._cand, self.keep, self._plays, self._words,
                    self.encoder.cross, self._checkers, obs, rewards, winners, turns, finals)
         dones = winners != -1
-        info: dict[str, Any] = {}
+        info: dict[str, np.ndarray] = {}
         if self.staked:
             which = np.flatnonzero(dropped)
             if which.size:  # the doubler wins the stake before the offer
