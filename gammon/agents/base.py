@@ -18,11 +18,12 @@ from __future__ import annotations
 import random
 import zlib
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeGuard, runtime_checkable
 
 import numpy as np
 
 from gammon.core.play import Play
+from gammon.core.protocol import State
 from gammon.core.variant import GameState, LegalPlays
 
 
@@ -35,7 +36,7 @@ class Agent(Protocol):
 
     name: str
 
-    def choose(self, state: Any) -> Any: ...
+    def choose(self, state: State) -> object: ...
 
 
 def seeded_rng(seed: int | str | None, *salt: object) -> random.Random:
@@ -50,12 +51,12 @@ def seeded_rng(seed: int | str | None, *salt: object) -> random.Random:
     return random.Random(zlib.crc32(text.encode()) * 1_000_003 + len(text))
 
 
-def is_track(state: Any) -> bool:
+def is_track(state: object) -> TypeGuard[GameState]:
     """Whether ``state`` is a track game's :class:`GameState` (board bytes, kernel)."""
     return isinstance(state, GameState) and state.variant.game_type.checkers
 
 
-def play_rows(legal: Any) -> np.ndarray | None:
+def play_rows(legal: object) -> np.ndarray | None:
     """The kernel's rows behind a list of legal plays (boards then moves), else None.
 
     :class:`LegalPlays` keeps the array the move generator returned, in the order of the
@@ -67,11 +68,15 @@ def play_rows(legal: Any) -> np.ndarray | None:
     return None
 
 
-def is_play_list(legal: Sequence[Any]) -> bool:
+def is_play_list(legal: Sequence[object]) -> TypeGuard[Sequence[Play]]:
+    """Whether a legal list holds plays: a decision's actions are all of one kind, so
+    the first tells."""
     return len(legal) > 0 and isinstance(legal[0], Play)
 
 
-def child_states(state: Any, legal: Sequence[Any]) -> list[Any]:
+# Any (the children): the callers read them as their own game's states and fill lists
+# of their own with them.
+def child_states(state: State, legal: Sequence[object]) -> list[Any]:
     """The state after each legal action, in order.
 
     A track game's plays go through ``variant.after_play`` (they came from the legal
@@ -84,7 +89,7 @@ def child_states(state: Any, legal: Sequence[Any]) -> list[Any]:
     return [state.apply(action) for action in legal]
 
 
-def chance_children(state: Any) -> list[tuple[Any, float]]:
+def chance_children(state: State) -> list[tuple[State, float]]:
     """``(child, probability)`` for every outcome of a chance state (none leads back to
     the state itself: the game protocol leaves out throws that are thrown again)."""
     return [(state.apply(outcome), float(p)) for outcome, p in state.chance_outcomes()]

@@ -20,13 +20,17 @@ doubling again, gives): gnubg's cubeful checker play goes further.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from gammon.agents.cube import match_equity
 from gammon.core.protocol import Rules
+from gammon.evaluators.base import Evaluator
 from gammon.nn.evaluator import LOSE_BACKGAMMON, LOSE_GAMMON, WIN, WIN_BACKGAMMON, WIN_GAMMON
+
+if TYPE_CHECKING:
+    from gammon.agents.search import BoardSearch, StateSearch
 
 __all__ = ["MatchContext", "MatchEvaluator", "MatchSearches", "applies", "match_context"]
 
@@ -62,12 +66,15 @@ class MatchContext:
         return np.array([(2 * m - high - low) / (high - low) for m in wins + losses])
 
 
-def applies(evaluator: Any) -> bool:
+def applies(evaluator: object) -> bool:
     """Whether ``evaluator`` gives the chances of each result (a network's outputs)."""
     return callable(getattr(evaluator, "outputs", None)) and getattr(
         evaluator, "players", 2) == 2
 
 
+# Any (the state): any game's; one that :func:`match_length` finds in a match is a
+# stakes state, which this layer may not ask with ``isinstance`` (tests/
+# test_architecture.py counts those checks).
 def match_context(state: Any) -> MatchContext | None:
     """The match context of a stakes state in a match where the score changes what a
     result is worth, else None (money play, a game with no stakes state)."""
@@ -125,15 +132,15 @@ class MatchSearches:
     #: Scores kept at once (a match passes through a few; a review through many).
     KEEP = 16
 
-    def __init__(self, rules: Rules, evaluator: Any, money: Any, wide: int | None = None
-                 ) -> None:
+    def __init__(self, rules: Rules, evaluator: Evaluator, money: BoardSearch | StateSearch,
+                 wide: int | None = None) -> None:
         self.rules = rules
         self.evaluator = evaluator
         self.money = money
         self.wide = wide
-        self._searches: dict[MatchContext, Any] = {}
+        self._searches: dict[MatchContext, BoardSearch | StateSearch] = {}
 
-    def context(self, state: Any) -> MatchContext | None:
+    def context(self, state: object) -> MatchContext | None:
         """The match context that weighs plays at ``state``, or None (money weighs)."""
         from gammon.agents.search import BoardSearch
 
@@ -143,7 +150,7 @@ class MatchSearches:
             return None
         return context
 
-    def at(self, state: Any) -> Any:
+    def at(self, state: object) -> BoardSearch | StateSearch:
         """The search that weighs the plays at ``state`` (a stakes state, or a game's)."""
         from gammon.agents.search import make_search
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -26,6 +26,13 @@ from gammon.agents.search import StateSearch, best_action, candidates, make_sear
 from gammon.agents.stakes import resolve
 from gammon.core.protocol import Rules, State
 from gammon.evaluators import evaluator_for
+from gammon.evaluators.base import Evaluator
+
+
+class Standing(Protocol):
+    """A state of a game with money standings (Acedrex's): what :func:`behind` reads."""
+
+    def standing(self) -> Sequence[float]: ...
 
 
 class RandomAgent:
@@ -35,7 +42,7 @@ class RandomAgent:
         self.rng = rng or random.Random()
         self.name = name
 
-    def choose(self, state: State) -> Any:
+    def choose(self, state: State) -> object:
         actions = candidates(state.legal_actions())
         return actions[self.rng.randrange(len(actions))] if len(actions) > 1 else actions[0]
 
@@ -48,7 +55,7 @@ class ExpectimaxAgent:
     """
 
     def __init__(self, variant: Rules, depth: int = 1, width: int = 8,
-                 cutoff: float | None = None, evaluator: Any = None,
+                 cutoff: float | None = None, evaluator: Evaluator | None = None,
                  name: str | None = None, wide: int | None = None) -> None:
         if depth < 0 or depth > 3:
             raise ValueError(f"expectimax depth is 0 to 3, not {depth}")
@@ -62,7 +69,7 @@ class ExpectimaxAgent:
         #: The plays' search at each match score (:mod:`gammon.agents.match_play`).
         self.searches = MatchSearches(variant, self.evaluator, self.search, wide)
 
-    def choose(self, state: State) -> Any:
+    def choose(self, state: State) -> object:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
@@ -108,7 +115,9 @@ class MoneyAgent(ExpectimaxAgent):
         super().__init__(variant, *args, **kwargs)
         self.settle = settle
 
-    def choose(self, state: Any) -> Any:
+    # Any (the state): one of a game with resignations, whose states (and so the one
+    # its ``apply`` returns, a plain State to the protocol) give their ``standing``.
+    def choose(self, state: Any) -> object:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
@@ -130,13 +139,13 @@ class MoneyAgent(ExpectimaxAgent):
                     return quit_
         return actions[best]
 
-    def _dead(self, state: Any) -> bool:
+    def _dead(self, state: object) -> bool:
         quiet = getattr(self.evaluator, "quiet", None)
         return bool(self.settle and quiet is not None
                     and getattr(state, "turns", 0) >= self.settle and quiet(state))
 
 
-def _widest_of_the_best(actions: Sequence[Any], scores: np.ndarray) -> int:
+def _widest_of_the_best(actions: Sequence[object], scores: np.ndarray) -> int:
     """The best-scored action; among equal scores one that is not a charge, and of
     those the one that spends the most of the die (an Acedrex step's ``steps``). A die
     is spent part by part and each part is scored as it stands, where most parts score
@@ -150,7 +159,7 @@ def _widest_of_the_best(actions: Sequence[Any], scores: np.ndarray) -> int:
                                     getattr(actions[i], "steps", 0)))
 
 
-def behind(state: Any, player: int) -> bool:
+def behind(state: Standing, player: int) -> bool:
     """Whether ``player`` has less money than someone else if the game ended now: only
     a player behind resigns (at equal money there is nothing to save)."""
     standing = state.standing()
@@ -160,5 +169,6 @@ def behind(state: Any, player: int) -> bool:
 class HeuristicAgent(ExpectimaxAgent):
     """The best action by the heuristic evaluator alone (expectimax of depth 0)."""
 
-    def __init__(self, variant: Rules, evaluator: Any = None, name: str = "heuristic") -> None:
+    def __init__(self, variant: Rules, evaluator: Evaluator | None = None,
+                 name: str = "heuristic") -> None:
         super().__init__(variant, depth=0, evaluator=evaluator, name=name)

@@ -18,6 +18,7 @@ for that player, cubeless (Multi-Gam: the seat's expected place score).
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -25,8 +26,8 @@ import numpy as np
 from gammon.analysis.cli import match_search, network_evaluator, read_state
 from gammon.analysis.hint import rate_cube, rate_plays
 from gammon.core.errors import InvalidOptionError
-from gammon.core.protocol import Rules
-from gammon.core.variant import variant
+from gammon.core.protocol import Rules, State
+from gammon.core.variant import GameState, variant
 from gammon.nn import shipped_network
 from gammon.nn.evaluator import NeuralEvaluator, board_rows, equity, outcome_targets
 from gammon.stakes.cube import CubeState, base_of, stakes_of
@@ -122,14 +123,14 @@ def _round(value: float) -> float:
     return round(float(value), DECIMALS)
 
 
-def _probs(values: Any) -> dict[str, float] | None:
+def _probs(values: Iterable[float]) -> dict[str, float] | None:
     values = list(values)
     if len(values) != len(PROBS):
         return None
     return {key: _round(v) for key, v in zip(PROBS, values, strict=True)}
 
 
-def hint(state: Any, evaluator: NeuralEvaluator, plies: int, limit: int) -> dict[str, Any]:
+def hint(state: State, evaluator: NeuralEvaluator, plies: int, limit: int) -> dict[str, Any]:
     """Every legal play of the dice rated (the best ``limit`` of them), best first; in a
     match by match equity (normalised: a single win +1), as the bots play."""
     base = base_of(state)
@@ -163,7 +164,7 @@ def cube(state: CubeState, evaluator: NeuralEvaluator, plies: int) -> dict[str, 
     }
 
 
-def evaluate(base: Any, evaluator: NeuralEvaluator) -> dict[str, Any]:
+def evaluate(base: GameState, evaluator: NeuralEvaluator) -> dict[str, Any]:
     """The network's value of the position with the player on roll to roll (dice in the
     position's text are not looked at), cubeless."""
     player = int(base.position.turn)

@@ -30,7 +30,6 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterator, Sequence
-from typing import Any
 
 import numpy as np
 
@@ -40,6 +39,7 @@ from gammon.variants.acedrex import (
     PLAYERS,
     SIDES,
     SLOTS,
+    AcedrexState,
     combat_outcome,
     combat_stops,
     fighting_pair,
@@ -47,6 +47,7 @@ from gammon.variants.acedrex import (
     points,
     territory,
 )
+from gammon.variants.acedrex.state import StateRules
 
 #: Throws of a combat die after 1s are thrown again.
 THROWS = tuple(range(2, SIDES + 1))
@@ -74,7 +75,7 @@ def combat_odds(attack_bonus: int, defend_bonus: int, threshold: int = 13,
 
 
 
-def fights(rules: Any, state: Any, out: Sequence[bool] = (False,) * PLAYERS,
+def fights(rules: StateRules, state: AcedrexState, out: Sequence[bool] = (False,) * PLAYERS,
            blocked_later: bool = False,
            ) -> Iterator[tuple[int, bool, int, int, int, int, int]]:
     """Every fight standing on the ring, as both evaluations weigh them: its stop, whether
@@ -144,7 +145,7 @@ _LATER_FIGHTS: dict[tuple[int, ...], tuple[int, int, int, int] | None] = {}
 _STOPS_NOW: dict[tuple[str, int, tuple[bool, ...]], frozenset[int]] = {}
 
 
-def forces_in_play(state: Any) -> list[float]:
+def forces_in_play(state: AcedrexState) -> list[float]:
     """Each player's pieces in play: ``PIECE`` for each on the ring or in the jackpot,
     ``IN_HAND`` less for each in hand."""
     force = [0.0] * PLAYERS
@@ -174,11 +175,11 @@ class AcedrexHeuristic:
 
     players = PLAYERS
 
-    def __init__(self, rules: Any) -> None:
+    def __init__(self, rules: StateRules) -> None:
         self.rules = rules
         self.stake = rules.stake
-        self._memo: dict[tuple[Any, ...], list[float]] = {}
-        self._standings: dict[tuple[Any, ...], tuple[list[float], list[list[float]]]] = {}
+        self._memo: dict[tuple[object, ...], list[float]] = {}
+        self._standings: dict[tuple[object, ...], tuple[list[float], list[list[float]]]] = {}
 
     # --- money -------------------------------------------------------------------------
 
@@ -206,7 +207,7 @@ class AcedrexHeuristic:
 
     # --- the evaluation ----------------------------------------------------------------
 
-    def evaluate(self, states: Sequence[Any]) -> np.ndarray:
+    def evaluate(self, states: Sequence[AcedrexState]) -> np.ndarray:
         """:meth:`value` of each state, remembered by :meth:`memo_key`: a search scores
         the twenty throws of the same position, which differ only in the die."""
         memo = self._memo
@@ -221,14 +222,14 @@ class AcedrexHeuristic:
             rows.append(row)
         return np.array(rows, np.float64)
 
-    def memo_key(self, state: Any) -> tuple[Any, ...]:
+    def memo_key(self, state: AcedrexState) -> tuple[object, ...]:
         """Everything of ``state`` that :meth:`value` reads (kept in step with it): the
         position and the combat under way, not the die."""
         return (state.phase, state.stage, state.turn, state.ring, state.tapped, state.hands,
                 state.jackpot, state.captured, state.out, state.money, state.queue,
                 state.fight, state.attack)
 
-    def value(self, state: Any) -> list[float]:
+    def value(self, state: AcedrexState) -> list[float]:
         if state.phase is Phase.TERMINAL:
             return [float(r) for r in state.returns()]
         rules = self.rules
@@ -371,7 +372,7 @@ def expected_points(captures: int, pace: float, most: int) -> float:
     return total + max(left, 0.0) * points(most)
 
 
-def can_fill(state: Any) -> bool:
+def can_fill(state: AcedrexState) -> bool:
     """Whether the player moving can still end a part of the die on a gate this turn
     (ACE-JACKPOT-ENTER): an untapped Alone piece of theirs, or one in hand, within what
     is left of the die of the next gate."""
@@ -423,17 +424,17 @@ class AcedrexEndgame(AcedrexHeuristic):
       is worth more than it reads and a trailer's less.
     """
 
-    def __init__(self, rules: Any, pace: float = PACE, horizon: int = HORIZON,
+    def __init__(self, rules: StateRules, pace: float = PACE, horizon: int = HORIZON,
                  initiative: float = INITIATIVE, offer: float = OFFER) -> None:
         super().__init__(rules)
         self.pace = pace
         self.horizon = horizon
         self.initiative = initiative
         self.offer = offer
-        self._expected: dict[tuple[Any, ...], tuple[list[float],
+        self._expected: dict[tuple[object, ...], tuple[list[float],
                                                     dict[tuple[int, int], list[float]]]] = {}
 
-    def turns_left(self, state: Any) -> int:
+    def turns_left(self, state: AcedrexState) -> int:
         """The turns still to play before the cap (the horizon when there is no cap)."""
         cap = self.rules.turn_cap
         if not cap:
@@ -456,16 +457,16 @@ class AcedrexEndgame(AcedrexHeuristic):
             value[i] += (len(active) * scores[i] - total) * self.stake
         return value
 
-    def value(self, state: Any) -> list[float]:
+    def value(self, state: AcedrexState) -> list[float]:
         return self.worth(state, True)
 
-    def memo_key(self, state: Any) -> tuple[Any, ...]:
+    def memo_key(self, state: AcedrexState) -> tuple[object, ...]:
         """The heuristic's, and what :meth:`worth` reads besides: the turns played (the
         turns left), what is left of the die (:func:`can_fill`) and the settings."""
         return (*super().memo_key(state), state.turns, state.left, self.pace, self.horizon,
                 self.initiative, self.offer)
 
-    def quiet(self, state: Any) -> bool:
+    def quiet(self, state: AcedrexState) -> bool:
         """Whether nothing is pending that could change the money: no fight standing on
         the ring and no piece in the jackpot (what is left is the players' own choice
         to charge)."""
@@ -474,13 +475,13 @@ class AcedrexEndgame(AcedrexHeuristic):
         return not state.jackpot and next(
             fights(self.rules, state, state.out, blocked_later=True), None) is None
 
-    def money(self, state: Any) -> list[float]:
+    def money(self, state: AcedrexState) -> list[float]:
         """The money part of :meth:`value`: without the forces, which are no money and
         which a player who resigns leaves behind (what :class:`~gammon.agents.players.
         MoneyAgent` weighs a resignation against)."""
         return self.worth(state, False)
 
-    def worth(self, state: Any, forces: bool) -> list[float]:
+    def worth(self, state: AcedrexState, forces: bool) -> list[float]:
         if state.phase is Phase.TERMINAL:
             return [float(r) for r in state.returns()]
         rules = self.rules

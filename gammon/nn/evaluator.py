@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from gammon.core.position import Position
+from gammon.core.protocol import Rules
 from gammon.core.variant import GameState, TrackVariant
 from gammon.evaluators.acedrex import AcedrexHeuristic
 from gammon.evaluators.base import finished_returns, two_player_chances
@@ -33,7 +34,7 @@ WIN, WIN_GAMMON, WIN_BACKGAMMON, LOSE_GAMMON, LOSE_BACKGAMMON = range(5)
 TWO_PLAYER_OUTPUTS = 5
 
 
-def outputs_for(variant: Any) -> int:
+def outputs_for(variant: Rules) -> int:
     """How many outputs a network of ``variant`` has."""
     return TWO_PLAYER_OUTPUTS if variant.board == "track" else variant.players
 
@@ -100,7 +101,7 @@ def perspective_of(state: Any) -> int:
     return player if player is not None else state.position.turn
 
 
-def board_rows(states: Sequence[Any], size: int) -> np.ndarray:
+def board_rows(states: Sequence[GameState], size: int) -> np.ndarray:
     """The board rows of ``states`` as the move generator writes them (``size`` bytes
     each): the counts, then the pin row in the games that pin."""
     return writable_boards(b"".join(s.position.kernel_row for s in states), size)

@@ -16,6 +16,7 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from gammon.core.errors import InvalidOptionError
+from gammon.core.position import Position
 from gammon.core.protocol import Rules
 from gammon.render.acedrex import LETTERS, render_ring, style
 from gammon.render.quarter import render_quarter
@@ -23,10 +24,15 @@ from gammon.render.terminal import board_text, checker, render_board
 
 
 class Board(Protocol):
-    """Draws one kind of board, and the token that stands for each player."""
+    """Draws one kind of board, and the token that stands for each player.
+
+    ``state`` and ``highlight`` are Any: each kind draws the states of its own games and
+    marks their moves (a track game's play, the stops of Acedrex's), which the name of
+    the board, not a type, picks.
+    """
 
     def draw(self, state: Any, *, viewer: int | None, names: Sequence[str],
-             highlight: Any = None, position: Any = None,
+             highlight: Any = None, position: Position | None = None,
              dice_left: Sequence[int] | None = None) -> RenderableType:
         """The board of ``state`` from ``viewer``'s side (None: the player on turn);
         ``highlight`` marks the last move, ``position`` and ``dice_left`` draw a play
@@ -40,7 +46,7 @@ class Board(Protocol):
 
 class TrackBoard:
     def draw(self, state: Any, *, viewer: int | None, names: Sequence[str],
-             highlight: Any = None, position: Any = None,
+             highlight: Any = None, position: Position | None = None,
              dice_left: Sequence[int] | None = None) -> RenderableType:
         return render_board(state, viewer, names=names, highlight=highlight,
                             position=position, dice_left=dice_left)
@@ -51,7 +57,7 @@ class TrackBoard:
 
 class QuarterBoard(TrackBoard):
     def draw(self, state: Any, *, viewer: int | None, names: Sequence[str],
-             highlight: Any = None, position: Any = None,
+             highlight: Any = None, position: Position | None = None,
              dice_left: Sequence[int] | None = None) -> RenderableType:
         return render_quarter(state, names=names, highlight=highlight, position=position,
                               dice_left=dice_left)
@@ -59,7 +65,7 @@ class QuarterBoard(TrackBoard):
 
 class RingBoard:
     def draw(self, state: Any, *, viewer: int | None, names: Sequence[str],
-             highlight: Any = None, position: Any = None,
+             highlight: Any = None, position: Position | None = None,
              dice_left: Sequence[int] | None = None) -> RenderableType:
         return render_ring(state, names, highlight or ())
 

@@ -150,7 +150,7 @@ class CubeState:
     auto_doubles: int = 0
     last_actor: int | None = None
     cube_in_play: bool = True
-    _legal: list[Any] = field(default_factory=list, compare=False, repr=False)
+    _legal: list[Sequence[object]] = field(default_factory=list, compare=False, repr=False)
 
     # --- the protocol of a state ---------------------------------------------------------
 
@@ -179,7 +179,7 @@ class CubeState:
         return self.base.moves
 
     @property
-    def memo(self) -> Any:
+    def memo(self) -> object:
         return self.base.memo
 
     @property
@@ -245,7 +245,7 @@ class CubeState:
             raise ValueError(f"no decision to make in the {phase.value} phase")
         if self._legal:
             return self._legal[0]
-        actions: Sequence[Any]
+        actions: Sequence[object]
         if self.resignation is not None:
             actions = (ResignAnswer.ACCEPT, ResignAnswer.REJECT)
         elif self.offer is not None:
@@ -259,7 +259,7 @@ class CubeState:
         self._legal.append(actions)
         return actions
 
-    def apply(self, outcome_or_action: Any) -> CubeState:
+    def apply(self, outcome_or_action: object) -> CubeState:
         """The state after a chance outcome or an action (see the module docstring)."""
         x = outcome_or_action
         phase = self.phase
@@ -458,7 +458,7 @@ class CubeState:
             answers.append(CubeAction.RACCOON)
         return tuple(answers)
 
-    def _answer_cube(self, player: int, action: Any) -> CubeState:
+    def _answer_cube(self, player: int, action: object) -> CubeState:
         offer = self.offer
         assert offer is not None
         if action not in self._answers():
@@ -498,7 +498,7 @@ class CubeState:
             raise IllegalPlayError(f"{_name(player)} cannot resign {given}: {why}")
         return replace(self, resignation=(player, resign.level), _legal=[])
 
-    def _answer_resignation(self, answer: Any) -> CubeState:
+    def _answer_resignation(self, answer: object) -> CubeState:
         assert self.resignation is not None
         offerer, level = self.resignation
         if answer is ResignAnswer.ACCEPT:
@@ -585,23 +585,23 @@ def base_of(state: Any) -> Any:
 # that knows which states carry them): a plain game has none, and the neutral answers.
 
 
-def stakes_of(state: Any) -> CubeState | None:
+def stakes_of(state: object) -> CubeState | None:
     """The stakes (cube, score, resignations) ``state`` is played under: the state
     itself when it carries them, None for a plain game."""
     return state if isinstance(state, CubeState) else None
 
 
-def resign_offers(state: Any) -> tuple[Resign, ...]:
+def resign_offers(state: object) -> tuple[Resign, ...]:
     """The resignations the player to act may offer (none in a plain game)."""
     return state.resign_offers() if isinstance(state, CubeState) else ()
 
 
-def cube_value(state: Any) -> int:
+def cube_value(state: object) -> int:
     """What the game is played for: the cube's value, 1 in a plain game."""
     return state.cube_value if isinstance(state, CubeState) else 1
 
 
-def match_length(state: Any) -> int:
+def match_length(state: object) -> int:
     """The length of the match ``state`` is a game of: 0 in money play or a plain game."""
     return state.score.length if isinstance(state, CubeState) else 0
 
@@ -629,5 +629,5 @@ def _name(player: int) -> str:
     return f"player {player}"
 
 
-def _show(action: Any) -> str:
+def _show(action: object) -> str:
     return str(action) if isinstance(action, CubeAction | ResignAnswer | Resign) else repr(action)

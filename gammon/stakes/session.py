@@ -22,7 +22,7 @@ from typing import Any
 
 import gammon
 from gammon.core.errors import InvalidOptionError
-from gammon.core.protocol import State, play_on
+from gammon.core.protocol import RandomSource, Rules, State, play_on
 from gammon.stakes.cube import cube_game
 from gammon.stakes.record import GameRecord
 from gammon.stakes.rules import StakeRules
@@ -58,11 +58,13 @@ class Session:
 
     def __init__(
         self,
-        variant: Any,
+        variant: Rules | str,
         stake: Number = 1,
         stakes: StakeRules | None = None,
         names: Sequence[str] | None = None,
     ) -> None:
+        # Any: a variant whose game type plays with the stakes is a track game, which
+        # ``cube_game`` takes as a TrackVariant; its game type, not its class, says so.
         self.variant: Any = gammon.variant(variant) if isinstance(variant, str) else variant
         if not isinstance(stake, int | float | Fraction) or isinstance(stake, bool) or stake <= 0:
             raise InvalidOptionError(f"the stake per point is a positive number, not {stake!r}")
@@ -81,24 +83,24 @@ class Session:
     # --- playing -------------------------------------------------------------------------
 
     @property
-    def state(self) -> Any:
+    def state(self) -> State | None:
         return self.games[-1].state if self.games else None
 
-    def new_game(self) -> Any:
+    def new_game(self) -> State:
         """Start the next game: a :class:`CubeState` for two-player track games (the
         cube and resignations), the variant's own state otherwise."""
         if self.state is not None and not self.state.is_terminal:
             raise InvalidOptionError("finish the game in progress first")
         if self.variant.game_type.stakes:
             score = MatchScore(0, tuple(self.won))
-            start: Any = cube_game(self.variant, self.stakes, score)
+            start: State = cube_game(self.variant, self.stakes, score)
         else:
             start = self.variant.initial_state()
         record = GameRecord(start)
         self.games.append(record)
         return record.state
 
-    def apply(self, outcome_or_action: Any) -> Any:
+    def apply(self, outcome_or_action: object) -> State:
         if not self.games or self.games[-1].is_over:
             raise InvalidOptionError("no game in progress: start one with new_game()")
         state = self.games[-1].apply(outcome_or_action)
@@ -106,7 +108,8 @@ class Session:
             self.add(state)
         return state
 
-    def play_game(self, choose: Callable[[Any], Any], rng: Any) -> LedgerEntry:
+    def play_game(self, choose: Callable[[State], object], rng: RandomSource
+                  ) -> LedgerEntry:
         play_on(self.new_game(), rng, choose, apply=self.apply)
         return self.ledger[-1]
 

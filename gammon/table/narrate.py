@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from gammon.core.dice import Roll
 from gammon.core.play import Play
@@ -56,7 +55,7 @@ class Line:
     #: mars), ``throws`` a list of (seat, die). Empty for a line only English tells (a
     #: variant's own notes).
     message: str = ""
-    values: dict[str, Any] = field(default_factory=dict)
+    values: dict[str, object] = field(default_factory=dict)
 
 
 def narrate(table: Table, step: Step, names: Sequence[str]) -> list[Line]:
@@ -66,7 +65,9 @@ def narrate(table: Table, step: Step, names: Sequence[str]) -> list[Line]:
     if step.kind == TIMEOUT:
         return timeout_lines(table, names)
     before, after = step.before, step.after
+    assert before is not None  # only a new game starts from nothing
     if step.kind == THROW:
+        assert isinstance(step.taken, Roll)
         lines = _throw(step.taken, before, after, names)
     else:
         assert step.kind == ACTION and step.seat is not None
@@ -87,7 +88,7 @@ def _new_game(table: Table, step: Step, names: Sequence[str]) -> list[Line]:
     if table.kind == "match":
         lines.append(Line(None, f"Game {step.game} of the {table.length}-point match", GAME,
                           "match_game", {"game": step.game, "length": table.length}))
-        if state.score.crawford:
+        if isinstance(state, CubeState) and state.score.crawford:  # as a match's are
             lines.append(Line(None, "The Crawford game: no doubling in this game.", NOTE,
                               "crawford"))
     elif table.kind == "money":
@@ -112,7 +113,7 @@ def timeout_lines(table: Table, names: Sequence[str]) -> list[Line]:
     return lines
 
 
-def _throw(roll: Roll, before: Any, after: Any, names: Sequence[str]) -> list[Line]:
+def _throw(roll: Roll, before: State, after: State, names: Sequence[str]) -> list[Line]:
     """An opening throw, or a roll that the player who threw now plays (in every game
     the throw that ends in a decision is that player's); other throws (a combat's) are
     the variant's to announce."""
@@ -125,13 +126,13 @@ def _throw(roll: Roll, before: Any, after: Any, names: Sequence[str]) -> list[Li
     return []
 
 
-def _opening(roll: Roll, before: Any, after: Any, names: Sequence[str]) -> Line:
+def _opening(roll: Roll, before: State, after: State, names: Sequence[str]) -> Line:
     throwers = roll.players or tuple(range(len(roll.dice)))
     throws = ", ".join(f"{names[p]} {agree(names[p], 'throws')} {d}"
                        for p, d in zip(throwers, roll.dice, strict=True))
     label = "Roll-off" if roll.players else "Opening roll"
     text = f"{label}: {throws}"
-    values: dict[str, Any] = {"throws": [[p, d] for p, d in zip(throwers, roll.dice,
+    values: dict[str, object] = {"throws": [[p, d] for p, d in zip(throwers, roll.dice,
                                                                  strict=True)]}
     state = base_of(after)
     if cube_value(after) != cube_value(before):
@@ -160,7 +161,8 @@ def _opening(roll: Roll, before: Any, after: Any, names: Sequence[str]) -> Line:
     return Line(None, text + ".", OPENING, message, values)
 
 
-def _action(table: Table, seat: int, action: Any, before: Any, after: Any) -> list[Line]:
+def _action(table: Table, seat: int, action: object, before: State,
+            after: State) -> list[Line]:
     if isinstance(action, CubeAction | Resign | ResignAnswer):
         return [Line(event.player if event.player is not None else seat, event.text, CUBE,
                      *_cube_message(event.kind, after))
@@ -182,8 +184,10 @@ def _action(table: Table, seat: int, action: Any, before: Any, after: Any) -> li
     return [Line(seat, str(action), CHOICE)]
 
 
-def _cube_message(kind: str, after: Any) -> tuple[str, dict[str, Any]]:
+def _cube_message(kind: str, after: State) -> tuple[str, dict[str, object]]:
     """A cube event's message and values (the pages word doubles, takes and drops)."""
+    if not isinstance(after, CubeState):  # pragma: no cover - cube events carry stakes
+        return "", {}
     if kind in ("double", "beaver", "raccoon") and after.offer is not None:
         return kind, {"value": after.offer.value}
     if kind == "take":
@@ -191,7 +195,7 @@ def _cube_message(kind: str, after: Any) -> tuple[str, dict[str, Any]]:
     return "", {}
 
 
-def _result_message(state: CubeState) -> tuple[str, dict[str, Any]]:
+def _result_message(state: CubeState) -> tuple[str, dict[str, object]]:
     """A won game's message and values (the result's name, as the variant calls it, in
     ``*_result``); none for the rarer endings English alone tells."""
     winner = state.winner
@@ -205,7 +209,8 @@ def _result_message(state: CubeState) -> tuple[str, dict[str, Any]]:
         return "wins_resigned", {"kind_result": names[ending.level - 1], "points": f"{points:g}"}
     if state.result_level > 1 and points == state.cube_value:
         return "", {}
-    values = {"kind_result": names[state.result_level - 1], "points": f"{points:g}"}
+    values: dict[str, object] = {"kind_result": names[state.result_level - 1],
+                                 "points": f"{points:g}"}
     if state.cube_value != 1:
         return "wins_cube", {**values, "cube": state.cube_value}
     return "wins", values

@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
+from gammon.agents.base import Agent
 from gammon.agents.registry import make_agent
 from gammon.core.dice import Roll
 from gammon.core.errors import GammonError, IllegalPlayError, InvalidOptionError
@@ -99,6 +100,8 @@ class Question:
     seat: int
     kind: str
     text: str
+    # Any: the faces read the states and actions of their games' kinds off a question
+    # (gammon.cli.play takes a PLAY question's actions as plays)
     state: Any
     actions: Sequence[Any]
 
@@ -118,9 +121,9 @@ class Step:
     kind: str
     game: int
     seat: int | None
-    taken: Any
-    before: Any
-    after: Any
+    taken: object
+    before: State | None
+    after: State
     note: str = ""
 
 
@@ -151,7 +154,7 @@ class Table:
         games: int | None = None,
         seed: int | None = None,
         fair: bool = False,
-        options: dict[str, Any] | None = None,
+        options: dict[str, object] | None = None,
     ) -> None:
         if kind not in KINDS:
             raise InvalidOptionError(f"a table plays a {', a '.join(KINDS)}, not {kind!r}")
@@ -199,9 +202,10 @@ class Table:
             self.stakes = stakes if stakes is not None else StakeRules()
             self.series = Session(self._rules, stake if kind == MONEY else 1, self.stakes)
         self.log: list[list[log.Entry]] = []
-        self._agents: dict[int, Any] | None = None
+        self._agents: dict[int, Agent] | None = None
         self._seated = (0, 0)  # the game, and its entries, when the bots sat down
-        self._asked: tuple[Any, bool, int, Question | None] = (None, False, -1, None)
+        self._asked: tuple[State | None, bool, int, Question | None] = (
+            None, False, -1, None)
         self.finished = False  # a person said enough, or a game was abandoned
         self.timed_out: int | None = None  # the seat that lost on time
 
@@ -215,7 +219,7 @@ class Table:
     # --- what the table is doing --------------------------------------------------------
 
     @property
-    def variant(self) -> Any:
+    def variant(self) -> Rules:
         """The rules of the game being played (or the last one): the table's variant, or
         in a rotation such as tavli the game whose turn it is."""
         return self.series.variant if isinstance(self.series, Match) else self._rules
@@ -226,7 +230,7 @@ class Table:
         return self.rotation.name if self.rotation is not None else self._rules.name
 
     @property
-    def options(self) -> dict[str, Any]:
+    def options(self) -> dict[str, object]:
         """The variant's options that differ from its defaults, as JSON (none for a
         rotation, whose games are as they are)."""
         return {} if self.rotation is not None else _plain(self._rules.options())
@@ -234,6 +238,8 @@ class Table:
     @property
     def state(self) -> Any:
         """The state of the game being played (or the last one); None before the first."""
+        # Any, not State | None: the faces read their own games' states off it (and
+        # gammon.cli.play hands it on before the first game).
         return self.series.state
 
     @property
@@ -327,7 +333,7 @@ class Table:
         return question
 
     @property
-    def agents(self) -> dict[int, Any]:
+    def agents(self) -> dict[int, Agent]:
         """The bots of the game being played, made when first asked for: seeded from the
         table's seed, the game and how far into its log they sit down, so a table
         restored from its log seats the same bots as one that played on."""
@@ -369,7 +375,7 @@ class Table:
             steps.append(step)
         return steps
 
-    def act(self, seat: int, action: Any, note: str = "") -> Step | None:
+    def act(self, seat: int, action: object, note: str = "") -> Step | None:
         """``seat``'s answer to the question (or an offer to resign at its own decision);
         ``note`` goes into the log beside it.
 
@@ -394,7 +400,7 @@ class Table:
         return self._apply(seat, self._offered(question, action), note)
 
     @staticmethod
-    def _offered(question: Question, action: Any) -> Any:
+    def _offered(question: Question, action: object) -> object:
         """The action on offer that ``action`` is (a play equal by its result, the same
         cube word...), which the log then writes; IllegalPlayError for one not on
         offer. Offers to resign count, though the question does not list them."""
@@ -445,7 +451,7 @@ class Table:
         self.log[-1].append(log.encode_outcome(roll))
         return Step(THROW, self.game, None, roll, before, after)
 
-    def _apply(self, seat: int, action: Any, note: str = "") -> Step:
+    def _apply(self, seat: int, action: object, note: str = "") -> Step:
         before = self.state
         after = self.series.apply(action)  # raises, and changes nothing, when illegal
         entry = log.encode_action(seat, action, self.describe(before, action))
@@ -454,7 +460,7 @@ class Table:
         self.log[-1].append(entry)
         return Step(ACTION, self.game, seat, action, before, after, note)
 
-    def describe(self, state: Any, action: Any) -> str:
+    def describe(self, state: State | None, action: object) -> str:
         """An action as the record writes it: a play in the variant's move text (in the
         mover's own numbering), anything else as it names itself."""
         if isinstance(action, Play):
@@ -465,6 +471,7 @@ class Table:
 
     def to_json(self) -> dict[str, Any]:
         """The table as plain JSON: its settings and the log of every game."""
+        # Any: the web server fills in its seats' names and adds fields of its own.
         return {
             "format": FORMAT,
             "version": VERSION,
@@ -585,7 +592,7 @@ def _check_types(data: dict[str, Any]) -> None:
         raise TypeError("'log', a list of games each a list of entries")
 
 
-def _kind(state: State, actions: Sequence[Any]) -> str:
+def _kind(state: State, actions: Sequence[object]) -> str:
     if (stakes := stakes_of(state)) is not None:
         if stakes.resignation is not None:
             return RESIGNATION
@@ -598,7 +605,7 @@ def _kind(state: State, actions: Sequence[Any]) -> str:
     return CHOICE
 
 
-def _text(state: State, actions: Sequence[Any], names: Sequence[str] | None = None) -> str:
+def _text(state: State, actions: Sequence[object], names: Sequence[str] | None = None) -> str:
     """The question in a few words; the seats named by ``names`` where it names one."""
     game: State = state
     if (stakes := stakes_of(state)) is not None:
@@ -614,7 +621,7 @@ def _text(state: State, actions: Sequence[Any], names: Sequence[str] | None = No
     return "choose: " + ", ".join(str(a) for a in actions)
 
 
-def _plain(values: dict[str, Any]) -> dict[str, Any]:
+def _plain(values: Mapping[str, object]) -> dict[str, object]:
     """Option values as JSON takes them."""
     return {k: (v if isinstance(v, bool | int | float | str) or v is None else str(v))
             for k, v in values.items()}

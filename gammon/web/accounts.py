@@ -30,12 +30,12 @@ import secrets
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import and_, func, insert, or_, select, text, update
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Row
 from sqlalchemy.exc import IntegrityError
 
 from gammon.core.errors import GammonError
@@ -89,7 +89,7 @@ def cookie_name(secure: bool) -> str:
     return SECURE_COOKIE if secure else COOKIE
 
 
-def _text(value: Any) -> bool:
+def _text(value: object) -> bool:
     """Whether ``value`` is text a database can hold: no NUL, no half of a surrogate
     pair (JSON can send both; PostgreSQL refuses the first, UTF-8 the second)."""
     return isinstance(value, str) and "\x00" not in value and \
@@ -137,7 +137,7 @@ class Accounts:
         self.reserved = {key for name in (*RESERVED, *reserved) for key in keys(name)}
         self._dummy = _dummy_hash()
 
-    def check_name(self, name: Any) -> str:
+    def check_name(self, name: object) -> str:
         """``name`` NFKC-normalised, as it is kept and shown, or :class:`AccountError`
         saying what is wrong with it and what is allowed."""
         if not isinstance(name, str):
@@ -154,7 +154,7 @@ class Accounts:
         return name
 
     @staticmethod
-    def check_password(password: Any, name: str = "") -> str:
+    def check_password(password: object, name: str = "") -> str:
         low, high = PASSWORD_CHARS
         if not isinstance(password, str) or not low <= len(password) <= high:
             raise AccountError(f"a password is {low} to {high} characters")
@@ -169,7 +169,7 @@ class Accounts:
                                "with little else): choose another")
         return password
 
-    def sign_up(self, name: Any, password: Any, address: str = "",
+    def sign_up(self, name: object, password: object, address: str = "",
                 per_day: int | None = None) -> User:
         """A new account made from the address hashed as ``address``, which may make
         ``per_day`` of them a day (any number when None)."""
@@ -203,14 +203,14 @@ class Accounts:
         return User(int(user_id), name)
 
     @staticmethod
-    def tries_key(name: Any) -> str:
+    def tries_key(name: object) -> str:
         """What the sign-ins at one account are counted by: its key, so that no spelling
         of its name (its case, a look-alike letter) is tried apart."""
         if isinstance(name, str) and len(name) <= 40:
             return keys(name)[0]
         return str(name)[:40]
 
-    def sign_in(self, name: Any, password: Any) -> User:
+    def sign_in(self, name: object, password: object) -> User:
         wrong = AccountError("that name and password do not match an account", 401)
         if isinstance(name, str) and not _text(name):
             raise AccountError("a name holds no control characters (NUL) nor halves of "
@@ -283,12 +283,12 @@ class Accounts:
         with self.store.engine.connect() as db:
             return _rating(db, user_id, pool)
 
-    def ratings_of(self, user_id: int) -> dict[str, dict[str, Any]]:
+    def ratings_of(self, user_id: int) -> dict[str, Shown]:
         with self.store.engine.connect() as db:
             found = db.execute(select(ratings).where(ratings.c.user_id == user_id)).all()
         return {row.pool: _shown(row) for row in found}
 
-    def leaderboard(self, pool: str, limit: int = 50) -> list[dict[str, Any]]:
+    def leaderboard(self, pool: str, limit: int = 50) -> list[dict[str, object]]:
         """The best-rated accounts of ``pool`` past their provisional games: name, rating,
         deviation and games."""
         with self.store.engine.connect() as db:
@@ -299,7 +299,16 @@ class Accounts:
         return [{"name": row.name, **_shown(row)} for row in found]
 
 
-def _shown(row: Any) -> dict[str, Any]:
+class Shown(TypedDict):
+    """A rating as the pages show it."""
+
+    rating: float
+    deviation: float
+    games: int
+    provisional: bool
+
+
+def _shown(row: Row[Any]) -> Shown:
     return {"rating": round(row.rating, 2), "deviation": round(row.deviation, 2),
             "games": row.games, "provisional": row.games < LISTED_AFTER}
 

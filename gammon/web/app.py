@@ -46,10 +46,10 @@ import logging
 import os
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, TypeVar, TypeVarTuple
 
 from starlette.applications import Starlette
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -85,10 +85,12 @@ from gammon.web.rates import Rates
 from gammon.web.requests import Refused, address, read_json, same_origin, secure
 from gammon.web.room import Room, seat_names
 from gammon.web.rooms import TABLE_ID, Lobby, Unavailable
-from gammon.web.store import OPEN, OVER, QUARANTINED, Store, address_hash
+from gammon.web.store import OPEN, OVER, QUARANTINED, Saved, Store, address_hash
 
 STATIC = Path(__file__).resolve().parent / "static"
 log = logging.getLogger("gammon.web")
+_T = TypeVar("_T")
+_Args = TypeVarTuple("_Args")
 #: What a table may be asked for at creation.
 CREATE_FIELDS = {"variant", "options", "seats", "kind", "length", "stake", "games",
                  "crawford", "cube", "jacoby", "beaver", "rated", "clock"}
@@ -164,8 +166,15 @@ def bot_ratings() -> dict[str, dict[str, int]]:
             for name, found in measured.items()}
 
 
-def _variants(config: ServerConfig) -> list[dict[str, Any]]:
-    out = []
+class Listing(TypedDict):
+    """The lobby's list of tables as last sent (JSON text), and when it was made."""
+
+    at: float
+    json: str
+
+
+def _variants(config: ServerConfig) -> list[dict[str, object]]:
+    out: list[dict[str, object]] = []
     ratings = bot_ratings()
     for name in variant_names():
         rules = variant(name)
@@ -221,7 +230,7 @@ class AccountRoutes:
     def close(self) -> None:
         self.hashing.shutdown(wait=False, cancel_futures=True)
 
-    async def hashed(self, work: Any, *args: Any) -> Any:
+    async def hashed(self, work: Callable[[*_Args], _T], *args: *_Args) -> _T:
         """``work(*args)``, which hashes a password, in the hashing pool: 503 when as
         many as the limit are there already."""
         if self.hashing_now >= self.config.rates.hashing_queue:
@@ -326,7 +335,7 @@ class TableRoutes:
         self.sockets_per_minute = Rates.per_minute(
             config.rates.sockets_per_minute_per_address)
         self.variants_json = json.dumps(_variants(config))
-        self.listing: dict[str, Any] = {"at": 0.0, "json": "[]"}
+        self.listing: Listing = {"at": 0.0, "json": "[]"}
 
     def routes(self) -> list[BaseRoute]:
         return [
@@ -613,12 +622,12 @@ def app_from_environment() -> Starlette:
     return create_app(settings["database"], config=config)
 
 
-def _seat_link(room: Room, seat: int, token: str) -> dict[str, Any]:
+def _seat_link(room: Room, seat: int, token: str) -> dict[str, object]:
     return {"id": room.id, "seat": seat, "token": token,
             "url": f"/t/{room.id}#token={token}"}
 
 
-def _row(saved: Any, taken: set[int]) -> dict[str, Any]:
+def _row(saved: Saved, taken: set[int]) -> dict[str, object]:
     """A table as the lobby lists it (from its stored settings, without replaying it)."""
     settings = saved.settings
     seats = [Seat(s["kind"], s.get("name", "")) for s in settings["seats"]]
@@ -635,7 +644,7 @@ def _row(saved: Any, taken: set[int]) -> dict[str, Any]:
             "over": saved.status == OVER}
 
 
-def review_page_of(record: dict[str, Any], names: list[str], table_id: str) -> str:
+def review_page_of(record: dict[str, object], names: list[str], table_id: str) -> str:
     """The review page of a finished table (every decision rated at 1 ply): in a bots'
     worker process, since it evaluates every decision of the game."""
     table = Table.from_json(record)
@@ -644,7 +653,7 @@ def review_page_of(record: dict[str, Any], names: list[str], table_id: str) -> s
     return html(reviewed, f"Review of table {table_id} ({table.variant.name})")
 
 
-def table_settings(body: dict[str, Any], config: ServerConfig) -> dict[str, Any]:
+def table_settings(body: dict[str, object], config: ServerConfig) -> dict[str, Any]:
     """The :class:`~gammon.table.Table` settings of a creation request, checked field by
     field: seats from the server's menu, options from the variant's table options
     (``rules.table_options``: an allow-list with ranges), numbers in range."""
@@ -704,13 +713,13 @@ def table_settings(body: dict[str, Any], config: ServerConfig) -> dict[str, Any]
     return settings
 
 
-def _match_settings(settings: dict[str, Any], body: dict[str, Any]) -> None:
+def _match_settings(settings: dict[str, object], body: dict[str, object]) -> None:
     settings["length"] = _whole(body.get("length", 5), "length", 1, 25)
     settings["crawford"] = _yes_no(body.get("crawford", True), "crawford")
 
 
-def _rotation_settings(games_in_turn: Rotation, body: dict[str, Any], options: dict[str, Any],
-                       config: ServerConfig) -> dict[str, Any]:
+def _rotation_settings(games_in_turn: Rotation, body: dict[str, object],
+                       options: dict[str, object], config: ServerConfig) -> dict[str, Any]:
     """The settings of a table of several variants in turn (tavli): a match, no options,
     no cube unless its games have one, seats from the levels they share."""
     name = games_in_turn.name
@@ -731,14 +740,14 @@ def _rotation_settings(games_in_turn: Rotation, body: dict[str, Any], options: d
     return settings
 
 
-def _whole(value: Any, what: str, low: int, high: int) -> int:
+def _whole(value: object, what: str, low: int, high: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise InvalidOptionError(f"{what} is a whole number from {low} to {high}, not "
                                  f"{str(value)[:20]!r}")
     return value
 
 
-def _yes_no(value: Any, what: str) -> bool:
+def _yes_no(value: object, what: str) -> bool:
     if not isinstance(value, bool):
         raise InvalidOptionError(f"{what} is true or false, not {str(value)[:20]!r}")
     return value

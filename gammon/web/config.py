@@ -217,7 +217,7 @@ class ServerConfig:
                 **shared}
         return shared
 
-    def seat(self, rules: Rules | Sequence[Rules], asked: Any) -> str:
+    def seat(self, rules: Rules | Sequence[Rules], asked: object) -> str:
         """The seat kind (``human`` or an agent spec) a client's seat request stands for
         at a table of ``rules`` (or of several variants in turn); InvalidOptionError
         saying what is offered for anything else."""
@@ -266,7 +266,7 @@ def load_config(path: Path | None, **overrides: Any) -> ServerConfig:
     """The configuration in the TOML file ``path`` (None: the defaults), with
     ``overrides`` (a top-level field's new value) on top; InvalidOptionError naming
     what is wrong in the file."""
-    data: dict[str, Any] = {}
+    data: dict[str, object] = {}
     if path is not None:
         try:
             data = tomllib.loads(path.read_text())
@@ -292,7 +292,7 @@ def load_config(path: Path | None, **overrides: Any) -> ServerConfig:
     return ServerConfig(**values)
 
 
-def host_names(given: Any, where: str = "hosts") -> tuple[str, ...]:
+def host_names(given: object, where: str = "hosts") -> tuple[str, ...]:
     """The host names of a configuration's ``hosts``, checked and written as the Host
     header has them (lower case, an IPv6 address in brackets); InvalidOptionError saying
     what a name may be."""
@@ -336,7 +336,7 @@ def listening_hosts(host: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
-def _section(kind: type, given: Any, where: str) -> Any:
+def _section(kind: type, given: object, where: str) -> object:
     if not isinstance(given, dict):
         raise InvalidOptionError(f"{where} is a table of settings")
     fields = {f.name: f for f in dataclasses.fields(kind)}
@@ -354,12 +354,12 @@ def _section(kind: type, given: Any, where: str) -> Any:
     return kind(**given)
 
 
-def _bots(given: Any, path: Path | None) -> dict[str, dict[str, Level]]:
+def _bots(given: object, path: Path | None) -> dict[str, dict[str, Level]]:
     """``[bots]`` levels for every variant and ``[bots.VARIANT]`` for one, checked: each
     spec builds an agent of a known kind."""
     if not isinstance(given, dict):
         raise InvalidOptionError(f"{path}: [bots] is a table of levels")
-    scopes: dict[str, dict[str, Any]] = {"*": {}}
+    scopes: dict[str, dict[str, object]] = {"*": {}}
     for key, value in given.items():
         if isinstance(value, dict) and "spec" not in value:
             scopes[variant(key).name] = value  # a variant's own levels

@@ -31,6 +31,7 @@ import asyncio
 import json
 import logging
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -124,7 +125,7 @@ class Engine:
         alternate = self.rules[name].game_type.turns == "alternate"
         return most if alternate else min(1, most)
 
-    def checked(self, kind: str, body: dict[str, Any]) -> Ask:
+    def checked(self, kind: str, body: dict[str, object]) -> Ask:
         """The request ``body`` of an analysis of ``kind``, checked field by field;
         EngineRefused saying what is wrong and what is allowed."""
         fields = FIELDS[kind]
@@ -156,7 +157,7 @@ class Engine:
                                 ) from None
         return Ask(kind, name, position, dice, plies, limit)
 
-    def _variant(self, kind: str, given: Any) -> str:
+    def _variant(self, kind: str, given: object) -> str:
         offered = self.cube_names if kind == "cube" else self.names
         if not isinstance(given, str) or len(given) > NAME_CHARS:
             raise EngineRefused(f"variant is a name, one of: {', '.join(offered)}")
@@ -172,7 +173,7 @@ class Engine:
                                 422)
         return name
 
-    def _position(self, given: Any) -> str:
+    def _position(self, given: object) -> str:
         most = self.config.limits.engine_position_chars
         if not isinstance(given, str):
             raise EngineRefused("position is text: the variant's notation (an XGID or GNU "
@@ -185,7 +186,8 @@ class Engine:
         return text
 
     @staticmethod
-    def _dice(given: Any, rules: Any) -> str | None:
+    def _dice(given: object, rules: Any) -> str | None:
+        # Any: ``rules.sides`` is the track games' (TrackVariant), not every Rules'
         if given is None or given == "":
             return None
         if isinstance(given, list) and len(given) == 2:
@@ -198,7 +200,7 @@ class Engine:
 
     # --- running one ------------------------------------------------------------------
 
-    async def run(self, ask: Ask, where: str) -> dict[str, Any]:
+    async def run(self, ask: Ask, where: str) -> dict[str, object]:
         """The answer to ``ask``, from one of the bots' workers, within the limits."""
         limits = self.config.limits
         if self.by_address.get(where, 0) >= limits.engine_jobs_per_address:
@@ -215,7 +217,7 @@ class Engine:
         self.by_address[where] = self.by_address.get(where, 0) + 1
         try:
             async with self.slots:
-                found: dict[str, Any] = await self.thinkers.run(
+                found: dict[str, object] = await self.thinkers.run(
                     answer, ask.kind, ask.variant, ask.position, ask.dice, ask.plies,
                     ask.limit, budget=limits.engine_seconds, owner=OWNER)
                 return found
@@ -277,14 +279,14 @@ class Engine:
                 Route(f"{PREFIX}/openapi.json", self.description, methods=["GET"])]
 
 
-def _whole(value: Any, what: str, low: int, high: int, where: str = "") -> int:
+def _whole(value: object, what: str, low: int, high: int, where: str = "") -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise EngineRefused(f"{what} is a whole number from {low} to {high}{where}, not "
                             f"{_shown(value)}")
     return value
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     """A value a client sent, as an error message shows it: a scalar as JSON (cut short),
     anything else by its kind."""
     if value is None or isinstance(value, bool | int | float | str):
@@ -306,7 +308,8 @@ def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _post(kind: str, summary: str, text: str, examples: dict[str, Any]) -> dict[str, Any]:
+def _post(kind: str, summary: str, text: str,
+          examples: Mapping[str, tuple[str, object]]) -> dict[str, object]:
     name = kind.capitalize()
     errors = {
         "400": "The request is wrong: the error says what is allowed.",
@@ -333,7 +336,7 @@ def _post(kind: str, summary: str, text: str, examples: dict[str, Any]) -> dict[
     }}
 
 
-def _request_schemas(engine: Engine) -> dict[str, Any]:
+def _request_schemas(engine: Engine) -> dict[str, object]:
     """The bodies the engine API reads: the variants and limits are ``engine``'s."""
     limits = engine.config.limits
     variant_field = {"type": "string", "enum": engine.names,
@@ -385,7 +388,7 @@ def _request_schemas(engine: Engine) -> dict[str, Any]:
 _NUMBER = {"type": "number"}
 
 
-def _play_schemas() -> dict[str, Any]:
+def _play_schemas() -> dict[str, object]:
     """A rated play and the chances it carries, as the answers list them."""
     probabilities = {
         "type": "object", "additionalProperties": False, "required": list(PROBS),
@@ -412,7 +415,7 @@ def _play_schemas() -> dict[str, Any]:
     }
 
 
-def _answer_schemas() -> dict[str, Any]:
+def _answer_schemas() -> dict[str, object]:
     """The bodies the engine API answers with."""
     player = {"type": "integer", "minimum": 0,
               "description": "The player on roll (or to play the dice), from 0; in an XGID "
@@ -479,7 +482,7 @@ def _answer_schemas() -> dict[str, Any]:
     }
 
 
-def _paths() -> dict[str, Any]:
+def _paths() -> dict[str, object]:
     """The engine API's routes, each with its examples."""
     return {
         f"{PREFIX}/hint": _post(
@@ -528,7 +531,7 @@ def _paths() -> dict[str, Any]:
     }
 
 
-def openapi(engine: Engine) -> dict[str, Any]:
+def openapi(engine: Engine) -> dict[str, object]:
     """The OpenAPI 3.1 description of the engine API of ``engine``'s server: the
     variants it analyses and its limits are the server's own."""
     limits, rates = engine.config.limits, engine.config.rates

@@ -31,12 +31,12 @@ import json
 import logging
 import time
 from collections import deque
-from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketState
 
 from gammon.core.errors import GammonError, IllegalPlayError
 from gammon.stakes.cube import resign_offers
+from gammon.table.table import Question
 from gammon.web.accounts import User
 from gammon.web.config import ServerConfig
 from gammon.web.rates import Bucket, Rates
@@ -74,7 +74,7 @@ class Connection:
         self.ready.set()
 
     def error(self, message: str, version: int | None = None) -> None:
-        data: dict[str, Any] = {"type": "error", "message": message}
+        data: dict[str, object] = {"type": "error", "message": message}
         if version is not None:
             data["version"] = version
         self.push(json.dumps(data))
@@ -126,7 +126,7 @@ class Live:
         self.sockets: dict[str, int] = {}  # by address
         self.open = 0
         self.connections: set[Connection] = set()
-        self.handlers: set[asyncio.Task[Any]] = set()
+        self.handlers: set[asyncio.Task[object]] = set()
 
     def admit(self, address: str) -> str | None:
         """Why a new websocket from ``address`` is refused, or None."""
@@ -191,7 +191,8 @@ class Live:
                 finally:
                     self.handlers.discard(handler)
 
-    async def _hello(self, socket: WebSocket, connection: Connection) -> dict[str, Any] | None:
+    async def _hello(self, socket: WebSocket,
+                     connection: Connection) -> dict[str, object] | None:
         try:
             text = await asyncio.wait_for(self._text(socket, connection),
                                           self.config.limits.hello_seconds)
@@ -223,7 +224,7 @@ class Live:
             return None
         return str(text)
 
-    def _parse(self, text: str, connection: Connection) -> dict[str, Any] | None:
+    def _parse(self, text: str, connection: Connection) -> dict[str, object] | None:
         try:
             message = json.loads(text)
         except (json.JSONDecodeError, RecursionError):
@@ -287,7 +288,7 @@ class Live:
                 f"{self.config.rates.chat_lines_per_minute_per_address} lines a minute")
 
     async def _handle(self, connection: Connection, room: Room, seat: int | None,
-                      message: dict[str, Any], arrived: float) -> None:
+                      message: dict[str, object], arrived: float) -> None:
         kind = message.get("type")
         if kind == "ping":
             connection.push('{"type":"pong"}')
@@ -307,7 +308,7 @@ class Live:
                                    "chat or ping")
 
 
-def chat_text(text: Any, limit: int) -> str:
+def chat_text(text: object, limit: int) -> str:
     """A chat line as it may be shown: text of at most ``limit`` characters, with no
     control characters (a line break included); shown by the page as text, never HTML."""
     if not isinstance(text, str):
@@ -320,7 +321,7 @@ def chat_text(text: Any, limit: int) -> str:
     return words
 
 
-def chosen(question: Any, message: dict[str, Any]) -> Any:
+def chosen(question: Question, message: dict[str, object]) -> object:
     """The action an ``act`` message names: an index into the question's actions, or a
     resignation level."""
     if "resign" in message:

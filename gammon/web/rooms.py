@@ -26,8 +26,8 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Collection, Coroutine, Sequence
+from typing import Any, TypeVar
 
 from sqlalchemy.engine import Connection
 
@@ -49,6 +49,7 @@ from gammon.web.store import (
     PERSON,
     QUARANTINED,
     DamagedRow,
+    LogRow,
     Notice,
     Saved,
     Store,
@@ -58,6 +59,7 @@ from gammon.web.views import publish, view
 from gammon.web.workers import Thinkers
 
 log = logging.getLogger("gammon.web")
+_T = TypeVar("_T")
 
 #: Seconds a process holds a table's bots without renewing; it renews every third.
 LEASE = 6.0
@@ -158,7 +160,7 @@ class Lobby:
         self.runner_id = secrets.token_hex(8)  # this process, as it holds bots' leases
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Task[object]] = set()
         self._warned: set[tuple[str, str]] = set()
         self.seating = Seating(self)
         self.others = OtherProcesses(self)
@@ -187,7 +189,7 @@ class Lobby:
         await stop_tasks(tasks, STOP_SECONDS)
         self.thinkers.close()
 
-    def warn_once(self, table_id: str, what: str, message: str, *args: Any) -> None:
+    def warn_once(self, table_id: str, what: str, message: str, *args: object) -> None:
         """Log a warning about a table once per process and kind (``what``), not on each
         sweep that finds it as it was."""
         if (table_id, what) in self._warned:
@@ -197,7 +199,7 @@ class Lobby:
         self._warned.add((table_id, what))
         log.warning(message, *args)
 
-    def spawn(self, work: Any) -> asyncio.Task[Any]:
+    def spawn(self, work: Coroutine[object, None, _T]) -> asyncio.Task[_T]:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -295,8 +297,8 @@ class Lobby:
 
     # --- changing a table -------------------------------------------------------------------
 
-    async def act(self, room: Room, seat: int | None, version: Any,
-                  choose: Callable[[Question], Any], arrived: float | None = None) -> None:
+    async def act(self, room: Room, seat: int | None, version: object,
+                  choose: Callable[[Question], object], arrived: float | None = None) -> None:
         """``seat``'s answer at ``version``, which ``arrived`` at that moment (now, unless
         said): ``choose(question)`` names the action (an index into the question's
         actions, a resignation). A :class:`GammonError` saying why when it is refused,
@@ -429,7 +431,7 @@ class Lobby:
         line = await asyncio.to_thread(self.store.say, room.id, channel, name, words)
         self.show_chat(room, line)
 
-    def show_chat(self, room: Room, line: dict[str, Any]) -> None:
+    def show_chat(self, room: Room, line: dict[str, object]) -> None:
         """Show a chat line to its side of the room (once: lines come back from other
         processes too)."""
         if any(known["id"] == line.get("id") for known in room.chat):
@@ -451,7 +453,7 @@ class Lobby:
         room.clock, room.players, room.users = fresh.clock, fresh.players, fresh.users
         room.arrived |= fresh.arrived
 
-    def _catch_up(self, room: Room, rows: Sequence[tuple[int, int, dict[str, Any]]],
+    def _catch_up(self, room: Room, rows: Sequence[LogRow],
                   saved: Saved) -> None:
         """Bring the copy up to the database: what other processes wrote."""
         try:
@@ -530,7 +532,7 @@ class Seating:
             raise Unavailable(f"you have {theirs} open tables, the most one address may "
                               "have: finish one first", 429)
 
-    async def open(self, data: dict[str, Any], seed: int, creator: str,
+    async def open(self, data: dict[str, object], seed: int, creator: str,
                     user: User | None, new_id: Callable[[str], str] | None = None,
                     seat: int | None = None) -> tuple[Room, int, str]:
         """Store and open the table ``data`` (its settings; ``new_id`` stores it in its
@@ -879,7 +881,7 @@ def _steps(table: Table, change: Callable[[Table], Step | None] | None, *,
     return steps
 
 
-async def stop_tasks(tasks: set[asyncio.Task[Any]], seconds: float) -> None:
+async def stop_tasks(tasks: Collection[asyncio.Task[object]], seconds: float) -> None:
     """Cancel ``tasks`` and wait for them, ``seconds`` at most: a task that goes on (its
     cancellation lost, as ``asyncio.wait_for`` can lose one on Python 3.11 when what it
     waits for finishes at that moment) is cancelled again every tenth of a second. A

@@ -30,11 +30,12 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     Boolean,
@@ -61,9 +62,13 @@ from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.exc import IntegrityError
 
 from gammon.core.errors import GammonError
+from gammon.table.log import Entry
 from gammon.web.names import keys
 
 log = logging.getLogger("gammon.web")
+#: A stored log entry: its game (from 1), its index in the game (from 0) and the entry.
+LogRow = tuple[int, int, Entry]
+_T = TypeVar("_T")
 #: The PostgreSQL channel the processes tell each other of changes on.
 CHANNEL = "gammon_tables"
 #: A table's status.
@@ -201,16 +206,16 @@ class Notice:
     table_id: str
     version: int
     what: str
-    rows: list[tuple[int, int, dict[str, Any]]] | None = None
+    rows: list[LogRow] | None = None
     finished: bool = False
     status: str = OPEN
     reason: str = ""
     clock: str = ""
     #: A chat line (``what`` is ``chat``): its id, channel, name and text.
-    line: dict[str, Any] | None = None
+    line: dict[str, object] | None = None
 
     def payload(self) -> str:
-        data: dict[str, Any] = {"t": self.table_id, "v": self.version, "w": self.what}
+        data: dict[str, object] = {"t": self.table_id, "v": self.version, "w": self.what}
         if self.what == "chat":
             data["l"] = self.line
         if self.what == "step":
@@ -268,7 +273,7 @@ class DamagedRow(GammonError):
     """A stored row that does not read as what it should hold."""
 
 
-def read_json(text: Any, kind: type, what: str) -> Any:
+def read_json(text: Any, kind: type[_T], what: str) -> _T:
     """Stored JSON text as a value of ``kind``: every stored field is read through here,
     so that a damaged one is a :class:`DamagedRow` saying which, never another error."""
     try:
@@ -314,12 +319,12 @@ class Locked:
         self.row = row
         self.store = store
 
-    def entries_after(self, game: int, index: int) -> list[tuple[int, int, dict[str, Any]]]:
+    def entries_after(self, game: int, index: int) -> list[LogRow]:
         """The log entries after entry ``index`` of game ``game`` (the next one first)."""
         assert self.row is not None
         return self.store._entries(self.db, self.row.id, game, index)
 
-    def write(self, rows: list[tuple[int, int, dict[str, Any]]], *, games: int,
+    def write(self, rows: list[LogRow], *, games: int,
               finished: bool, version: int, status: str, needs: str, reason: str = "",
               release: str | None = None, clock: str = "", deadline: float = 0.0) -> None:
         """New log entries ``(game, index, entry)`` and the table's new standing; the
@@ -413,7 +418,7 @@ class Store:
 
     # --- one table ----------------------------------------------------------------------
 
-    def create(self, table_id: str, settings: dict[str, Any], commitment: str,
+    def create(self, table_id: str, settings: dict[str, object], commitment: str,
                creator: str) -> None:
         """A new table, no seat taken and nothing played yet."""
         now = time.time()
@@ -441,7 +446,7 @@ class Store:
         return statement.replace("?", "%s") if self.postgres else statement
 
     def snapshot(self, table_id: str, game: int = 0, index: int = -1
-                 ) -> tuple[Saved, list[tuple[int, int, dict[str, Any]]],
+                 ) -> tuple[Saved, list[LogRow],
                             dict[int, str]] | None:
         """A table's row, its log entries after entry ``index`` of game ``game`` (all by
         default) and its seats, as of one moment (one repeatable-read transaction:
@@ -466,7 +471,7 @@ class Store:
             return None if found is None else _saved(found)
 
     def _entries(self, db: Connection, table_id: str, game: int,
-                 index: int) -> list[tuple[int, int, dict[str, Any]]]:
+                 index: int) -> list[LogRow]:
         after = or_(entries.c.game > game, and_(entries.c.game == game, entries.c.idx > index))
         found = db.execute(select(entries.c.game, entries.c.idx, entries.c.entry)
                            .where(entries.c.table_id == table_id, after)
@@ -475,14 +480,14 @@ class Store:
                 for g, i, e in found]
 
     def entries(self, table_id: str, game: int = 0,
-                index: int = -1) -> list[tuple[int, int, dict[str, Any]]]:
+                index: int = -1) -> list[LogRow]:
         """The log entries after entry ``index`` of game ``game`` (all by default)."""
         with self.engine.connect() as db:
             return self._entries(db, table_id, game, index)
 
-    def log(self, table_id: str) -> list[list[dict[str, Any]]]:
+    def log(self, table_id: str) -> list[list[Entry]]:
         """A table's whole log, game by game."""
-        games: list[list[dict[str, Any]]] = []
+        games: list[list[Entry]] = []
         for game, _, entry in self.entries(table_id):
             while len(games) < game:
                 games.append([])
@@ -584,19 +589,19 @@ class Store:
 
     # --- chat and rematches -------------------------------------------------------------
 
-    def say(self, table_id: str, channel: str, name: str, words: str) -> dict[str, Any]:
+    def say(self, table_id: str, channel: str, name: str, words: str) -> dict[str, object]:
         """A chat line at a table, kept and told to every process: the line as shown."""
         now = time.time()
         with self.writer.begin() as db:
             line_id = db.execute(insert(chat).values(
                 table_id=table_id, channel=channel, name=name, text=words, at=now)
             ).inserted_primary_key[0]  # type: ignore[index]
-            line = {"id": int(line_id), "channel": channel, "name": name, "text": words,
-                    "at": now}
+            line: dict[str, object] = {"id": int(line_id), "channel": channel, "name": name,
+                                       "text": words, "at": now}
             self.notify(db, Notice(table_id, -1, "chat", line=line))
         return line
 
-    def chat(self, table_id: str, limit: int) -> list[dict[str, Any]]:
+    def chat(self, table_id: str, limit: int) -> list[dict[str, object]]:
         """A table's last ``limit`` chat lines, the oldest first."""
         with self.engine.connect() as db:
             found = db.execute(select(chat).where(chat.c.table_id == table_id)
@@ -604,7 +609,7 @@ class Store:
         return [{"id": row.id, "channel": row.channel, "name": row.name, "text": row.text,
                  "at": row.at} for row in reversed(found)]
 
-    def rematch(self, table_id: str, new_id: str, settings: dict[str, Any], commitment: str,
+    def rematch(self, table_id: str, new_id: str, settings: dict[str, object], commitment: str,
                 creator: str) -> str:
         """The rematch of ``table_id``: a new table ``new_id`` made now, unless one was
         made already (its id is returned then, and nothing is made). One transaction, so
@@ -710,7 +715,7 @@ def _add_column(db: Connection, column: Column[Any]) -> None:
                     f"{null}{clause}"))
 
 
-def _sqlite_connect(connection: Any, _: Any) -> None:
+def _sqlite_connect(connection: sqlite3.Connection, _: object) -> None:
     # SQLAlchemy's own transaction handling (below), not the driver's.
     connection.isolation_level = None
     cursor = connection.cursor()
@@ -720,7 +725,7 @@ def _sqlite_connect(connection: Any, _: Any) -> None:
     cursor.close()
 
 
-def _sqlite_begin(connection: Any) -> None:
+def _sqlite_begin(connection: Connection) -> None:
     # A transaction that writes takes the database's write lock first, so two threads
     # never both read and then find the other has written (SQLite has no row locks);
     # one that only reads shares the database with them (WAL).

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from gammon.core.errors import GammonError
 from gammon.core.play import Move, Play
@@ -32,7 +32,7 @@ from gammon.stakes.cube import base_of, resign_offers, stakes_of
 from gammon.stakes.prompt import cube_text, score_text
 from gammon.stakes.session import Session
 from gammon.table import narrate
-from gammon.table.table import MATCH, MONEY, PLAY, Table
+from gammon.table.table import MATCH, MONEY, PLAY, Question, Table
 from gammon.variants.acedrex import RING, Jump, is_gate, stop_name
 from gammon.variants.acedrex import Step as AcedrexStep
 from gammon.web.room import Room
@@ -74,7 +74,15 @@ def last_play(table: Table) -> tuple[int, int, Play] | None:
     return None
 
 
-def last_steps(table: Table, viewer: int) -> dict[str, Any] | None:
+class LastSteps(TypedDict):
+    """The last play as the page slides it (:func:`last_steps`)."""
+
+    seat: int
+    steps: list[list[str]]
+    key: str
+
+
+def last_steps(table: Table, viewer: int) -> LastSteps | None:
     """The last play's checker moves as spot pairs ``[from, to]`` as ``viewer`` sees the
     board, who made them, and a key that changes with every play (the page slides the
     checkers once per play)."""
@@ -89,17 +97,17 @@ def last_steps(table: Table, viewer: int) -> dict[str, Any] | None:
     return {"seat": mover, "steps": steps, "key": f"{len(table.log)}:{index}"}
 
 
-def record(room: Room) -> list[dict[str, Any]]:
+def record(room: Room) -> list[dict[str, object]]:
     """The game being played, one line per throw or decision: who, and what."""
     names = room.names
-    lines: list[dict[str, Any]] = []
+    lines: list[dict[str, object]] = []
     for entry in room.table.log[-1] if room.table.log else []:
         if "roll" in entry:
             dice = "-".join(map(str, entry["roll"]))
             who = [names[p] for p in entry.get("players", [])] if entry.get("players") else []
             text = ("opening throw " if entry.get("opening") else "rolls ") + dice
-            line: dict[str, Any] = {"seat": None,
-                                    "text": text + (f" ({', '.join(who)})" if who else "")}
+            line: dict[str, object] = {"seat": None,
+                                       "text": text + (f" ({', '.join(who)})" if who else "")}
             if not who:  # the pages word these (narrate.Line.message)
                 line.update(message="record_opening" if entry.get("opening")
                             else "record_rolls", values={"dice": dice})
@@ -184,17 +192,17 @@ def state_message(room: Room, seat: int | None, made: dict[Any, Any] | None = No
     return "".join(parts)
 
 
-def _json(value: Any) -> str:
+def _json(value: object) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-def _shared(room: Room) -> dict[str, Any]:
+def _shared(room: Room) -> dict[str, object]:
     """What every seat and spectator is shown alike."""
     table = room.table
     state = table.state
     question = table.question
     names = room.names
-    data: dict[str, Any] = {
+    data: dict[str, object] = {
         "id": room.id,
         "variant": table.variant.name,
         # A match of several variants in turn (tavli): its name and its games in order;
@@ -234,11 +242,11 @@ def _shared(room: Room) -> dict[str, Any]:
         data["pips"] = [game.position.pips(p) for p in range(game.players)]
         data["dice"] = list(game.dice)
     info = []
-    if stakes_of(state) is not None:
+    if (stakes := stakes_of(state)) is not None:
         if table.kind == MATCH:
-            info.append(score_text(state, names))
+            info.append(score_text(stakes, names))
         if table.kind in (MATCH, MONEY):
-            info.append(cube_text(state, names))
+            info.append(cube_text(stakes, names))
     if isinstance(table.series, Session) and table.kind == MONEY:
         balances = table.series.balances()
         info.append("money: " + ", ".join(f"{names[p]} {b:+g}" for p, b in
@@ -252,8 +260,10 @@ def _shared(room: Room) -> dict[str, Any]:
     return data
 
 
-def _actions(question: Any, game: Any) -> list[dict[str, Any]]:
-    actions = []
+def _actions(question: Question, game: Any) -> list[dict[str, object]]:
+    # Any: a PLAY question's game is a track game (play_steps needs its TrackVariant),
+    # which the question's kind says and no type does.
+    actions: list[dict[str, object]] = []
     variant = game.variant
     writer = None
     for index, action in enumerate(question.actions):
@@ -272,7 +282,7 @@ def _actions(question: Any, game: Any) -> list[dict[str, Any]]:
     return actions
 
 
-def _ring_move(action: Any) -> dict[str, str]:
+def _ring_move(action: object) -> dict[str, str]:
     """Where an Acedrex step or jump goes on the ring, as the board names its spots
     (``from`` a stop or ``hand``, ``to`` a stop or ``jackpot``), for the page to play it by
     clicking; nothing for any other action."""
