@@ -108,3 +108,34 @@ def test_every_narrated_message_is_in_russian_with_the_values_it_is_given():
             steps = [step] if (step := table.act(question.seat, rng.choice(actions))) else []
     assert {"rolls", "plays", "opening_plays", "double", "take", "match_game"} <= seen
     assert seen & {"wins", "wins_cube", "wins_drop"}
+
+
+def test_the_questions_a_variant_asks_are_worded_in_the_pages_language():
+    """The page words a question in its language where ``questionText`` (table.js)
+    knows its form: the decisions a variant asks besides its plays (Russian
+    backgammon's lot, acey-deucey's doubles number) match one of those forms, and each
+    form's message is in both catalogues."""
+    import dataclasses
+
+    from gammon import Position, Roll
+    from gammon.variants.acey import CHOOSE, AceyMemo
+
+    script = (STATIC / "table.js").read_text(encoding="utf-8")
+    body = script[script.index("function questionText"):]
+    body = body[:body.index("\n}\n")]
+    forms = [re.compile(pattern) for pattern in re.findall(r"= /(.+?)/\.exec", body)]
+    keys = set(re.findall(r't\("(question\.\w+)"', body))
+    assert {"question.lot", "question.doubles"} <= keys
+    for language in LANGUAGES:
+        assert keys <= set(catalogue(language)), language
+    russian = variant("russian")
+    lot = russian.initial_state().apply(Roll((2, 4), opening=True))
+    acey = variant("acey-deucey")
+    rows = [[0] * 26, [0] * 26]
+    rows[0][24], rows[0][6], rows[1][7], rows[1][1] = 1, 14, 2, 13
+    chooser = dataclasses.replace(
+        acey.state(Position.from_checkers(rows, 0), (2, 1)), dice=(),
+        memo=AceyMemo((True, True), CHOOSE, (True, True)))
+    for prompt in (russian.decision_prompt(lot), acey.decision_prompt(chooser),
+                   f"choose the doubles number (1-{acey.sides})"):
+        assert prompt and any(form.match(prompt) for form in forms), prompt

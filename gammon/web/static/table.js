@@ -600,6 +600,10 @@ function questionText(question) {
   const steps = /^move (\d+)$/.exec(question.text);  // an Acedrex throw to move by
   if (steps) return t("question.move", { steps: steps[1] });
   if (question.text === "another game?") return t("question.another");
+  const lot = /^play the lot's (\d-\d) \(play\) or throw both dice again \(throw\)$/.exec(question.text);
+  if (lot) return t("question.lot", { dice: lot[1] });  // Russian backgammon's opening
+  const doubles = /^choose the doubles number \(([\d\- or]+)\)$/.exec(question.text);
+  if (doubles) return t("question.doubles", { numbers: doubles[1].replaceAll(" or ", ", ") });
   return question.text;
 }
 
