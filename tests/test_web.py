@@ -133,7 +133,9 @@ def test_a_double_click_acts_once(database):
             refused = refusal(socket)
             assert "moved on" in refused["message"] and refused["version"] > table["version"]
         entries = http.app.state.store.log(made["id"])[0]
-        plays = [e for e in entries if "play" in e and e["seat"] == 0]
+        # The seat's plays that moved: the table also passes for it, unasked, when a
+        # later roll leaves it no move (the dice are the table's own, fresh each run).
+        plays = [e for e in entries if "play" in e and e["seat"] == 0 and e["moves"]]
         assert len(plays) == 1
 
 
