@@ -425,7 +425,7 @@ def legal_stops(start: Any, dice: tuple[int, int], moves: Moves,
 
 
 def same_way_results(
-    position, dice: tuple[int, int], *, first_past: bool = True, start_quarter: bool = True,
+    position, dice: tuple[int, int], *, first_past: int = 12, start_quarter: bool = True,
     six_block: bool = False, front_prime: bool = False, opponent_quarter: int = 6,
     quarters_at_end: bool = False, open_prime: bool = False,
 ) -> set[bytes]:
@@ -434,9 +434,10 @@ def same_way_results(
     our point n is the opponent's n + 12 (counted round), any opposing checker closes a
     point, there is no hitting and no bar; the dice rules are backgammon's above.
 
-    Each single move must keep, at the moment it is made: ``first_past``, no checker
-    leaves our 24 while one of ours is out between 23 and 12 and none is past their
-    start (our 11 or lower, or off); ``start_quarter``, not all of our 19..24 held;
+    Each single move must keep, at the moment it is made: ``first_past`` (a point; 0:
+    no such rule), no checker leaves our 24 while one of ours is out between 23 and
+    ``first_past`` and none is past it (Fevga's 12, their start: our 11 or lower, or
+    off; Jacquet's courier 7); ``start_quarter``, not all of our 19..24 held;
     ``six_block``, no six of our points in a row (along their way) with none of theirs
     ahead; ``front_prime``, not all of our 11..6 held while their start (our 12) holds
     checkers; ``opponent_quarter``, a checker landing in their starting quarter (our
@@ -461,7 +462,8 @@ def same_way_results(
     def step(mine: tuple[int, ...], source: int, die: int) -> tuple[int, ...] | None:
         if not mine[source]:
             return None
-        if first_past and source == POINTS and not any(mine[0:12]) and any(mine[12:24]):
+        if (first_past and source == POINTS and not any(mine[0:first_past])
+                and any(mine[first_past:POINTS])):
             return None
         target = source - die
         if target <= 0:

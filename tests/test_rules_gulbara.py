@@ -160,7 +160,7 @@ def test_gb_cascade_each_play_its_own():
     state = state.apply(first(state))
     assert state.phase is Phase.DECIDE and state.dice == (5, 5) and state.memo.cascade
     got = {p.result.board for p in state.legal_actions()}
-    assert got == oracle.same_way_results(state.position, (5, 5), first_past=False,
+    assert got == oracle.same_way_results(state.position, (5, 5), first_past=0,
                                           start_quarter=False)
     assert {len(p.moves) for p in state.legal_actions()} == {4}
 
@@ -292,7 +292,7 @@ def test_gb_options_are_named_and_typed():
 def agree(rules, positions: list[Position]) -> int:
     """Check every roll of ``positions``; return the position-rolls checked."""
     return oracle.agree(rules, positions, lambda pos, dice: oracle.same_way_results(
-        pos, dice, first_past=False, start_quarter=False))
+        pos, dice, first_past=0, start_quarter=False))
 
 
 HAND_MADE = [GB.start_position(0), position(*ROOMY), position(*SHORT),
@@ -304,7 +304,7 @@ def test_gb_kernel_agrees_with_the_rules_page(afresh):
     """The oracle's answers stored (:mod:`answers`), asked afresh in make long."""
     checked = answers.agree_on_random_games(
         "gul-bara", GB, lambda pos, dice: oracle.same_way_results(
-            pos, dice, first_past=False, start_quarter=False), afresh=afresh, count=140,
+            pos, dice, first_past=0, start_quarter=False), afresh=afresh, count=140,
         seed=35, hand_made=HAND_MADE)
     assert checked >= 3000
 

@@ -4,8 +4,8 @@ Positions are written in each player's own numbering (24 = the talon, 1 = the la
 before bearing off; our point n is the opponent's n + 12, counted round); checkers not
 placed are borne off. Expected plays are move text worked out by hand from the rules
 page. At the end the compiled move generator is compared with a brute-force reading of
-the page (:func:`oracle_results`, written here from the page and sharing no code with the
-kernel; :func:`oracle.legal_boards` applies the dice rules every game shares) over
+the page (:func:`oracle_results`: the same-way-round games' oracle of
+:mod:`oracle`, which shares no code with the kernel, with the courier's point) over
 positions of random games, and whole games are checked for the page's invariants.
 """
 
@@ -174,44 +174,10 @@ def test_jq_options_are_named_and_typed():
 
 def oracle_results(pos: Position, dice: tuple[int, int], courier: int = 7) -> set[bytes]:
     """Every legal resulting board of ``dice``, from the page alone (JQ-DICE, JQ-CLOSED,
-    JQ-COURIER, JQ-COURIER-SAME-TURN, JQ-BOUCHON, JQ-BEAR-OFF): ``courier`` is the point
-    the courier must get below before a second checker leaves the talon."""
-    mover = pos.turn
-    theirs = pos.row(1 - mover)
-
-    def held_by_them(point: int) -> bool:
-        return theirs[(point + 11) % POINTS + 1] > 0
-
-    def step(mine: tuple[int, ...], source: int, die: int) -> tuple[int, ...] | None:
-        if not mine[source]:
-            return None
-        if (source == TALON and not any(mine[0:courier])
-                and any(mine[courier:TALON])):
-            return None  # the courier is out and not yet through
-        target = source - die
-        if target <= 0:
-            if any(mine[HOME + 1:]):
-                return None
-            if target < 0 and any(mine[source + 1:HOME + 1]):
-                return None
-            target = 0
-        elif held_by_them(target):
-            return None
-        after = list(mine)
-        after[source] -= 1
-        after[target] += 1
-        return tuple(after)
-
-    def moves(mine: tuple[int, ...], die: int) -> list[tuple[int, ...]]:
-        return [m for m in (step(mine, s, die) for s in range(1, POINTS + 1)) if m]
-
-    boards, _ = oracle.legal_boards(tuple(pos.row(mover)), dice, moves)
-    out = set()
-    for mine in boards:
-        rows = [theirs, theirs]
-        rows[mover] = mine
-        out.add(bytes(rows[0] + rows[1]))
-    return out
+    JQ-COURIER, JQ-COURIER-SAME-TURN, JQ-BOUCHON, JQ-BEAR-OFF): the brute-force reading
+    of the same-way-round games (:func:`oracle.same_way_results`), ``courier`` the point
+    the courier must pass before a second checker leaves the talon, no block rule."""
+    return oracle.same_way_results(pos, dice, first_past=courier, start_quarter=False)
 
 
 HAND_MADE = [

@@ -133,7 +133,8 @@ def why_not_alternating(rules: Any) -> str | None:
     if rules.sides != 6:
         return f"{rules.name} throws {rules.sides}-sided dice"
     if rules.game_type.turns != "alternate":
-        return f"{rules.name}'s turns may hold more than one throw (a double's complement)"
+        return (f"{rules.name}'s turns are its own (more than one throw, or a choice "
+                "besides the plays)")
     for name in _TURN_METHODS:
         if getattr(type(rules), name) is not getattr(TrackVariant, name):
             return f"{rules.name}'s turns differ from the shared two-player turn ({name})"

@@ -1017,7 +1017,7 @@ def random_playouts(games, start, rules, max_turns, plays, words):
         complement = False  # the dice to play are a double's complement
         plain = False  # the double was thrown with a checker waiting to enter
         while turns < max_turns:
-            if not complement:
+            if a == b and not complement:  # only a double can be followed
                 plain = board[player * (bar + 1) + bar] > 0
             limit = head_limit(board, player, a, b, rules)
             count = generate_plays(board, player, a, b, limit, rules, plays, words)
