@@ -5,7 +5,7 @@ gnubg's processes take most of the time of the tests that check the move generat
 asking them the same seeded questions again tests nothing new: only the engine's side
 changes from one commit to the next. So each set of questions is stored in
 ``tests/data/answers/NAME.txt``: one line a position (its board, turn and pins) with a
-digest of the answers to all 21 rolls.
+digest of the answers to all 21 rolls (all 56 throws in a game of three dice).
 
 * ``make test`` checks the engine's plays against the stored digests. Where one differs,
   the oracle is asked about that position alone, to say which roll and which boards.
@@ -32,11 +32,18 @@ from gammon.core.position import Position
 STORE = Path(__file__).resolve().parent / "data" / "answers"
 #: The 21 rolls, in the order the digests take them.
 ROLLS = [(high, low) for high in range(1, 7) for low in range(1, high + 1)]
+#: The 56 throws of three dice, likewise.
+THROWS = [(a, b, c) for a in range(1, 7) for b in range(1, a + 1) for c in range(1, b + 1)]
+
+
+def rolls_of(rules) -> list[tuple[int, ...]]:
+    """The throws a game's answers are stored for: :data:`ROLLS`, or :data:`THROWS`."""
+    return THROWS if rules.game_type.dice == 3 else ROLLS
 
 #: The answers to every roll of each position: ``[set of results] * 21`` a position.
 Answers = Callable[[list[Position]], list[list[set]]]
 #: One question: the results of the plays of ``dice`` in ``position``.
-Results = Callable[[Position, tuple[int, int]], Iterable[Any]]
+Results = Callable[[Position, tuple[int, ...]], Iterable[Any]]
 
 
 def writing() -> bool:
@@ -44,9 +51,9 @@ def writing() -> bool:
     return os.environ.get("GAMMON_WRITE_ANSWERS") == "1"
 
 
-def each_position(results: Results) -> Answers:
+def each_position(results: Results, rolls: list[tuple[int, ...]] = ROLLS) -> Answers:
     """An :data:`Answers` that asks ``results`` one position-roll at a time."""
-    return lambda positions: [[set(results(p, dice)) for dice in ROLLS] for p in positions]
+    return lambda positions: [[set(results(p, dice)) for dice in rolls] for p in positions]
 
 
 def _text(item: Any) -> str:
@@ -86,27 +93,29 @@ def stored(name: str) -> list[tuple[Position, str]]:
             if line and not line.startswith("#")]
 
 
-def write(name: str, about: str, positions: list[Position], answers: Answers) -> None:
+def write(name: str, about: str, positions: list[Position], answers: Answers,
+          rolls: int = 21) -> None:
     STORE.mkdir(parents=True, exist_ok=True)
-    lines = [f"# {about}", "# base64 board, turn, base64 pins (- for none), digest of 21 rolls"]
+    lines = [f"# {about}",
+             f"# base64 board, turn, base64 pins (- for none), digest of {rolls} rolls"]
     lines += [_line(p, digest(a)) for p, a in zip(positions, answers(positions), strict=True)]
     (STORE / f"{name}.txt").write_text("\n".join(lines) + "\n")
 
 
 def check(name: str, engine: Results, oracle: Answers, *, afresh: bool = False,
           questions: Callable[[], list[Position]] | None = None,
-          about: str = "") -> list[Position]:
+          about: str = "", rolls: list[tuple[int, ...]] = ROLLS) -> list[Position]:
     """Check the engine's plays of every roll of ``name``'s stored positions against the
     stored answers; with ``afresh``, also that ``oracle`` still gives them. Returns the
     positions checked.
 
     ``engine(position, dice)`` lists the results of the plays (each must be listed once);
     ``oracle`` answers a list of positions; ``questions`` makes the positions anew when
-    the answers are written again."""
+    the answers are written again; ``rolls`` the throws asked (:func:`rolls_of`)."""
     if writing() and afresh:
         if questions is None:
             raise ValueError(f"{name}: no questions to write answers for")
-        write(name, about or name, questions(), oracle)
+        write(name, about or name, questions(), oracle, len(rolls))
     pairs = stored(name)
     positions = [position for position, _ in pairs]
     if afresh:
@@ -117,12 +126,13 @@ def check(name: str, engine: Results, oracle: Answers, *, afresh: bool = False,
             f"{len(pairs)} positions, the first {changed[0]!r}; if it was meant to change, "
             f"`make answers`")
     for position, answer in pairs:
-        plays = [list(engine(position, dice)) for dice in ROLLS]
-        for dice, results in zip(ROLLS, plays, strict=True):
+        plays = [list(engine(position, dice)) for dice in rolls]
+        for dice, results in zip(rolls, plays, strict=True):
             assert len(results) == len(set(results)), (
                 f"{name}: {position!r} dice {dice}: a result is listed twice")
         if digest([set(results) for results in plays]) != answer:
-            pytest.fail(f"{name}: {position!r}: {_difference(position, plays, oracle)}")
+            pytest.fail(f"{name}: {position!r}: "
+                        f"{_difference(position, plays, oracle, rolls)}")
     return positions
 
 
@@ -148,9 +158,10 @@ def agree(name: str, rules, oracle: Results, *, afresh: bool,
     """:func:`check` for an oracle asked one position-roll at a time, the engine's
     answers the boards of its plays unless ``engine`` says otherwise; the position-rolls
     checked."""
-    positions = check(name, engine or boards(rules), each_position(oracle), afresh=afresh,
-                      questions=questions, about=about)
-    return len(positions) * len(ROLLS)
+    rolls = rolls_of(rules)
+    positions = check(name, engine or boards(rules), each_position(oracle, rolls),
+                      afresh=afresh, questions=questions, about=about, rolls=rolls)
+    return len(positions) * len(rolls)
 
 
 def agree_on_random_games(name: str, rules, oracle: Results, *, afresh: bool, count: int,
@@ -165,13 +176,14 @@ def agree_on_random_games(name: str, rules, oracle: Results, *, afresh: bool, co
                        "hand-made ones")
 
 
-def _difference(position: Position, plays: list[list], oracle: Answers) -> str:
+def _difference(position: Position, plays: list[list], oracle: Answers,
+                rolls: list[tuple[int, ...]]) -> str:
     """Which rolls of ``position`` the engine answers other than the oracle does now."""
     lines = []
-    for dice, results, expected in zip(ROLLS, plays, oracle([position])[0], strict=True):
+    for dice, results, expected in zip(rolls, plays, oracle([position])[0], strict=True):
         got = set(results)
         if got != expected:
-            lines.append(f"dice {dice[0]}-{dice[1]}: the engine has {len(got)} plays, the "
+            lines.append(f"dice {'-'.join(map(str, dice))}: the engine has {len(got)} plays, the "
                          f"oracle {len(expected)}; the engine lacks "
                          f"{sorted(map(_text, expected - got))[:4]}, has extra "
                          f"{sorted(map(_text, got - expected))[:4]}")

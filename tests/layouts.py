@@ -31,17 +31,17 @@ def rule_helpers(default: Any) -> tuple[Callable[..., set[str]], Callable[..., s
     ``loser_row``)."""
     from gammon.notation.movetext import format_play
 
-    def plays(pos: Position, dice: tuple[int, int], rules: Any = default) -> set[str]:
+    def plays(pos: Position, dice: tuple[int, ...], rules: Any = default) -> set[str]:
         return {format_play(play) for play in rules.state(pos, dice).legal_actions()}
 
-    def holding(pos: Position, dice: tuple[int, int], points: set[int],
+    def holding(pos: Position, dice: tuple[int, ...], points: set[int],
                 rules: Any = default) -> set[str]:
         return {format_play(play) for play in rules.state(pos, dice).legal_actions()
                 if all(play.result.row(pos.turn)[p] for p in points)}
 
     def end_state(winner_row: dict[int, int], loser_row: dict[int, int],
                   rules: Any = default) -> Any:
-        state = rules.state(position(winner_row, loser_row), (6, 5))
+        state = rules.state(position(winner_row, loser_row), (6, 5, 4)[:rules.game_type.dice])
         return state.apply(state.legal_actions()[0])
 
     return plays, holding, end_state

@@ -347,11 +347,15 @@ def pin_results(position, dice: tuple[int, int],
     return out
 
 
-def agree(rules, positions: list, expected: Callable[[Any, tuple[int, int]], set]) -> int:
-    """Check that the engine's plays of every roll in ``positions`` are distinct and
-    lead to exactly the boards ``expected(position, dice)`` allows; the position-rolls
-    checked."""
-    rolls = [(high, low) for high in range(1, 7) for low in range(1, high + 1)]
+def agree(rules, positions: list, expected: Callable[[Any, tuple[int, ...]], set]) -> int:
+    """Check that the engine's plays of every roll in ``positions`` (every throw of
+    three dice in a game of three) are distinct and lead to exactly the boards
+    ``expected(position, dice)`` allows; the position-rolls checked."""
+    rolls: list[tuple[int, ...]] = [(high, low) for high in range(1, 7)
+                                    for low in range(1, high + 1)]
+    if rules.game_type.dice == 3:
+        rolls = [(a, b, c) for a in range(1, 7) for b in range(1, a + 1)
+                 for c in range(1, b + 1)]
     for pos in positions:
         for dice in rolls:
             got = [p.result.board for p in rules.state(pos, dice).legal_actions()]

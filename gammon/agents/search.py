@@ -247,9 +247,8 @@ class BoardSearch:
         legal = state.legal_actions()
         rows = play_rows(legal)
         if rows is None:
-            high, low = state.dice
-            rows = self.kernel.plays(state.position.kernel_row, mover,
-                                     high, low, self.variant.head_limit(state))
+            rows = self.kernel.plays(state.position.kernel_row, mover, *state.dice,
+                                     head_limit=self.variant.head_limit(state))
         boards = np.ascontiguousarray(rows[:, : self.size])
         sign = 1.0 if mover == 0 else -1.0
         base = sign * self.leaf(boards, mover)

@@ -45,9 +45,11 @@ def read_state(rules: Any, text: str, dice: str | None) -> Any:
 
     if rules.notation == "gnu" and rules.players == 2:
         situation = situation_from_text(text, checkers=rules.checkers)
-        roll = agreed_roll(situation.dice, dice or None, rules.sides)
+        pair = agreed_roll(situation.dice, dice or None, rules.sides)
+        roll = None if pair is None else (pair[0], pair[1])  # a GNU ID's two dice
         return CubeState.from_situation(replace(situation, dice=roll), rules)
-    return rules.state(parse_position(rules, text), agreed_roll(None, dice or None, rules.sides))
+    thrown = agreed_roll(None, dice or None, rules.sides, rules.game_type.dice)
+    return rules.state(parse_position(rules, text), thrown)
 
 
 def print_hint(console: Console, rules: Any, state: Any, evaluator: NeuralEvaluator,

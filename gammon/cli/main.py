@@ -186,7 +186,7 @@ def _read_position(variant: TrackVariant, text: str) -> gammon.Position:
 
 def _position_and_dice(
     variant: TrackVariant, text: str | None, dice: str | None
-) -> tuple[gammon.Position, tuple[int, int]]:
+) -> tuple[gammon.Position, tuple[int, ...]]:
     """The position of ``text`` (default: the start) and the roll of ``dice``, or of the
     XGID or Match ID when it holds one; the two must agree when both give dice."""
     from gammon.notation import situation_from_text
@@ -198,13 +198,14 @@ def _position_and_dice(
         position, written = situation.position, situation.dice
     else:
         position, written = _read_position(variant, text), None
-    roll = agreed_roll(written, dice, variant.sides)
+    roll = agreed_roll(written, dice, variant.sides, variant.dice.count)
     if roll is None:
         raise InvalidOptionError("give the roll with --dice, e.g. --dice 31")
     return position, roll
 
 
-def _legal_json(variant: TrackVariant, position: gammon.Position, dice: tuple[int, int]) -> dict:
+def _legal_json(variant: TrackVariant, position: gammon.Position,
+                dice: tuple[int, ...]) -> dict:
     from gammon.notation import format_position
 
     state = variant.state(position, dice)
@@ -217,7 +218,7 @@ def _legal_json(variant: TrackVariant, position: gammon.Position, dice: tuple[in
     ]
     return {
         "position_id": format_position(variant, position),
-        "dice": f"{dice[0]}{dice[1]}",
+        "dice": "".join(map(str, dice)),
         "count": len(plays),
         "plays": plays,
     }

@@ -63,6 +63,34 @@ def two_dice(sides: int = 6) -> Outcomes:
     )
 
 
+@cache
+def three_dice(sides: int = 6) -> Outcomes:
+    """The distinct throws of three dice (56 for d6), high to low, with probabilities:
+    each is as likely as the orders its dice may fall in."""
+    total = sides ** 3
+    return Outcomes(
+        (Roll((a, b, c)), Fraction(6 // _alike_orders((a, b, c)), total))
+        for a in range(sides, 0, -1)
+        for b in range(a, 0, -1)
+        for c in range(b, 0, -1)
+    )
+
+
+def _alike_orders(dice: tuple[int, ...]) -> int:
+    # The orders of three dice that read the same: 6 for a triple, 2 for a pair, else 1.
+    return {1: 6, 2: 2, 3: 1}[len(set(dice))]
+
+
+def throws(count: int, sides: int = 6) -> Outcomes:
+    """The throws of ``count`` dice (two or three) a turn."""
+    return three_dice(sides) if count == 3 else two_dice(sides)
+
+
+def dice_text(dice: tuple[int, ...]) -> str:
+    """Dice as a person reads them: ``6-5``, ``6-5-1``."""
+    return "-".join(str(d) for d in dice)
+
+
 def _throws(players: int, sides: int) -> list[tuple[int, ...]]:
     throws: list[tuple[int, ...]] = [()]
     for _ in range(players):
@@ -97,25 +125,28 @@ def is_decisive(dice: tuple[int, ...]) -> bool:
     return dice.count(max(dice)) == 1
 
 
-def agreed_roll(written: tuple[int, int] | None, text: str | None,
-                sides: int = 6) -> tuple[int, int] | None:
+def agreed_roll(written: tuple[int, ...] | None, text: str | None,
+                sides: int = 6, count: int = 2) -> tuple[int, ...] | None:
     """The roll given as ``text`` (``--dice``) or ``written`` in a position's ID; both may
     be given only when they agree (:class:`InvalidOptionError` otherwise)."""
-    rolled = None if text is None else parse_dice(text, sides)
-    if rolled is not None and written is not None and rolled != written:
-        raise InvalidOptionError(f"the ID has the dice {written[0]}{written[1]} but --dice "
-                                 f"says {text}: give one")
+    rolled = None if text is None else parse_dice(text, sides, count)
+    if rolled is not None and written is not None and rolled != tuple(written):
+        raise InvalidOptionError(f"the ID has the dice {''.join(map(str, written))} but "
+                                 f"--dice says {text}: give one")
     return rolled or written
 
 
-def parse_dice(text: str, sides: int = 6) -> tuple[int, int]:
-    """Read two dice written ``31``, ``3-1``, ``3 1`` or ``3,1``; higher first."""
-    # A separator only between the two dice: "-31" is not the roll 31.
-    found = re.fullmatch(r"\s*(\d)\s*[-,/]?\s*(\d)\s*", text)
+def parse_dice(text: str, sides: int = 6, count: int = 2) -> tuple[int, ...]:
+    """Read ``count`` dice (two or three) written ``31``, ``3-1``, ``3 1`` or ``3,1``
+    (``631``, ``6-3-1``); highest first."""
+    # A separator only between the dice: "-31" is not the roll 31.
+    found = re.fullmatch(r"\s*(\d)" + r"\s*[-,/]?\s*(\d)" * (count - 1) + r"\s*", text)
     if found is None:
-        raise InvalidNotationError(f"dice {text!r}: write two dice such as 31, 3-1 or 66")
-    a, b = int(found[1]), int(found[2])
-    for d in (a, b):
+        example = "31, 3-1 or 66" if count == 2 else "631, 6-3-1 or 555"
+        raise InvalidNotationError(
+            f"dice {text!r}: write {'two' if count == 2 else 'three'} dice such as {example}")
+    dice = [int(d) for d in found.groups()]
+    for d in dice:
         if not 1 <= d <= sides:
             raise InvalidNotationError(f"dice {text!r}: each die is 1 to {sides}")
-    return max(a, b), min(a, b)
+    return tuple(sorted(dice, reverse=True))

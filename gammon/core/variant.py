@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Protocol, overload
 
 import numpy as np
 
-from gammon.core.dice import Outcomes, Roll, is_decisive, opening_throws, two_dice
+from gammon.core.dice import Outcomes, Roll, dice_text, is_decisive, opening_throws, throws
 from gammon.core.errors import IllegalOutcomeError, IllegalPlayError, InvalidOptionError
 from gammon.core.play import Move, Play
 from gammon.core.position import Position
@@ -163,9 +163,10 @@ class GameState:
         return outcomes.draw(rng.random())
 
 
-def most_plays(checkers: int) -> int:
+def most_plays(checkers: int, dice: int = 2) -> int:
     """A bound no decision of a track game exceeds: the distinct legal plays of one roll
-    for a mover with ``checkers`` checkers, the size of the environments' action space.
+    of ``dice`` dice (two or three) for a mover with ``checkers`` checkers, the size of
+    the environments' action space.
 
     A play is at most four moves of one die (a double) and the move generator lists
     distinct results. Of a double, a result is fixed by how many of its moves each
@@ -180,7 +181,14 @@ def most_plays(checkers: int) -> int:
     (:data:`gammon.kernels.tracks.MAX_PLAYS`). The largest decision found: 2,140 plays of
     1-1 for backgammon (fifteen checkers spread on fifteen points, by a search of random
     and then improved layouts; ``tests/test_envs_vector_gym.py`` plays one of 2,066).
+
+    Of three dice, a play of ``m`` moves takes ``m`` of the dice in some order, each by
+    a checker: at most ``3! / (3 - m)! * c ** m`` results, 21,645 for fifteen checkers
+    (those of a triple, a double's multisets of three, are fewer).
     """
+    if dice == 3:
+        bound = sum(math.perm(3, moves) * math.prod([checkers] * moves) for moves in (1, 2, 3))
+        return max(1, min(bound, tracks.MAX_PLAYS))
     doubles = sum(math.comb(checkers + moves - 1, moves)
                   for moves in range(1, tracks.MAX_DICE + 1))
     bound = max(doubles, checkers * checkers + 3 * checkers)
@@ -305,9 +313,9 @@ class TrackVariant:
         if (not self.dice.follow_doubles or before.phase is not Phase.DECIDE
                 or after.is_terminal or not isinstance(taken, Play)):
             return []
-        high, low = before.dice
-        if high != low:
+        if len(before.dice) != 2 or before.dice[0] != before.dice[1]:
             return []
+        high, low = before.dice
         mover = before.position.turn
         what = "the complement " if before.memo == COMPLEMENT else ""
         if after.phase is Phase.DECIDE and after.position.turn == mover:
@@ -352,14 +360,15 @@ class TrackVariant:
     @functools.cached_property
     def game_type(self) -> GameType:
         follow = self.dice.follow_doubles
-        # A turn of more than one throw, or a decision that is not a play, is not the
-        # turn the compiled board search and environment play.
-        own = follow or self.dice.lot_choice
+        count = self.dice.count
+        # A turn of more than one throw, a decision that is not a play, or a throw of
+        # three dice, is not the turn the compiled board search and environment play.
+        own = follow or self.dice.lot_choice or count != 2
         return GameType(
             players=self.players, turns="own" if own else self.turns, board=self.board,
-            checkers=True, cascades=follow,
-            stakes=self.players == 2, max_actions=most_plays(self.checkers),
-            chance=f"two {self.sides}-sided dice a turn"
+            checkers=True, cascades=follow, dice=count,
+            stakes=self.players == 2, max_actions=most_plays(self.checkers, count),
+            chance=f"{'two' if count == 2 else 'three'} {self.sides}-sided dice a turn"
             + (", one each to open" if self.players == 2 else ""),
             results=1 + int(self.ending.gammons) + int(self.ending.gammons
                                                       and self.ending.backgammons),
@@ -413,8 +422,9 @@ class TrackVariant:
         """A new game, before the opening roll."""
         return GameState(self, self.start_position())
 
-    def state(self, position: Position, dice: tuple[int, int] | None = None) -> GameState:
-        """A mid-game state: ``position.turn`` to play ``dice``, or to roll if None."""
+    def state(self, position: Position, dice: tuple[int, ...] | None = None) -> GameState:
+        """A mid-game state: ``position.turn`` to play ``dice`` (as many as the game
+        throws), or to roll if None."""
         position = self.with_pin_row(position)
         self.check_position(position)
         done = [p for p in range(self.players) if position.off(p) == self.checkers]
@@ -424,10 +434,12 @@ class TrackVariant:
                                      "borne off every checker; give a position still in play")
         if dice is None:
             return GameState(self, position, Phase.CHANCE, opening=False)
-        high, low = max(dice), min(dice)
-        if not 1 <= low <= high <= self.sides:
+        if len(dice) != self.dice.count:
+            raise InvalidOptionError(f"dice {dice}: {self.name} throws {self.dice.count} dice")
+        if not all(1 <= d <= self.sides for d in dice):
             raise InvalidOptionError(f"dice {dice}: each die is 1 to {self.sides}")
-        return GameState(self, position, Phase.DECIDE, (high, low), opening=False)
+        return GameState(self, position, Phase.DECIDE, tuple(sorted(dice, reverse=True)),
+                         opening=False)
 
     def check_position(self, position: Position) -> None:
         """Raise if ``position`` does not fit this variant's board and checkers."""
@@ -500,10 +512,11 @@ class TrackVariant:
 
     def chance_outcomes(self, state: GameState) -> Sequence[tuple[Roll, Fraction]]:
         """The opening's decisive throws (equal dice are thrown again, so they are no
-        outcome of their own), else the 21 rolls of two dice."""
+        outcome of their own), else the throws of the game's dice (21 of two, 56 of
+        three)."""
         if state.opening:
             return opening_throws(self.players, self.sides)
-        return two_dice(self.sides)
+        return throws(self.dice.count, self.sides)
 
     def check_roll(self, roll: Any, dice: int, opening: bool) -> tuple[int, ...]:
         """The dice of ``roll`` when it is a throw of ``dice`` dice of this variant (an
@@ -511,7 +524,7 @@ class TrackVariant:
         if not isinstance(roll, Roll):
             raise IllegalOutcomeError(f"the dice are to be thrown, not {roll!r}")
         if roll.opening != opening or len(roll.dice) != dice or (roll.players and not opening):
-            count = {1: "one die", 2: "two dice"}.get(dice, f"{dice} dice")
+            count = {1: "one die", 2: "two dice", 3: "three dice"}.get(dice, f"{dice} dice")
             what = (f"the opening throw, one die for each of the {dice} players" if opening
                     else f"a throw of {count}")
             raise IllegalOutcomeError(f"{roll} is not {what}")
@@ -529,11 +542,9 @@ class TrackVariant:
                     f"{roll}: equal highest dice are thrown again, so they are not an "
                     "outcome of the opening throw")
             return self.apply_opening(state, roll)
-        dice = self.check_roll(roll, 2, False)
-        high, low = max(dice), min(dice)
-        return GameState(
-            self, state.position, Phase.DECIDE, (high, low), False, state.moves, state.memo
-        )
+        dice = self.check_roll(roll, self.dice.count, False)
+        return GameState(self, state.position, Phase.DECIDE, tuple(sorted(dice, reverse=True)),
+                         False, state.moves, state.memo)
 
     def apply_opening(self, state: GameState, roll: Roll) -> GameState:
         """Each player threw one die (a decisive throw): the highest moves first with
@@ -561,9 +572,8 @@ class TrackVariant:
         if state.memo == LOT:
             return LOT_CHOICES
         position = state.position
-        high, low = state.dice
-        rows = self.kernel.plays(position.kernel_row, position.turn, high, low,
-                                 self.head_limit(state))
+        rows = self.kernel.plays(position.kernel_row, position.turn, *state.dice,
+                                 head_limit=self.head_limit(state))
         return LegalPlays(rows, position)
 
     def head_limit(self, state: GameState) -> int:
@@ -600,7 +610,7 @@ class TrackVariant:
                 else play_leading_to(legal, action.result))
         if play is None:
             raise IllegalPlayError(
-                f"that play is not legal for {state.dice[0]}-{state.dice[1]}"
+                f"that play is not legal for {dice_text(state.dice)}"
                 f" ({len(legal)} legal plays)"
             )
         return self.after_play(state, play)
@@ -651,8 +661,7 @@ class TrackVariant:
         ``plain_entering``. The compiled :func:`gammon.kernels.tracks.after_double`
         decides the same in the playouts."""
         dice = self.dice
-        high, low = state.dice
-        if (not dice.follow_doubles or high != low
+        if (not dice.follow_doubles or state.dice[0] != state.dice[1]
                 or len(play.moves) < tracks.MAX_DICE):
             return ""
         complement = state.memo == COMPLEMENT

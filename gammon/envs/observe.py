@@ -25,7 +25,8 @@ gives the encoded result of every legal play (``afterstates``) for them.
   who is pinned on every point); Multi-Gam:
   :class:`~gammon.nn.encoders.QuarterEncoder`'s (every seat from the observer's on);
 - then :data:`DICE_UNITS` dice units: ``1`` at ``high - 1`` and at ``6 + low - 1`` while
-  a roll is to be played (zeros otherwise);
+  a roll is to be played (zeros otherwise); a game of three dice has six more, the
+  middle die at ``6 + middle - 1`` and the low one at ``12 + low - 1``;
 - then :data:`EXTRA_UNITS` units about the decision and the stakes: the kind of decision
   (a play, whether to double, an answer to a double, an answer to a resignation, another
   choice of the variant), the cube (log2 of its value / 6, centred, owned by the
@@ -104,7 +105,8 @@ class TrackObserver:
         assert isinstance(encoder, TrackEncoder | QuarterEncoder)
         self.encoder = encoder
         self.board_units = self.encoder.inputs
-        self.size = self.board_units + DICE_UNITS + EXTRA_UNITS
+        self.dice_units = DICE_UNITS // 2 * rules.game_type.dice
+        self.size = self.board_units + self.dice_units + EXTRA_UNITS
         # Tesauro's fourth unit is the largest: (checkers - 3) / 2; pips / 200 and bars /
         # 2 stay below the number of checkers too.
         self.low, self.high = 0.0, float(max(2, rules.checkers))
@@ -121,10 +123,10 @@ class TrackObserver:
         out[: self.board_units] = self.encode(state.position, player)
         at = self.board_units
         if state.phase is Phase.DECIDE and len(state.dice) >= 1:
-            dice = sorted(state.dice[:2], reverse=True)
-            out[at + dice[0] - 1] = 1.0
-            out[at + 6 + dice[-1] - 1] = 1.0
-        at += DICE_UNITS
+            dice = sorted(state.dice, reverse=True)
+            for k, die in enumerate(dice if len(dice) == 3 else (dice[0], dice[-1])):
+                out[at + 6 * k + die - 1] = 1.0
+        at += self.dice_units
         if state.phase is Phase.DECIDE:
             legal = state.legal_actions()
             if len(legal):

@@ -14,8 +14,8 @@ number in base ``sides``, the first die lowest: ``(d1 - 1) + (d2 - 1) * sides + 
 so a regular roll 6-5 (gammon writes the high die first) is always the same number, and
 an opening throw (one die per player, in player order) too. ``max_chance_outcomes`` is
 ``sides ** dice`` for the most dice one throw holds (one per player at the opening of a
-game of checkers, two after; Acedrex throws one D20 at a time, its starting throws one
-after another).
+game of checkers, two after, three in Tabula; Acedrex throws one D20 at a time, its
+starting throws one after another).
 
 **Actions** have fixed numbers, as OpenSpiel needs (``num_distinct_actions``):
 
@@ -106,9 +106,11 @@ class Numbering:
         self.steps = StepEncoding(rules) if why_not_alternating(rules) is None else None
         self.num_actions = self.steps.size if self.steps is not None else max_actions(rules)
         self.sides = int(rules.sides)
-        # A game of checkers opens with one die per player; every throw after holds two.
-        # Acedrex (no checkers) throws one D20 at a time, its starting throws included.
-        most_dice = max(2, rules.players) if rules.game_type.checkers else 1
+        # A game of checkers opens with one die per player; every throw after holds two
+        # (three in Tabula). Acedrex (no checkers) throws one D20 at a time, its
+        # starting throws included.
+        kind = rules.game_type
+        most_dice = max(kind.dice, rules.players) if kind.checkers else 1
         self.num_outcomes = self.sides ** most_dice
         self.observer = observer_for(rules)
         self.observation_size = self.observer.size + (0 if self.steps is None
@@ -353,7 +355,8 @@ class GammonState(pyspiel.State):
     def _dice_of(self, number: int) -> tuple[int, ...]:
         sides, dice = self.numbering.sides, []
         state = self.node.state
-        count = len(state.chance_outcomes()[0][0].dice) if state.is_chance else 2
+        count = (len(state.chance_outcomes()[0][0].dice) if state.is_chance
+                 else state.variant.game_type.dice)
         for _ in range(count):
             dice.append(number % sides + 1)
             number //= sides

@@ -132,6 +132,8 @@ def why_not_alternating(rules: Any) -> str | None:
         return f"{rules.name} has {rules.players} players"
     if rules.sides != 6:
         return f"{rules.name} throws {rules.sides}-sided dice"
+    if rules.game_type.dice != 2:
+        return f"{rules.name} throws {rules.game_type.dice} dice a turn"
     if rules.game_type.turns != "alternate":
         return (f"{rules.name}'s turns are its own (more than one throw, or a choice "
                 "besides the plays)")

@@ -61,18 +61,17 @@ class TrackKernel:
             work = self._local.work = tracks.workspace(self.players, self.slots, self.pins)
         return work
 
-    def plays(
-        self, board: bytes, player: int, die1: int, die2: int, head_limit: int = 1
-    ) -> np.ndarray:
-        """One row per legal play: resulting board, (source, destination, hit) x 4, length.
+    def plays(self, board: bytes, player: int, *dice: int, head_limit: int = 1) -> np.ndarray:
+        """One row per legal play of ``dice`` (two or three): resulting board, (source,
+        destination, hit) x 4, length.
 
         ``head_limit`` caps the checkers leaving the head (variants with a head rule). In
         the games that pin, ``board`` is the counts and the pin row together, and so is
         the board of a row; a move's hit flag then says that it pinned.
         """
         plays, words = self.workspace()
-        count = tracks.generate_plays(
-            writable_boards(board), player, die1, die2, head_limit, self.rules, plays, words
-        )
+        third = dice[2] if len(dice) == 3 else 0
+        count = tracks.generate_throw(writable_boards(board), player, dice[0], dice[1], third,
+                                      head_limit, self.rules, plays, words)
         return plays[:count].copy()
 

@@ -78,9 +78,14 @@ R_PINNED_HOLDS_OFF = slot("pinned_holds_bear_off")
 R_MOTHER = slot("mother")
 R_QUARTERS_AT_END = slot("quarters_at_end")
 R_OPEN_PRIME = slot("prime_must_open")
+R_DICE_COUNT = slot("dice_count")
+R_HOLD_HALF = slot("hold_half")
 CROSS = RULES_LENGTH  # start of the crossing table
 
 MAX_DICE = 4  # moves in one play (a double)
+# The orders in which three dice may be played: the dice sorted high to low, by index.
+ORDERS_OF_THREE = np.array([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]],
+                           np.int64)
 # A move refused by a rule that other moves of the same play could lift (six-block, no
 # hit-and-hide, no hit-and-run, the hitter not borne off, only bear off once home, Fevga's
 # first checker, and the quarter limits where each move is judged): a double is then
@@ -352,6 +357,11 @@ def _check_move(
     if rules[R_HEAD] == src and heads >= head_limit:
         return -1, -1, h
     if (
+        rules[R_HOLD_HALF] == 1 and src - die <= points // 2 and src > points // 2
+        and plays[row, base + bar] > 0
+    ):
+        return -1, -1, h  # none goes on into the second half while one waits to enter
+    if (
         rules[R_PINS] == 1 and src <= points
         and plays[row, _pin_index(player, src, rules)] == player + 1
     ):
@@ -495,9 +505,31 @@ def _seen_before(plays, row, size, h, key, remembered, words):
     return False, remembered
 
 
+@njit(cache=True, inline="always")
+def _order_seen(dice, order):
+    """Whether an earlier order of three dice plays them in the same sequence (alike
+    dice)."""
+    for earlier in range(order):
+        same = True
+        for depth in range(3):
+            if dice[ORDERS_OF_THREE[earlier, depth]] != dice[ORDERS_OF_THREE[order, depth]]:
+                same = False
+        if same:
+            return True
+    return False
+
+
 @njit(cache=True)
 def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
-    """Every legal play of ``player`` for the roll ``die1``-``die2``.
+    """Every legal play of ``player`` for the roll ``die1``-``die2``
+    (:func:`generate_throw` of two dice)."""
+    return generate_throw(board, player, die1, die2, 0, head_limit, rules, plays, words)
+
+
+@njit(cache=True)
+def generate_throw(board, player, die1, die2, die3, head_limit, rules, plays, words):
+    """Every legal play of ``player`` for the throw ``die1``-``die2``, with a third die
+    ``die3`` (0: a throw of two dice).
 
     ``head_limit`` is how many checkers may leave the head this turn (head rule only).
 
@@ -505,7 +537,9 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
     number. Plays are distinct by resulting board; they use as many dice as can be used
     and, when only one of two different dice can be played, the larger one if it can
     (and, with ``R_MUST_ENTER``, enter a checker from the bar when one of those can).
-    A position with no legal move yields one empty play.
+    Three dice are played once each, in any order, alike dice too; of them the plays
+    that use the most dice are kept, whichever dice they use. A position with no legal
+    move yields one empty play.
 
     Compiled callers pass typed values (``np.int64(1)``, not ``1``) and Python callers
     writable arrays (:func:`gammon.kernels.kernel_array`): numba compiles a kernel again
@@ -516,10 +550,22 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
     slots = points + 2
     home = rules[R_HOME]
     length_col = size + 3 * MAX_DICE
-    double = die1 == die2
+    three = die3 > 0
+    double = die1 == die2 and (not three or die3 == die1)
     high = max(die1, die2)
     low = min(die1, die2)
-    ndice = MAX_DICE if double else 2
+    # Three dice, high to low, and their orders (ORDERS_OF_THREE) that differ.
+    third = low
+    if three:
+        high, low, third = die1, die2, die3
+        if high < low:
+            high, low = low, high
+        if low < third:
+            low, third = third, low
+        if high < low:
+            high, low = low, high
+    sorted_dice = (high, low, third)
+    ndice = 3 if three else (MAX_DICE if double else 2)
     mask = (1 << TABLE_BITS) - 1
     # Per depth: the index of the next candidate source to try, whether any move was
     # found, the board hash, the move made; and the candidate sources, highest first:
@@ -561,7 +607,7 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
     # Low-then-high plays whose high move was legal from the start are found high-first
     # too, unless a rule refuses moves by what other moves did: the six-block, and
     # "only bear off once home" while one move could bring the last checker home.
-    prune = (rules[R_SIX_BLOCK] == 0 and rules[R_FIRST_PAST] == 0
+    prune = (not three and rules[R_SIX_BLOCK] == 0 and rules[R_FIRST_PAST] == 0
              and (rules[R_HOME_ONLY_BEAR] == 0 or away >= 2))
 
     # A double's moves are tried in non-increasing source order, which reaches every
@@ -570,18 +616,21 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
     # pass also tries, from a point where a hitter stands covered, the hitter itself
     # leaving (the candidates are walked twice: ``alt`` is the second walk): alike
     # checkers may have moved in either order.
-    passes = 1 if double else 2
+    passes = 1 if double else (6 if three else 2)
     refused = False
     hitter_rules = rules[R_NO_HIT_AND_HIDE] == 1 or rules[R_NO_HITTER_OFF] == 1
     # Acey-deucey's 2-1 under enter-first: the checker entered by the first die may move
     # on with the second.
-    moves_on = rules[R_ACEY_MOVES_ON] == 1 and high == 2 and low == 1
+    moves_on = rules[R_ACEY_MOVES_ON] == 1 and not three and high == 2 and low == 1
     # With the quarter limits judged at the play's end, a play may pass through a board
     # they forbid: every board on the way is a play of its own if they allow it, and the
     # most dice used is counted over those alone.
     at_end = rules[R_QUARTERS_AT_END] == 1
     order = 0
     while order < passes:
+        if three and not double and _order_seen(sorted_dice, order):
+            order += 1
+            continue
         every_order = double and order == 1
         branch = every_order and hitter_rules
         first = high if order == 0 else low
@@ -599,7 +648,10 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
             h = 0
             descended = False
             if depth < ndice:
-                die = first if depth == 0 else second
+                if three and not double:
+                    die = sorted_dice[ORDERS_OF_THREE[order, depth]]
+                else:
+                    die = first if depth == 0 else second
                 row = cand + depth * CANDIDATES
                 j = words[next_src + depth]
                 end = words[ncand + depth]
@@ -817,7 +869,7 @@ def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
         words[W_MEMO_TABLE + words[W_MEMO + 3 * i + 2]] = 0
     # Keep the plays that use the most dice; with one die of two, the larger if possible.
     need_high = False
-    if not double and best == 1:
+    if not double and not three and best == 1:
         for i in range(count):
             if plays[i, length_col] == 1 and words[W_FLAGS + i] % 2 == 1:
                 need_high = True
@@ -991,14 +1043,21 @@ def after_lot(a, b, rules):
 
 
 @njit(cache=True)
+def third_die(rules):
+    """A fresh throw's third die: 0 in a game of two dice (``R_DICE_COUNT``)."""
+    return np.random.randint(1, 7) if rules[R_DICE_COUNT] == 3 else 0
+
+
+@njit(cache=True)
 def random_playouts(games, start, rules, max_turns, plays, words):
     """Play ``games`` two-player games with uniformly random plays.
 
     Each game opens with one die per player (ties re-rolled); the higher die moves first,
     playing those two dice or, without ``R_OPENING_PLAYS_LOT``, a fresh roll. Then the
-    players alternate two-dice rolls; a double played in full may be followed by more
-    in the same turn (:func:`after_double`). With ``R_LAST_ROLL`` the second player gets
-    one more turn after the starter finishes, and finishing too makes a draw. Returns
+    players alternate throws of two dice (three with ``R_DICE_COUNT``); a double played
+    in full may be followed by more in the same turn (:func:`after_double`). With
+    ``R_LAST_ROLL`` the second player gets one more turn after the starter finishes, and
+    finishing too makes a draw. Returns
     ``(games, 3)``: winner (-1 if ``max_turns`` ran out, -2 for a draw), points won,
     plays made.
     """
@@ -1010,6 +1069,7 @@ def random_playouts(games, start, rules, max_turns, plays, words):
     for g in range(games):
         board[:] = start
         player, a, b = opening(rules)
+        c = third_die(rules)
         starter = player
         turns = 0
         winner = -1
@@ -1020,7 +1080,7 @@ def random_playouts(games, start, rules, max_turns, plays, words):
             if a == b and not complement:  # only a double can be followed
                 plain = board[player * (bar + 1) + bar] > 0
             limit = head_limit(board, player, a, b, rules)
-            count = generate_plays(board, player, a, b, limit, rules, plays, words)
+            count = generate_throw(board, player, a, b, c, limit, rules, plays, words)
             pick = np.random.randint(0, count)
             full = plays[pick, length_col] == MAX_DICE
             board[:] = plays[pick, :size]
@@ -1037,6 +1097,7 @@ def random_playouts(games, start, rules, max_turns, plays, words):
                 player = 1 - player
             a = np.random.randint(1, 7)
             b = np.random.randint(1, 7)
+            c = third_die(rules)
         out[g, 0] = winner
         out[g, 1] = winner_points(board, winner, rules) if winner >= 0 else 0
         out[g, 2] = turns

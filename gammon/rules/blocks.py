@@ -91,11 +91,13 @@ class Track:
 
 @dataclass(frozen=True, slots=True)
 class Dice:
-    """The dice: ``sides`` faces each, two a throw. The opening throw (one die each)
-    picks who starts; with ``opening_plays_lot`` the starter plays those two dice, else
-    rolls afresh; with ``lot_choice`` the starter chooses which.
+    """The dice: ``sides`` faces each, ``count`` a throw (two, or three as in Tabula).
+    The opening throw (one die each) picks who starts; with ``opening_plays_lot`` the
+    starter plays those two dice, else throws afresh; with ``lot_choice`` the starter
+    chooses which. A throw of three dice plays each die once, alike dice included (a
+    lot of two dice is no such throw: the starter of a three-dice game throws afresh).
 
-    A double is played four times. With ``complement``, a double played in full is
+    A double of two dice is played four times. With ``complement``, a double played in full is
     followed, in the same turn, by its complement (each die's opposite face, ``sides +
     1 - n``) four times; with ``again``, a double played in full (and its complement,
     where there is one) earns the same player another throw. ``plain_entering``: a
@@ -103,11 +105,21 @@ class Dice:
     and nothing more. A part not played in full ends the turn."""
 
     sides: int = 6
+    count: int = compiled(2, name="dice_count")
     opening_plays_lot: bool = compiled(True)
     lot_choice: bool = compiled(False)
     complement: bool = compiled(False, name="doubles_complement")
     again: bool = compiled(False, name="doubles_again")
     plain_entering: bool = compiled(False, name="doubles_plain_entering")
+
+    def __post_init__(self) -> None:
+        if self.count not in (2, 3):
+            raise ValueError(f"a throw of {self.count} dice: two or three are played")
+        if self.count == 3 and (self.opening_plays_lot or self.lot_choice
+                                or self.follow_doubles):
+            raise ValueError("three dice: the starter throws afresh, and no double is "
+                             "followed (set opening_plays_lot, lot_choice, complement and "
+                             "again off)")
 
     @property
     def follow_doubles(self) -> bool:
@@ -122,11 +134,14 @@ class Entering:
     ``enter_first``: nothing else moves while one waits; ``must_enter``: a play must
     enter one when some play can, though not first; ``moves_on``: with ``enter_first``,
     in a roll of 2-1 the checker entered with one die may go on with the other
-    (acey-deucey)."""
+    (acey-deucey); ``hold_half``: while one of its side waits, no checker goes on into
+    the second half of its way (points ``points / 2`` and below: Tabula's start without
+    ``enter_first``)."""
 
     enter_first: bool = compiled(True)
     must_enter: bool = compiled(False)
     moves_on: bool = compiled(False, name="acey_moves_on")
+    hold_half: bool = compiled(False)
 
 
 @dataclass(frozen=True, slots=True)

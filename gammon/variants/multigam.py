@@ -151,7 +151,7 @@ class MultiGam(TrackVariant):
     def state(
         self,
         position: Position,
-        dice: tuple[int, int] | None = None,
+        dice: tuple[int, ...] | None = None,
         ranking: Sequence[int] | None = None,
     ) -> GameState:
         """A mid-game state: ``position.turn`` to play ``dice``, or to roll if None.
