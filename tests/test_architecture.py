@@ -222,6 +222,27 @@ def test_the_faces_are_split_into_parts_a_person_can_hold_in_mind():
     assert not too_long, too_long
 
 
+def test_the_rotation_is_known_in_one_module():
+    """Issue 45: eight modules asked whether a table, match or episode played a rotation
+    (``rotation is None``) and restated what follows. What is played is now always a
+    :class:`~gammon.stakes.match.Rotation` (one variant's games are a rotation of one):
+    nothing outside ``gammon/stakes/match.py`` compares one with None, and only it makes
+    the first state of a rotation's next game."""
+    found = []
+    for path in sorted(ROOT.rglob("*.py")):
+        if path == ROOT / "stakes" / "match.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Compare) and "rotation" in ast.unparse(node.left)
+                    and any(isinstance(c, ast.Constant) and c.value is None
+                            for c in node.comparators)):
+                found.append(f"{path.relative_to(ROOT.parent)}:{node.lineno} "
+                             f"{ast.unparse(node)}")
+            if isinstance(node, ast.Attribute) and node.attr == "winner_starts":
+                found.append(f"{path.relative_to(ROOT.parent)}:{node.lineno} winner_starts")
+    assert not found, found
+
+
 def test_every_variant_module_is_imported_and_the_listed_ones_first():
     """Issue 45: a new game is its module alone; ``gammon/variants/__init__.py`` no longer
     names each module to import. Every module of the package is imported, those of

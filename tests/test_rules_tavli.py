@@ -106,12 +106,12 @@ def test_a_tavli_table_replays_from_its_log():
 def test_tavli_is_refused_where_it_cannot_be_played():
     with pytest.raises(InvalidOptionError, match="play it as a match"):
         Table("tavli", ["human", "random"])
-    with pytest.raises(InvalidOptionError, match="takes no options"):
+    with pytest.raises(InvalidOptionError, match="takes no variant options"):
         Table("tavli", ["human", "random"], kind="match", length=5,
               options={"reroll_opening": False})
     runner = CliRunner()
     for args, said in ((["--stake", "2"], "no --stake"), (["-o", "triple_game=true"],
-                                                           "takes no options"),
+                                                           "takes no variant options"),
                        (["--save", "x.mat"], ".json log")):
         result = runner.invoke(app, ["play", "tavli", "--seats", "random,random", *args])
         assert result.exit_code != 0 and said in result.output
@@ -119,7 +119,7 @@ def test_tavli_is_refused_where_it_cannot_be_played():
 
 def test_a_variant_match_is_unchanged_by_rotations():
     match = Match("backgammon", 3)
-    assert match.rotation is None and match.name == "backgammon"
+    assert not match.rotation.several and match.name == "backgammon"
     assert match.score.crawford_rule
     rng = random.Random(1)
     match.play(lambda s: rng.choice(s.legal_actions()), rng)

@@ -475,9 +475,7 @@ def _play_rotation(games_in_turn: Any, seats: str | None, match: int | None,
         if stake is not None or games is not None:
             raise InvalidOptionError(f"{games_in_turn.name} is played as a match for points: "
                                      "no --stake or --games (--match sets its length)")
-        if option:
-            raise InvalidOptionError(f"{games_in_turn.name} takes no options: its games are "
-                                     f"{', '.join(games_in_turn.variants)} as they are")
+        games_in_turn.check("match", dict.fromkeys(option or ()))
         if save is not None and save.suffix != ".json":
             raise InvalidOptionError(f"a {games_in_turn.name} match is saved as its .json "
                                      f"log, not {save.name!r}")

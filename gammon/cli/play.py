@@ -33,13 +33,12 @@ from gammon.agents.registry import parse_spec
 from gammon.core.errors import GammonError, InvalidOptionError
 from gammon.core.play import Play
 from gammon.core.protocol import Rules, State
-from gammon.core.variant import variant_from
 from gammon.core.words import agree
 from gammon.notation import move_text_for
 from gammon.notation.movetext import NO_MOVE, MoveText, Pair
 from gammon.render import board_for
 from gammon.stakes.cube import CubeAction, Resign, base_of, stakes_of
-from gammon.stakes.match import Match, rotation
+from gammon.stakes.match import Match, played
 from gammon.stakes.prompt import parse_command, stakes_help
 from gammon.stakes.rules import StakeRules
 from gammon.stakes.session import Session
@@ -359,8 +358,8 @@ class TerminalGame:
         self.console.print()
         # A match of several games in turn names itself and the game of the moment.
         game = self.rules.name.title()
-        if self.table.rotation is not None:
-            game = f"{self.table.rotation.name.title()}, {game}"
+        if self.table.played.several:
+            game = f"{self.table.played.name.title()}, {game}"
         title = Text.assemble((game, "bold"), ": ",
                               *_join([self.who(p) for p in range(self.rules.players)],
                                      " against " if self.rules.players == 2 else ", "))
@@ -725,11 +724,9 @@ def _join(parts: list[Text], separator: str) -> list[Text | str]:
 def seat(variant: Rules | str, seats: Sequence[str], **table: Any) -> Table:
     """A table of ``variant`` (or of a rotation such as ``tavli``) with ``seats``
     checked (:func:`check_seats`)."""
-    if isinstance(variant, str) and rotation(variant) is not None:
-        return Table(variant, [Seat(kind) for kind in check_seats(seats, 2)], **table)
-    rules = variant_from(variant)
-    kinds = check_seats(seats, rules.players)
-    return Table(rules, [Seat(kind) for kind in kinds], **table)
+    games = played(variant, kind=table.get("kind", "game"))
+    kinds = check_seats(seats, games.rules()[0].players)
+    return Table(games, [Seat(kind) for kind in kinds], **table)
 
 
 def play_table(table: Table, console: Console | None = None,

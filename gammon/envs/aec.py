@@ -77,8 +77,8 @@ class GammonEnv(AECEnv):
         super().__init__()
         check_render_mode(render_mode, self.RENDER_MODES)
         #: The variants the episode plays (one, or a rotation's in turn: tavli), and
-        #: the rotation or None (:func:`episode_rules`); the first game's rules.
-        self.variants, self.rotation = episode_rules(variant, options, match, whole_match)
+        #: what it plays (:func:`episode_rules`); the first game's rules.
+        self.variants, self.played = episode_rules(variant, options, match, whole_match)
         self.rules = self.variants[0]
         self.stakes, self.match = check_stakes(self.rules, stakes, match), match
         self.whole_match = check_whole_match(whole_match, match)
@@ -86,7 +86,7 @@ class GammonEnv(AECEnv):
         self.observer = observer_of(self.variants)
         new_game(self.rules, stakes, match)  # refuse bad stakes now, not at reset
         #: The step encoding's numbers (``action_encoding="step"``), else None.
-        self.steps = encoding_for(self.rules, action_encoding, self.rotation)
+        self.steps = encoding_for(self.rules, action_encoding, self.played)
         self.action_encoding = action_encoding
         players = self.rules.players
         self.possible_agents = [f"player_{p}" for p in range(players)]
@@ -138,7 +138,7 @@ class GammonEnv(AECEnv):
         gained: list[float]
         if self.whole_match:
             state, gained = play_match_on(self.stakes, state, self._rng,
-                                          rotation=self.rotation)
+                                          games=self.played)
             self.game = state
         else:
             self.game = state = play_on(state, self._rng)

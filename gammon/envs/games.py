@@ -16,6 +16,7 @@ from gammon.agents.cube import match_equity as chance
 from gammon.core.errors import IllegalPlayError, InvalidOptionError
 from gammon.core.position import Position
 from gammon.core.protocol import RandomSource, Rules, State, play_on
+from gammon.core.variant import TrackVariant
 from gammon.nn.evaluator import result_range
 from gammon.render import board_for
 from gammon.stakes.cube import CubeState, cube_game, cube_value, match_length, stakes_of
@@ -178,18 +179,18 @@ def match_equity(score: MatchScore, seat: int) -> float:
 
 
 def episode_rules(variant: Rules | str, options: dict[str, object], match: object,
-                  whole_match: object) -> tuple[tuple[Rules, ...], Rotation | None]:
-    """The rules of the games an episode plays, the first game's first, and the rotation
-    ``variant`` names (``"tavli"``: Portes, Plakoto and Fevga in turn within one match,
-    :data:`gammon.stakes.match.ROTATIONS`), or the one variant's (:func:`make_rules`) and
-    None. A rotation is a match: its episode is the whole match (``match=N`` and
-    ``whole_match=True``), each game by its own rules, so it takes no variant options."""
+                  whole_match: object) -> tuple[tuple[Rules, ...], Rotation]:
+    """The rules of the games an episode plays, the first game's first, and what it
+    plays (:func:`gammon.stakes.match.played`): the one variant's games
+    (:func:`make_rules`), or a rotation of several (``"tavli"``: Portes, Plakoto and
+    Fevga in turn within one match). A rotation of several is a match: its episode is
+    the whole match (``match=N`` and ``whole_match=True``), each game by its own rules,
+    so it takes no variant options."""
     found = rotation(variant) if isinstance(variant, str) else None
     if found is None:
-        return (make_rules(variant, options),), None
-    if options:
-        raise InvalidOptionError(f"{found.name} plays each game by its own rules: no "
-                                 f"variant options, not {', '.join(sorted(options))}")
+        games = Rotation.of(make_rules(variant, options))
+        return games.rules(), games
+    found.check("match", options)
     if not match or whole_match is not True:
         raise InvalidOptionError(
             f"{found.name} is a match of {', '.join(found.variants)} in turn, and an "
@@ -201,10 +202,11 @@ def episode_rules(variant: Rules | str, options: dict[str, object], match: objec
 def play_match_on(stakes: StakeRules | None, state: State, dice: RandomSource,
                   choose: Callable[[CubeState], object] | None = None,
                   until: Callable[[CubeState], bool] | None = None,
-                  rotation: Rotation | None = None) -> tuple[CubeState, list[float]]:
+                  games: Rotation | None = None) -> tuple[CubeState, list[float]]:
     """:func:`~gammon.core.protocol.play_on` across the games of a match played as one
     episode (``whole_match``): a game that ends starts the next at the new score (of the
-    same variant, or of the ``rotation``'s next, as :class:`~gammon.stakes.match.Match`
+    same variant, or of the next of ``games`` played in turn, as
+    :class:`~gammon.stakes.match.Match`
     plays it), until a decision or the end of the match. The state reached, and each
     seat's gain of match equity over the games that ended on the way (the rewards: they
     add up to +1 for the match's winner and -1 for its loser over the episode)."""
@@ -220,8 +222,10 @@ def play_match_on(stakes: StakeRules | None, state: State, dice: RandomSource,
             gained[seat] += match_equity(after, seat) - match_equity(before, seat)
         if after.is_over:
             return state, gained
-        rules = state.variant if rotation is None else rotation.after(state.variant)
-        start = None if rotation is None else rotation.start_after(rules, state.winner)
+        games = games or Rotation.of(state.variant)
+        rules = games.after(state.variant)
+        assert isinstance(rules, TrackVariant)  # a match's games are played on a track
+        start = games.start_after(rules, state.winner)
         state = cube_game(rules, stakes if stakes is not None else StakeRules(), after,
                           start=start)
 

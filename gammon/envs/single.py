@@ -93,11 +93,11 @@ class GammonGymEnv(gymnasium.Env):
                  action_encoding: str = "play", whole_match: bool = False,
                  **options: object) -> None:
         #: The variants the episode plays (one, or a rotation's in turn: tavli), and
-        #: the rotation or None (:func:`episode_rules`); the first game's rules.
-        self.variants, self.rotation = episode_rules(variant, options, match, whole_match)
+        #: what it plays (:func:`episode_rules`); the first game's rules.
+        self.variants, self.played = episode_rules(variant, options, match, whole_match)
         self.rules = self.variants[0]
         #: The step encoding's numbers (``action_encoding="step"``), else None.
-        self.steps = encoding_for(self.rules, action_encoding, self.rotation)
+        self.steps = encoding_for(self.rules, action_encoding, self.played)
         self.action_encoding = action_encoding
         players = self.rules.players
         seat = check_whole("seat", seat, 0, players - 1, f" in {self.rules.name}")
@@ -173,7 +173,7 @@ class GammonGymEnv(gymnasium.Env):
 
         if self.whole_match:
             self.game, gained = play_match_on(self.stakes, state, self._dice, choose, mine,
-                                              self.rotation)
+                                              self.played)
             self._gained = gained[self.seat]
         else:
             self.game = play_on(state, self._dice, choose, until=mine)

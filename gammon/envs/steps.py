@@ -230,20 +230,20 @@ class StepEncoding:
 ENCODINGS = ("play", "step")
 
 
-def encoding_for(rules: Rules, action_encoding: object, rotation: Rotation | None = None
+def encoding_for(rules: Rules, action_encoding: object, games: Rotation | None = None
                  ) -> StepEncoding | None:
     """The step numbers for ``action_encoding="step"``, None for ``"play"`` (action ``k``
-    is the ``k``-th legal whole decision); an error saying what is allowed otherwise. A
-    ``rotation``'s matches (tavli) are played in whole plays: each game's steps would mean
-    other moves."""
+    is the ``k``-th legal whole decision); an error saying what is allowed otherwise. The
+    matches of several ``games`` in turn (tavli) are played in whole plays: each game's
+    steps would mean other moves."""
     if not isinstance(action_encoding, str) or action_encoding not in ENCODINGS:
         raise InvalidOptionError(
             f"action_encoding is 'play' (the k-th legal whole play) or 'step' (one "
             f"checker step per action, the same number in every state); not "
             f"{action_encoding!r}")
-    if rotation is not None and action_encoding == "step":
+    if games is not None and games.several and action_encoding == "step":
         raise InvalidOptionError(
-            f"{rotation.name} is played with action_encoding='play': its games move "
+            f"{games.name} is played with action_encoding='play': its games move "
             f"their checkers differently, so a step's number would not mean one move")
     return StepEncoding(rules) if action_encoding == "step" else None
 

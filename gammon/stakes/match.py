@@ -7,20 +7,25 @@ finished game: the cube value times 1, 2 or 3 for a single game, gammon or backg
 (**MATCH-END**). No doubling in the Crawford game (**MATCH-CRAWFORD**); doubling again
 after it (**MATCH-POST-CRAWFORD**).
 
-A match may also play several games in turn (a :class:`Rotation`: Greek *tavli* is
-Portes, Plakoto and Fevga, one after another, the winner of each starting the next
-without an opening throw). ``Match("tavli", 5)`` plays one; :data:`ROTATIONS` names them.
+What a match, a table or an episode plays is a :class:`Rotation`: the games of one
+variant game after game (:meth:`Rotation.of`, each opening as its variant does), or of
+several variants in turn (Greek *tavli* is Portes, Plakoto and Fevga, one after another,
+the winner of each starting the next without an opening throw). :func:`played` reads
+either from what a person names; ``Match("tavli", 5)`` plays tavli, and
+:data:`ROTATIONS` names the rotations of several games. This module is the one place
+that knows how they differ: the others ask the rotation for its games, the next game
+and its first state.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from gammon.core.errors import InvalidOptionError
-from gammon.core.protocol import play_on
-from gammon.core.variant import GameState, TrackVariant, track_variant
+from gammon.core.protocol import Rules, play_on
+from gammon.core.variant import GameState, TrackVariant, track_variant, variant_from
 from gammon.stakes.cube import CubeState, cube_game
 from gammon.stakes.record import GameRecord, result_event
 from gammon.stakes.rules import StakeRules
@@ -32,31 +37,74 @@ Chooser = Callable[[CubeState], Any]
 
 @dataclass(frozen=True)
 class Rotation:
-    """Games of several variants played in turn within one match: game ``g`` (from 0)
+    """The games played in turn within one match, table or episode: game ``g`` (from 0)
     is ``variants[g % len(variants)]``. With ``winner_starts`` the winner of a game has
     the first turn of the next and throws both dice for it (no opening throw), as
-    tavli players do; the first game opens as its variant does."""
+    tavli players do; the first game opens as its variant does.
+
+    One variant played game after game is a rotation of one game (:meth:`of`), which
+    keeps that variant's rules object, options and all; a rotation of several variants
+    plays each by its own rules as they are, so it takes no options, and it is played
+    as a match (:meth:`check`)."""
 
     name: str
     variants: tuple[str, ...]
     summary: str
     winner_starts: bool = True
+    #: The rules object of a rotation of one game (with its options); empty for a
+    #: rotation of several, whose games are their variants' defaults.
+    own: tuple[Rules, ...] = ()
 
-    def rules(self) -> tuple[TrackVariant, ...]:
-        return tuple(track_variant(name) for name in self.variants)
+    @classmethod
+    def of(cls, rules: Rules) -> Rotation:
+        """One variant's games, each opening as the variant does."""
+        return cls(rules.name, (rules.name,), rules.summary, winner_starts=False,
+                   own=(rules,))
 
-    def after(self, rules: TrackVariant) -> TrackVariant:
-        """The variant of the game that follows a game of ``rules``."""
+    @property
+    def several(self) -> bool:
+        """Whether the games are of several variants in turn (tavli)."""
+        return len(self.variants) > 1
+
+    def rules(self) -> tuple[Rules, ...]:
+        """The rules of each game of the turn, in order (a rotation of one game may hold
+        any game's; the games of several are track games)."""
+        return self.own or tuple(track_variant(name) for name in self.variants)
+
+    def options(self) -> dict[str, object]:
+        """The options the games are played with (none for several variants in turn,
+        whose games are as they are)."""
+        return self.own[0].options() if self.own else {}
+
+    def after(self, rules: Rules) -> Rules:
+        """The rules of the game that follows a game of ``rules``."""
+        games = self.rules()
         at = self.variants.index(rules.name)
-        return track_variant(self.variants[(at + 1) % len(self.variants)])
+        return games[(at + 1) % len(games)]
 
-    def start_after(self, rules: TrackVariant, winner: int | None) -> GameState | None:
+    def start_after(self, rules: Rules, winner: int | None) -> GameState | None:
         """The first state of a game of ``rules`` that follows a game ``winner`` won: the
-        winner on turn, to throw both dice (``winner_starts``); None for the variant's
-        own opening (the match's first game, or a rotation whose games open as usual)."""
-        if not self.winner_starts or winner is None:
+        winner on turn, to throw both dice (``winner_starts``, a track game's); None for
+        the variant's own opening (the match's first game, or a rotation whose games
+        open as usual)."""
+        if not self.winner_starts or winner is None or not isinstance(rules, TrackVariant):
             return None
         return rules.state(rules.start_position(turn=winner))
+
+    def check(self, kind: str, options: Mapping[str, object] | None = None) -> None:
+        """Refuse what a rotation of several variants cannot be played as: anything but a
+        match (``kind``: ``match``, or a ``game`` or ``money`` table, an episode...), or
+        with variant ``options``; a rotation of one game is played as anything."""
+        if not self.several:
+            return
+        if options:
+            raise InvalidOptionError(
+                f"{self.name} takes no variant options: its games are {', '.join(self.variants)} "
+                "as they are")
+        if kind != "match":
+            raise InvalidOptionError(
+                f"{self.name} is played as a match of several games in turn "
+                f"({', '.join(self.variants)}): play it as a match, for points")
 
 
 #: The rotations a match can be played as, by name.
@@ -69,15 +117,38 @@ ROTATIONS = {
 
 
 def rotation(name: str) -> Rotation | None:
-    """The rotation called ``name`` (any case), or None when it names none."""
+    """The rotation of several games called ``name`` (any case), or None when it names
+    none."""
     return ROTATIONS.get(name.strip().lower()) if isinstance(name, str) else None
+
+
+def played(what: Rules | str | Rotation, options: Mapping[str, object] | None = None,
+           kind: str = "match") -> Rotation:
+    """What is played, named as a person names it: a rotation (or its name, such as
+    ``tavli``), or one variant (its rules, or its name and ``options``) game after game;
+    refused where a rotation of several cannot be played as ``kind`` or with
+    ``options`` (:meth:`Rotation.check`)."""
+    found = what if isinstance(what, Rotation) else (
+        rotation(what) if isinstance(what, str) else None)
+    if found is None:
+        assert not isinstance(what, Rotation)
+        return Rotation.of(variant_from(what, **dict(options or {})))
+    found.check(kind, options)
+    return found
+
+
+def _two_on_a_track(rules: Rules) -> TrackVariant:
+    if not isinstance(rules, TrackVariant) or rules.players != 2:
+        raise InvalidOptionError(f"match play is for two players on a track; {rules.name} "
+                                 f"has {rules.players} players")
+    return rules
 
 
 class Match:
     """A match to ``length`` points between two players.
 
     ``variant`` is a two-player track game (or its name), or a :class:`Rotation` (or
-    its name, such as ``tavli``) whose games are played in turn. ``stakes`` are the
+    its name, such as ``tavli``) whose games are played in turn (:func:`played`). ``stakes`` are the
     stake options (money-only options are refused). ``score`` starts the match at
     another score; ``crawford`` switches the Crawford rule (a match without the cube
     has none). Play a game with :meth:`new_game`, then :meth:`apply` each roll and
@@ -93,15 +164,9 @@ class Match:
         score: tuple[int, int] = (0, 0),
         crawford: bool = True,
     ) -> None:
-        if isinstance(variant, str):
-            found = rotation(variant)
-            variant = found if found is not None else track_variant(variant)
-        self.rotation = variant if isinstance(variant, Rotation) else None
-        self.variants = variant.rules() if isinstance(variant, Rotation) else (variant,)
-        for rules in self.variants:
-            if rules.players != 2:
-                raise InvalidOptionError(
-                    f"match play is for two players; {rules.name} has {rules.players}")
+        #: What the match plays: one variant's games, or several variants' in turn.
+        self.rotation = played(variant)
+        self.variants = tuple(_two_on_a_track(rules) for rules in self.rotation.rules())
         if not isinstance(length, int) or isinstance(length, bool) or length < 1:
             raise InvalidOptionError(f"a match is played to 1 point or more, not {length!r}")
         self.stakes = stakes if stakes is not None else StakeRules()
@@ -116,7 +181,7 @@ class Match:
     @property
     def name(self) -> str:
         """What is played: the variant's name, or the rotation's."""
-        return self.rotation.name if self.rotation is not None else self.variants[0].name
+        return self.rotation.name
 
     @property
     def variant(self) -> TrackVariant:
@@ -156,7 +221,7 @@ class Match:
             raise InvalidOptionError("finish the game in progress first")
         rules = self.variant_of(len(self.games))
         winner = self.games[-1].state.winner if self.games else None
-        start = None if self.rotation is None else self.rotation.start_after(rules, winner)
+        start = self.rotation.start_after(rules, winner)
         record = GameRecord(cube_game(rules, self.stakes, self.score, start=start))
         self.games.append(record)
         return record.state

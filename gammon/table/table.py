@@ -36,7 +36,7 @@ from gammon.core.dice import Roll
 from gammon.core.errors import GammonError, IllegalPlayError, InvalidOptionError
 from gammon.core.play import Play
 from gammon.core.protocol import RandomSource, Rules, State
-from gammon.core.variant import GameState, TrackVariant, variant_from
+from gammon.core.variant import GameState, TrackVariant
 from gammon.notation import move_text_for
 from gammon.stakes.cube import (
     CubeAction,
@@ -46,7 +46,7 @@ from gammon.stakes.cube import (
     resign_offers,
     stakes_of,
 )
-from gammon.stakes.match import Match, Rotation, rotation
+from gammon.stakes.match import Match, Rotation, played
 from gammon.stakes.prompt import question as stakes_question
 from gammon.stakes.rules import StakeRules
 from gammon.stakes.session import Session
@@ -158,19 +158,9 @@ class Table:
     ) -> None:
         if kind not in KINDS:
             raise InvalidOptionError(f"a table plays a {', a '.join(KINDS)}, not {kind!r}")
-        self.rotation = (variant if isinstance(variant, Rotation)
-                         else rotation(variant) if isinstance(variant, str) else None)
-        if self.rotation is not None:
-            if kind != MATCH:
-                raise InvalidOptionError(
-                    f"{self.rotation.name} is a match of several games in turn: play it as a "
-                    "match (kind match, a length of 1 point or more)")
-            if options:
-                raise InvalidOptionError(f"{self.rotation.name} takes no options; its games "
-                                         f"are {', '.join(self.rotation.variants)} as they are")
-            self._rules: Rules = self.rotation.rules()[0]
-        else:
-            self._rules = variant_from(cast(Rules | str, variant), **(options or {}))
+        #: What the table plays: one variant's games, or several variants' in turn.
+        self.played = played(variant, options, kind)
+        self._rules: Rules = self.played.rules()[0]
         self.kind = kind
         self.seats = [seat if isinstance(seat, Seat) else Seat(seat.strip().lower())
                       for seat in seats]
@@ -194,8 +184,9 @@ class Table:
         self.series: Match | Session
         if kind == MATCH:
             self.stakes = stakes if stakes is not None else StakeRules()
-            self.series = Match(self.rotation or self._track("match play"), length,
-                                self.stakes, crawford=crawford)
+            if not self.played.several:
+                self._track("match play")
+            self.series = Match(self.played, length, self.stakes, crawford=crawford)
         else:
             if kind == GAME and stakes is None:
                 stakes = StakeRules(cube=False)
@@ -227,13 +218,20 @@ class Table:
     @property
     def name(self) -> str:
         """What the table plays: its variant's name, or its rotation's (``tavli``)."""
-        return self.rotation.name if self.rotation is not None else self._rules.name
+        return self.played.name
+
+    @property
+    def writes_mat(self) -> bool:
+        """Whether the table's record is a .mat file too: one two-player game of gnubg's
+        board played game after game (a rotation of several is its JSON log alone)."""
+        rules = self._rules
+        return not self.played.several and rules.notation == "gnu" and rules.players == 2
 
     @property
     def options(self) -> dict[str, object]:
         """The variant's options that differ from its defaults, as JSON (none for a
         rotation, whose games are as they are)."""
-        return {} if self.rotation is not None else _plain(self._rules.options())
+        return _plain(self.played.options())
 
     @property
     def state(self) -> Any:

@@ -511,8 +511,7 @@ class PageRoutes:
         if isinstance(room, Response):
             return room
         table = room.table
-        if not (table.rotation is None and table.variant.notation == "gnu"
-                and table.variant.players == 2):
+        if not table.writes_mat:
             return _error(f"a .mat file holds backgammon; {table.name}'s record is "
                           "its JSON log (/record)", 409)
         text = write_match(table.length, room.names, table.series.games,
@@ -723,11 +722,7 @@ def _rotation_settings(games_in_turn: Rotation, body: dict[str, object],
     """The settings of a table of several variants in turn (tavli): a match, no options,
     no cube unless its games have one, seats from the levels they share."""
     name = games_in_turn.name
-    if options:
-        raise InvalidOptionError(f"a table of {name} has no options to set: its games are "
-                                 f"{', '.join(games_in_turn.variants)} as they are")
-    if body.get("kind", "match") != "match":
-        raise InvalidOptionError(f"{name} is played as a match: kind is match")
+    games_in_turn.check(str(body.get("kind", "match"))[:20], options)
     seats = body.get("seats")
     if not isinstance(seats, list) or len(seats) != 2:
         raise InvalidOptionError("seats is a list of two, such as [\"human\", \"best\"]")

@@ -125,7 +125,7 @@ def unoffered(room: Room, config: ServerConfig) -> str | None:
     """Why this server will not play ``room``'s bots (one is not on its menu: a stored bot
     is never trusted more than a client's), or None."""
     table = room.table
-    for rules in (table.rotation.rules() if table.rotation is not None else (table.variant,)):
+    for rules in table.played.rules():
         for p, seat in enumerate(table.seats):
             if not seat.human and config.budget(rules, seat.kind) is None:
                 return (f"seat {p + 1}'s bot {seat.kind[:60]!r} is not on this server's "

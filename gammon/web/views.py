@@ -207,8 +207,8 @@ def _shared(room: Room) -> dict[str, object]:
         "variant": table.variant.name,
         # A match of several variants in turn (tavli): its name and its games in order;
         # ``variant`` is then the game being played.
-        "rotation": (None if table.rotation is None else
-                     {"name": table.rotation.name, "games": list(table.rotation.variants)}),
+        "rotation": ({"name": table.played.name, "games": list(table.played.variants)}
+                     if table.played.several else None),
         "kind": table.kind,
         "length": table.length,
         "version": room.version,
@@ -226,8 +226,7 @@ def _shared(room: Room) -> dict[str, object]:
         "closed": room.reason or None,
         "question": None,
         # Whether the record downloads as a .mat file (/api/tables/ID/match.mat).
-        "mat": (table.rotation is None and table.variant.notation == "gnu"
-                and table.variant.players == 2),
+        "mat": table.writes_mat,
         "rated": room.rated,
         "accounts": sorted(room.players),
         "rematch": room.rematch or None,
