@@ -57,7 +57,7 @@ def decisions_of_player_two(records: list) -> list[tuple[Any, Any]]:
     found = []
     for record in records:
         state = record.start
-        for step in record.steps:
+        for step in record.taken():
             if not state.is_chance and state.current_player == 1 and \
                     step is not CubeAction.ROLL:
                 found.append((state, step))

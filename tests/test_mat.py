@@ -154,7 +154,7 @@ def resigned(record: GameRecord, level: int, after: int) -> GameRecord:
     may resign ``level`` (1 single, 2 gammon, 3 backgammon) before rolling; resigned
     there, and accepted. (A file has no place for a roll that was not played.)"""
     game = GameRecord(record.start)
-    for step in record.steps:
+    for step in record.taken():
         state = game.state
         if len(game.steps) >= after and state.base.is_chance and not state.is_chance \
                 and Resign(level) in state.resign_offers():
@@ -215,7 +215,7 @@ def test_we_read_twenty_matches_that_gnubg_played_and_exported(tmp_path):
         # stopped at gnubg's first resignation).
         reviewed = review(ours, evaluator, ["gnubg X", "gnubg O"], plies=0)
         assert reviewed.decisions and len(reviewed.results) == len(ours)
-        resigned += sum(1 for r in ours if any(isinstance(s, Resign) for s in r.steps))
+        resigned += sum(1 for r in ours if any(isinstance(s, Resign) for s in r.taken()))
     assert resigned > 0
 
 

@@ -203,7 +203,7 @@ def review(records: Sequence[GameRecord], evaluator: NeuralEvaluator, names: Seq
         state = record.start
         match = bool(match_length(state))
         number = 0
-        for step in record.steps:
+        for step in record.taken():
             before, state = state, state.apply(step)
             base = base_of(before)
             if before.is_chance:

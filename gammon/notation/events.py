@@ -22,7 +22,7 @@ def events(record: GameRecord) -> list[Event]:
     """Every event of ``record``'s game, in order."""
     out: list[Event] = []
     state = record.start
-    for step in record.steps:
+    for step in record.taken():
         after = state.apply(step)
         out.extend(describe(state, step, after))
         state = after

@@ -50,7 +50,7 @@ def game_turns(record: GameRecord) -> tuple[list[tuple[int, str]], int | None, i
     """A game's turns as ``(player, text)`` in order, its winner and points won."""
     turns: list[tuple[int, str]] = []
     state = record.start
-    for step in record.steps:
+    for step in record.taken():
         after = state.apply(step)
         player = state.current_player
         if isinstance(step, Play):

@@ -288,7 +288,7 @@ def _actions(record: GameRecord) -> tuple[list[str], bool]:
     actions = []
     resigned = False
     state = record.start
-    for step in record.steps:
+    for step in record.taken():
         player = state.current_player
         colour = "WB"[player] if player is not None else ""
         if isinstance(step, Play):

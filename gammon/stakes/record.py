@@ -1,9 +1,11 @@
 """The record of a game with stakes: every roll, play, cube action and resignation.
 
 :class:`GameRecord` applies chance outcomes and actions to a :class:`CubeState` and
-keeps what was applied (``steps``, enough to replay the game exactly). The lines for
-people are a view of the steps, written by :mod:`gammon.notation.events`; an
-:class:`Event` is one of them, and :func:`result_event` the last line of a finished game.
+keeps what was applied (``steps``, enough to replay the game exactly): the one record of
+the game's steps. A step (:class:`Taken`) also keeps who took it and what a face wrote
+of it (the table's log entry), so no face keeps the steps again. The lines for people
+are a view of the steps, written by :mod:`gammon.notation.events`; an :class:`Event` is
+one of them, and :func:`result_event` the last line of a finished game.
 """
 
 from __future__ import annotations
@@ -35,6 +37,19 @@ class Event:
     dice: tuple[int, ...] = ()
 
 
+@dataclass(slots=True)
+class Taken:
+    """One step of a game: the chance outcome or action ``taken``; the seat that took
+    it (None for a throw, or where no table seats the players), a ``note`` a face gave
+    it, and the face's own writing of it (``entry``: the table's JSON log entry,
+    :mod:`gammon.table.log`), which the face sets once the step is applied."""
+
+    taken: Any
+    seat: int | None = None
+    note: str = ""
+    entry: dict[str, Any] | None = None
+
+
 @dataclass
 class GameRecord:
     """A game being played (or played) with its record.
@@ -45,7 +60,7 @@ class GameRecord:
     """
 
     start: Any
-    steps: list[Any] = field(default_factory=list)
+    steps: list[Taken] = field(default_factory=list)
     state: Any = None
 
     def __post_init__(self) -> None:
@@ -56,16 +71,20 @@ class GameRecord:
         """Apply a chance outcome or an action to the current state and record it."""
         before = self.state
         after = before.apply(outcome_or_action)
-        self.steps.append(outcome_or_action)
+        self.steps.append(Taken(outcome_or_action))
         self.state = after
         return after
+
+    def taken(self) -> list[Any]:
+        """The chance outcomes and actions applied, in order."""
+        return [step.taken for step in self.steps]
 
     def replay(self) -> Iterator[Any]:
         """Every state of the game, from the start, by applying the steps again."""
         state = self.start
         yield state
         for step in self.steps:
-            state = state.apply(step)
+            state = state.apply(step.taken)
             yield state
 
     @property

@@ -248,7 +248,7 @@ def record(table: Table) -> Record:
         return Record(turns, opening)
     states = games[-1].replay()
     state = next(states)
-    for taken, after in zip(games[-1].steps, states, strict=True):
+    for taken, after in zip(games[-1].taken(), states, strict=True):
         whole, state = state, after
         before = base_of(whole)
         if whole.is_chance:

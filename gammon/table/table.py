@@ -48,11 +48,12 @@ from gammon.stakes.cube import (
 )
 from gammon.stakes.match import Match, Rotation, played
 from gammon.stakes.prompt import question as stakes_question
+from gammon.stakes.record import Taken
 from gammon.stakes.rules import StakeRules
 from gammon.stakes.session import Session
-from gammon.table import log
 from gammon.table.dice import KIND as FAIR_KIND
 from gammon.table.dice import FairDice
+from gammon.table.log import Entry, decode, encode_action, encode_outcome
 
 HUMAN = "human"
 
@@ -127,6 +128,11 @@ class Step:
     note: str = ""
 
 
+def _entry(step: Taken) -> Entry:
+    assert step.entry is not None, "a step the table applied writes its entry"
+    return step.entry
+
+
 class Table:
     """A game, match or money session at a table (see the module text).
 
@@ -192,7 +198,6 @@ class Table:
                 stakes = StakeRules(cube=False)
             self.stakes = stakes if stakes is not None else StakeRules()
             self.series = Session(self._rules, stake if kind == MONEY else 1, self.stakes)
-        self.log: list[list[log.Entry]] = []
         self._agents: dict[int, Agent] | None = None
         self._seated = (0, 0)  # the game, and its entries, when the bots sat down
         self._asked: tuple[State | None, bool, int, Question | None] = (
@@ -243,7 +248,17 @@ class Table:
     @property
     def game(self) -> int:
         """The number of the game being played (or the last one), from 1."""
-        return len(self.log)
+        return len(self.series.games)
+
+    @property
+    def log(self) -> list[list[Entry]]:
+        """Every game's log entries (:mod:`gammon.table.log`): the JSON of the steps the
+        series keeps (each step carries its own, :class:`~gammon.stakes.record.Taken`),
+        and the seat that lost on time, where one did."""
+        games = [[_entry(step) for step in record.steps] for record in self.series.games]
+        if self.timed_out is not None and games:
+            games[-1].append({"seat": self.timed_out, "timeout": True})
+        return games
 
     @property
     def humans(self) -> list[int]:
@@ -261,7 +276,7 @@ class Table:
         if isinstance(self.series, Match):
             return self.series.is_over
         if self.games is not None:
-            return len(self.log) >= self.games
+            return len(self.series.games) >= self.games
         return not self.humans
 
     @property
@@ -285,9 +300,9 @@ class Table:
         # Asked often between two steps (by every face drawing the table): worked out
         # once per state (states are immutable; a step makes a new one).
         state, finished, games, question = self._asked
-        if state is not self.state or finished != self.finished or games != len(self.log):
+        if state is not self.state or finished != self.finished or games != self.game:
             question = self._question()
-            self._asked = (self.state, self.finished, len(self.log), question)
+            self._asked = (self.state, self.finished, self.game, question)
         return question
 
     def _question(self) -> Question | None:
@@ -422,7 +437,6 @@ class Table:
         if question is None or question.seat != seat:
             raise IllegalPlayError(f"seat {seat} is not asked anything: its clock is not "
                                    "running")
-        self.log[-1].append({"seat": seat, "timeout": True})
         return self._time_out(seat)
 
     def _time_out(self, seat: int) -> Step:
@@ -438,25 +452,29 @@ class Table:
 
     def _new_game(self) -> Step:
         state = self.series.new_game()
-        self.log.append([])
-        game = len(self.log)
+        game = self.game
         self._agents, self._seated = None, (game, 0)
         return Step(NEW_GAME, game, None, None, None, state)
 
     def _throw(self, roll: Roll) -> Step:
         before = self.state
         after = self.series.apply(roll)
-        self.log[-1].append(log.encode_outcome(roll))
+        self._written(None, encode_outcome(roll))
         return Step(THROW, self.game, None, roll, before, after)
 
     def _apply(self, seat: int, action: object, note: str = "") -> Step:
         before = self.state
         after = self.series.apply(action)  # raises, and changes nothing, when illegal
-        entry = log.encode_action(seat, action, self.describe(before, action))
+        entry = encode_action(seat, action, self.describe(before, action))
         if note:
             entry["note"] = note
-        self.log[-1].append(entry)
+        self._written(seat, entry, note)
         return Step(ACTION, self.game, seat, action, before, after, note)
+
+    def _written(self, seat: int | None, entry: Entry, note: str = "") -> None:
+        # The step just applied, as the series keeps it, learns who took it and its entry.
+        step = self.series.games[-1].steps[-1]
+        step.seat, step.note, step.entry = seat, note, entry
 
     def describe(self, state: State | None, action: object) -> str:
         """An action as the record writes it: a play in the variant's move text (in the
@@ -523,15 +541,16 @@ class Table:
         table.finished = bool(data.get("finished"))
         return table
 
-    def replay(self, game: int, index: int, entry: log.Entry) -> list[Step]:
+    def replay(self, game: int, index: int, entry: Entry) -> list[Step]:
         """Play ``entry``, entry ``index`` (from 0) of game ``game`` (from 1), as the log
         says it happened (the first entry of a game starts that game): the steps it made.
         Raises a :class:`GammonError` naming the entry when it is not the one that comes
         next, or cannot happen there."""
         steps = []
-        if index == 0 and game == len(self.log) + 1:
+        games = self.series.games
+        if index == 0 and game == len(games) + 1:
             steps.append(self._next_game(game))
-        elif (game, index) != (len(self.log), len(self.log[-1]) if self.log else 0):
+        elif (game, index) != (len(games), len(games[-1].steps) if games else 0):
             raise InvalidOptionError(f"game {game}, entry {index + 1}: the log skips or "
                                      "repeats an entry here")
         try:
@@ -544,7 +563,7 @@ class Table:
                 return steps
             if state.is_terminal:
                 raise IllegalPlayError("the game is already over")
-            x = log.decode(state, entry)
+            x = decode(state, entry)
             if isinstance(x, Roll):
                 if self.seed is not None:
                     drawn = state.sample_chance(self.dice)
