@@ -44,10 +44,10 @@ class Taken:
     it, and the face's own writing of it (``entry``: the table's JSON log entry,
     :mod:`gammon.table.log`), which the face sets once the step is applied."""
 
-    taken: Any
+    taken: object
     seat: int | None = None
     note: str = ""
-    entry: dict[str, Any] | None = None
+    entry: dict[str, object] | None = None
 
 
 @dataclass
@@ -75,7 +75,7 @@ class GameRecord:
         self.state = after
         return after
 
-    def taken(self) -> list[Any]:
+    def taken(self) -> list[object]:
         """The chance outcomes and actions applied, in order."""
         return [step.taken for step in self.steps]
 

@@ -252,7 +252,7 @@ def record(table: Table) -> Record:
         whole, state = state, after
         before = base_of(whole)
         if whole.is_chance:
-            if taken.opening and table.variant.players > 2:
+            if isinstance(taken, Roll) and taken.opening and table.variant.players > 2:
                 throwers = taken.players or range(len(taken.dice))
                 opening.append(list(zip(throwers, taken.dice, strict=True)))
             continue
