@@ -64,7 +64,7 @@ def play_rows(legal: object) -> np.ndarray | None:
     building a :class:`Play` object per candidate.
     """
     if isinstance(legal, LegalPlays):
-        return legal._rows
+        return legal.rows
     return None
 
 

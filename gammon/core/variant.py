@@ -163,6 +163,31 @@ class GameState:
         return outcomes.draw(rng.random())
 
 
+# GameState made without the frozen dataclass's ``object.__setattr__`` by name (half the
+# time): the states every roll and play of every game makes.
+_new = object.__new__
+_FIELDS = tuple(GameState.__dict__[name].__set__ for name in (
+    "variant", "position", "phase", "dice", "opening", "moves", "memo", "_legal"))
+
+
+def made_state(variant: TrackVariant, position: Position, phase: Phase,
+               dice: tuple[int, ...], moves: int, memo: Any) -> GameState:
+    """``GameState(variant, position, phase, dice, False, moves, memo)``, made fast: a
+    state past the opening, from parts the rules made."""
+    state = _new(GameState)
+    set_variant, set_position, set_phase, set_dice, set_opening, set_moves, set_memo, \
+        set_legal = _FIELDS
+    set_variant(state, variant)
+    set_position(state, position)
+    set_phase(state, phase)
+    set_dice(state, dice)
+    set_opening(state, False)
+    set_moves(state, moves)
+    set_memo(state, memo)
+    set_legal(state, None)
+    return state
+
+
 def most_plays(checkers: int, dice: int = 2) -> int:
     """A bound no decision of a track game exceeds: the distinct legal plays of one roll
     of ``dice`` dice (two or three) for a mover with ``checkers`` checkers, the size of
@@ -249,7 +274,8 @@ class TrackVariant:
         ``self._set_blocks(ending={"gammons": False})``."""
         for block, fields in changes.items():
             object.__setattr__(self, block, dataclasses.replace(getattr(self, block), **fields))
-        for fact in ("players", "points", "home", "sides", "checkers", "slots"):
+        for fact in ("players", "points", "home", "sides", "checkers", "slots", "throws",
+                     "thrown", "turn_rules"):
             self.__dict__.pop(fact, None)
 
     def blocks(self) -> dict[str, Any]:
@@ -278,6 +304,24 @@ class TrackVariant:
     @functools.cached_property
     def checkers(self) -> int:
         return self.track.checkers
+
+    @functools.cached_property
+    def throws(self) -> Outcomes:
+        """The throws of a turn after the opening (21 of two dice, 56 of three)."""
+        return throws(self.dice.count, self.sides)
+
+    @functools.cached_property
+    def thrown(self) -> dict[Roll, tuple[int, ...]]:
+        """Each throw of :attr:`throws` and its dice, high to low: a throw found here
+        needs no checking."""
+        return {roll: roll.dice for roll, _ in self.throws}
+
+    @functools.cached_property
+    def turn_rules(self) -> tuple[bool, bool, bool]:
+        """What a play's end asks of the rules: whether a pinned mother may end the game,
+        whether the last roll is played, whether a double may be followed."""
+        return (self.contact.mother != "none", self.ending.last_roll,
+                self.dice.follow_doubles)
 
     @property
     def result_names(self) -> tuple[str, str, str]:
@@ -516,7 +560,7 @@ class TrackVariant:
         three)."""
         if state.opening:
             return opening_throws(self.players, self.sides)
-        return throws(self.dice.count, self.sides)
+        return self.throws
 
     def check_roll(self, roll: Any, dice: int, opening: bool) -> tuple[int, ...]:
         """The dice of ``roll`` when it is a throw of ``dice`` dice of this variant (an
@@ -542,9 +586,13 @@ class TrackVariant:
                     f"{roll}: equal highest dice are thrown again, so they are not an "
                     "outcome of the opening throw")
             return self.apply_opening(state, roll)
-        dice = self.check_roll(roll, self.dice.count, False)
-        return GameState(self, state.position, Phase.DECIDE, tuple(sorted(dice, reverse=True)),
-                         False, state.moves, state.memo)
+        try:
+            known = self.thrown.get(roll)
+        except TypeError:  # not a throw at all (dice in a list...): check_roll says why
+            known = None
+        dice = known if known is not None else tuple(
+            sorted(self.check_roll(roll, self.dice.count, False), reverse=True))
+        return made_state(self, state.position, Phase.DECIDE, dice, state.moves, state.memo)
 
     def apply_opening(self, state: GameState, roll: Roll) -> GameState:
         """Each player threw one die (a decisive throw): the highest moves first with
@@ -572,9 +620,10 @@ class TrackVariant:
         if state.memo == LOT:
             return LOT_CHOICES
         position = state.position
-        rows = self.kernel.plays(position.kernel_row, position.turn, *state.dice,
-                                 head_limit=self.head_limit(state))
-        return LegalPlays(rows, position)
+        limit = self.head_limit(state) if self.head.slot else 1
+        blob, count, width = self.kernel.play_bytes(position.kernel_row, position.turn,
+                                                    state.dice, limit)
+        return LegalPlays.of_bytes(blob, count, width, position)
 
     def head_limit(self, state: GameState) -> int:
         """How many checkers may leave the head in this turn (head rule only).
@@ -623,26 +672,24 @@ class TrackVariant:
         """
         mover = state.position.turn
         board, pins = play.result.board, play.result.pins
-        if self.contact.mother != "none":
+        mother, last_roll, follow_doubles = self.turn_rules
+        if mother:
             ended = int(tracks.mother_end(writable_boards(board + pins), mover,
                                           self.kernel.rules))
             if ended != -1:
                 memo = MOTHERS_PINNED if ended == -2 else state.memo
                 position = Position.unchecked(board, self.players, mover, pins)
-                return GameState(
-                    self, position, Phase.TERMINAL, (), False, state.moves + 1, memo)
+                return made_state(self, position, Phase.TERMINAL, (), state.moves + 1, memo)
         finished = board[mover * self.slots] == self.checkers
-        if self.ending.last_roll and finished and state.moves % 2 == 0 and state.memo != LAST_ROLL:
+        if last_roll and finished and state.moves % 2 == 0 and state.memo != LAST_ROLL:
             position = Position(board, self.players, (mover + 1) % self.players, pins)
             return GameState(
                 self, position, Phase.CHANCE, (), False, state.moves + 1, LAST_ROLL
             )
         if finished or state.memo == LAST_ROLL:
             position = Position.unchecked(board, self.players, mover, pins)
-            return GameState(
-                self, position, Phase.TERMINAL, (), False, state.moves + 1, state.memo
-            )
-        follow = self.after_double(state, play)
+            return made_state(self, position, Phase.TERMINAL, (), state.moves + 1, state.memo)
+        follow = self.after_double(state, play) if follow_doubles else ""
         if follow == COMPLEMENT:
             n = self.sides + 1 - state.dice[0]
             position = Position.unchecked(board, self.players, mover, pins)
@@ -651,7 +698,7 @@ class TrackVariant:
         thrower = mover if follow else (mover + 1) % self.players
         position = Position.unchecked(board, self.players, thrower, pins)
         memo = None if state.memo == COMPLEMENT else state.memo
-        return GameState(self, position, Phase.CHANCE, (), False, state.moves + 1, memo)
+        return made_state(self, position, Phase.CHANCE, (), state.moves + 1, memo)
 
     def after_double(self, state: GameState, play: Play) -> str:
         """What follows ``play`` in the same turn (``Dice``'s ``complement``, ``again``
@@ -718,26 +765,50 @@ class _MoveTable(dict[tuple[int, int, int], Move]):
 
 
 _MOVES = _MoveTable()
+# A Play made from a row, fast (a frozen dataclass's setattr by name costs twice).
+_play_moves, _play_result = (Play.__dict__[name].__set__ for name in ("moves", "result"))
 
 
 class LegalPlays(Sequence[Play]):
-    """The legal plays of a state, built from the kernel's rows when first looked at."""
+    """The legal plays of a state, built from the kernel's rows when first looked at.
+
+    A row is the board (and pin row), then (source, destination, hit) per move, then the
+    number of moves; every value is small and not negative, so the rows' bytes read them
+    without numpy. The rows as an array (:attr:`rows`, for the bots' batches) are made
+    when first asked for."""
 
     __slots__ = ("_rows", "_position", "_size", "_pins", "_plays", "_index", "_blob",
                  "_width")
 
     def __init__(self, rows: np.ndarray, position: Position) -> None:
-        self._rows = rows
+        self._setup(rows.tobytes(), len(rows), rows.shape[1], position)
+        self._rows: np.ndarray | None = rows
+
+    @classmethod
+    def of_bytes(cls, blob: bytes, count: int, width: int, position: Position) -> LegalPlays:
+        """The plays of ``count`` rows of ``width`` bytes (the generator's rows' bytes)."""
+        legal = _new(cls)
+        legal._setup(blob, count, width, position)
+        legal._rows = None
+        return legal
+
+    def _setup(self, blob: bytes, count: int, width: int, position: Position) -> None:
         self._position = position
         self._size = len(position.board)
         self._pins = len(position.pins)  # the pin row after the counts (games that pin)
-        self._plays: list[Play | None] = [None] * len(rows)
+        self._plays: list[Play | None] = [None] * count
         self._index: dict[bytes, int] | None = None
-        # A row is the board (and pin row), then (source, destination, hit) per move, then
-        # the number of moves; every value is small and not negative, so its bytes read it without
-        # numpy.
-        self._blob = rows.tobytes()
-        self._width = rows.shape[1]
+        self._blob = blob
+        self._width = width
+
+    @property
+    def rows(self) -> np.ndarray:
+        """The generator's rows, one a play in this order (writable, as every kernel is
+        compiled for)."""
+        if self._rows is None:
+            self._rows = np.frombuffer(bytearray(self._blob), np.int8).reshape(
+                len(self._plays), self._width)
+        return self._rows
 
     def __len__(self) -> int:
         return len(self._plays)
@@ -759,7 +830,9 @@ class LegalPlays(Sequence[Play]):
                            for m in range(after, after + 3 * blob[start + width - 1], 3)])
             result = Position.unchecked(blob[start:at], self._position.players,
                                         self._position.turn, blob[at:after])
-            play = self._plays[i] = Play(moves, result)
+            play = self._plays[i] = _new(Play)
+            _play_moves(play, moves)
+            _play_result(play, result)
         return play
 
     def __iter__(self) -> Iterator[Play]:
@@ -778,8 +851,9 @@ class LegalPlays(Sequence[Play]):
         of one roll apart in the games that pin too: where both sides share a point
         after a play, the one that stood there before is the one underneath."""
         if self._index is None:
-            boards = self._rows[:, : self._size]
-            self._index = {boards[i].tobytes(): i for i in range(len(boards))}
+            blob, width, size = self._blob, self._width, self._size
+            self._index = {blob[at:at + size]: i
+                           for i, at in enumerate(range(0, len(self._plays) * width, width))}
         return self._index.get(result.board)
 
     def __contains__(self, play: object) -> bool:

@@ -69,9 +69,16 @@ class TrackKernel:
         the games that pin, ``board`` is the counts and the pin row together, and so is
         the board of a row; a move's hit flag then says that it pinned.
         """
+        blob, count, width = self.play_bytes(board, player, dice, head_limit)
+        return np.frombuffer(bytearray(blob), np.int8).reshape(count, width)
+
+    def play_bytes(self, board: bytes, player: int, dice: tuple[int, ...],
+                   head_limit: int = 1) -> tuple[bytes, int, int]:
+        """:meth:`plays` as the rows' bytes, their number and the width of a row (what
+        :class:`gammon.core.variant.LegalPlays` reads, with no array made)."""
         plays, words = self.workspace()
         third = dice[2] if len(dice) == 3 else 0
         count = tracks.generate_throw(writable_boards(board), player, dice[0], dice[1], third,
                                       head_limit, self.rules, plays, words)
-        return plays[:count].copy()
+        return plays[:count].tobytes(), count, plays.shape[1]
 
