@@ -18,6 +18,7 @@ from gammon.core.position import Position
 from gammon.core.protocol import play_on
 from gammon.envs import GammonGymEnv
 from gammon.envs.steps import STAKES_ACTIONS, StepEncoding, TurnInSteps
+from gammon.notation.movetext import Completions
 from gammon.stakes.cube import CubeAction
 
 TRACKS = ["backgammon", "nackgammon", "hypergammon-3", "short", "caucasian", "long-nardy",
@@ -81,6 +82,28 @@ def test_the_steps_of_a_turn_reach_exactly_the_legal_plays(name):
         assert set(reached) == {play.result.board for play in legal}, state
         for play in legal:
             assert reached[play.result.board] == {len(play.moves)}
+
+
+@pytest.mark.parametrize("name", TRACKS)
+def test_the_compiled_steps_are_the_completions_steps(name):
+    """The compiled search (gammon.kernels.stepping) answers the legal steps of every
+    board a turn in steps passes, as the Python search of Completions does (the steps,
+    then whether a legal play can follow each)."""
+    _, states = play_decisions(name, 20, seed=7 + len(name))
+    for state in states:
+        turn = TurnInSteps(state)
+        python = Completions(state)
+        stack = [(turn.board, turn.dice)]
+        seen = set()
+        while stack:
+            board, dice = stack.pop()
+            if (board, dice) in seen or not dice:
+                continue
+            seen.add((board, dice))
+            expected = [(source, die) for source, die in python.steps(board, dice)
+                        if python.play(*python.after(board, dice, source, die)) is not None]
+            assert turn.completions.legal_steps(board, dice) == expected, (state, board, dice)
+            stack += [python.after(board, dice, source, die) for source, die in expected]
 
 
 def blocked_state():

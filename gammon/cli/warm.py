@@ -59,7 +59,8 @@ def warm_all(report: Callable[[str], None] = lambda name: None, jobs: int = 0) -
     part as it is done."""
     parts: list[tuple[str, Callable[..., None], tuple[str, ...]]] = [
         ("vector environment", warm_vector, ()), ("training", warm_training, ()),
-        ("exact solver", warm_solver, ()), ("bearoff tables", warm_bearoff, ())]
+        ("exact solver", warm_solver, ()), ("bearoff tables", warm_bearoff, ()),
+        ("steps", warm_steps, ())]
     parts += [(name, warm_variant, (name,)) for name in variant_names()]
     # The longest first (as measured from an empty cache), so that the processes finish
     # together: 117 s for everything on two cores.
@@ -89,6 +90,16 @@ def warm_vector() -> None:
     staked = VectorEnv("backgammon", num_envs=2, seed=0, stakes={})
     for _ in range(3):  # a play, a double, a drop: the kernel that opens a game after it
         staked.step(np.where(staked.phase == 0, 0, 1))
+
+
+def warm_steps() -> None:
+    """A turn taken one checker step at a time (the environments' ``step`` actions and
+    the OpenSpiel games: :mod:`gammon.kernels.stepping`)."""
+    from gammon.envs.steps import TurnInSteps
+
+    rules = variant("backgammon")
+    turn = TurnInSteps(rules.state(rules.start_position(), (6, 5)))
+    turn.legal_steps()
 
 
 def warm_training() -> None:

@@ -275,7 +275,7 @@ class TrackVariant:
         for block, fields in changes.items():
             object.__setattr__(self, block, dataclasses.replace(getattr(self, block), **fields))
         for fact in ("players", "points", "home", "sides", "checkers", "slots", "throws",
-                     "thrown", "turn_rules"):
+                     "thrown", "turn_rules", "crossings"):
             self.__dict__.pop(fact, None)
 
     def blocks(self) -> dict[str, Any]:
@@ -390,6 +390,13 @@ class TrackVariant:
         """``other``'s slot number for ``player``'s point ``slot`` (the track's
         ``meeting``)."""
         return self.track.shared_slot(player, slot, other)
+
+    @functools.cached_property
+    def crossings(self) -> dict[tuple[int, int], tuple[int, ...]]:
+        """For each ``(player, other)``: ``other``'s slot of each of ``player``'s points
+        (index 0 unused), :meth:`shared_slot` read once."""
+        return {(p, q): (0, *(self.shared_slot(p, slot, q) for slot in range(1, self.points + 1)))
+                for p in range(self.players) for q in range(self.players) if p != q}
 
     # --- derived rules -----------------------------------------------------------
 

@@ -116,6 +116,7 @@ class Numbering:
         self.observation_size = self.observer.size + (0 if self.steps is None
                                                       else self.steps.sides)
         self.move_text = move_text_for(rules)
+        self._numbered: dict[int, tuple[object, dict[int, tuple[Roll, float]]]] = {}
 
     def __deepcopy__(self, memo: dict[int, object]) -> Numbering:
         return self  # the rules and numbers of a game: shared by all its states
@@ -135,17 +136,31 @@ class Numbering:
         return number
 
     def outcomes(self, state: State) -> dict[int, tuple[Roll, float]]:
-        """The chance outcomes of ``state`` by number: the outcome and its probability."""
-        return {self.outcome_number(roll.dice): (roll, float(p))
-                for roll, p in state.chance_outcomes()}
+        """The chance outcomes of ``state`` by number: the outcome and its probability
+        (numbered once for each list of outcomes the rules keep)."""
+        listed = state.chance_outcomes()
+        known = self._numbered.get(id(listed))
+        if known is not None and known[0] is listed:
+            return known[1]
+        numbered = {self.outcome_number(roll.dice): (roll, float(p)) for roll, p in listed}
+        if len(self._numbered) < 64:  # the rules' own lists: a handful, kept alive here
+            self._numbered[id(listed)] = (listed, numbered)
+        return numbered
 
     # --- decisions -------------------------------------------------------------------
 
     def legal(self, node: Node) -> list[int]:
-        """The numbers legal at ``node``'s decision, in increasing order."""
+        """The numbers legal at ``node``'s decision, in increasing order (listed once
+        for each board the turn's steps pass)."""
+        where = node.where()
+        if node.legal is not None and node.legal[0] == where:
+            return node.legal[1]
         if self.steps is not None:
-            return sorted(self.steps.legal(node.state, node.turn))
-        return list(range(len(node.state.legal_actions())))
+            numbers = sorted(self.steps.legal(node.state, node.turn))
+        else:
+            numbers = list(range(len(node.state.legal_actions())))
+        node.legal = (where, numbers)
+        return numbers
 
     def action(self, node: Node, number: int) -> object:
         """The engine's action that ``number`` completes at ``node`` (None: a step of a
@@ -224,6 +239,17 @@ class Node:
         # rules say it is one, which the State protocol cannot tell the type checker.
         self.state = state
         self.turn = turn
+        #: OpenSpiel's number of who acts (asked several times a node).
+        self.player = int(pyspiel.PlayerId.TERMINAL if state.is_terminal else
+                          pyspiel.PlayerId.CHANCE if state.is_chance else
+                          state.current_player)
+        #: The legal numbers and where the turn stood when they were listed.
+        self.legal: tuple[object, list[int]] | None = None
+
+    def where(self) -> object:
+        """Where the decision stands: the turn's board and dice left (a turn in steps),
+        else nothing more than the state."""
+        return None if self.turn is None else (self.turn.board, self.turn.dice)
 
     def __deepcopy__(self, memo: dict[int, object]) -> Node:
         # OpenSpiel clones a Python state by deep copy: gammon's state is a value and is
@@ -313,19 +339,14 @@ class GammonState(pyspiel.State):
         self.node = Node(game.numbering.rules.initial_state(), None)
 
     def current_player(self) -> int:
-        state = self.node.state
-        if state.is_terminal:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if state.is_chance:
-            return int(pyspiel.PlayerId.CHANCE)
-        return int(state.current_player)
+        return self.node.player
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.numbering.legal(self.node)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         outcomes = self.numbering.outcomes(self.node.state)
-        return sorted((number, p) for number, (_, p) in outcomes.items())
+        return sorted((number, p) for number, (_, p) in outcomes.items())  # a few dozen
 
     def _apply_action(self, action: int) -> None:
         node, numbering = self.node, self.numbering

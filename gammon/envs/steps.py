@@ -89,12 +89,7 @@ class TurnInSteps:
 
     def legal_steps(self) -> list[tuple[int, int]]:
         """The ``(source, die)`` steps after which a legal play can still be reached."""
-        found = []
-        for source, die in self.completions.steps(self.board, self.dice):
-            if self.completions.play(*self.completions.after(self.board, self.dice, source,
-                                                             die)) is not None:
-                found.append((source, die))
-        return found
+        return self.completions.legal_steps(self.board, self.dice)
 
     def take(self, source: int, die: int) -> Play | None:
         """Make the step; the legal play it completes, or None while the turn goes on."""

@@ -25,12 +25,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from gammon.core.errors import IllegalPlayError, InvalidNotationError
 from gammon.core.play import Play
 from gammon.core.position import Position
 from gammon.core.protocol import Phase
-from gammon.core.variant import GameState, TrackVariant, play_leading_to
+from gammon.core.variant import GameState, LegalPlays, TrackVariant, play_leading_to
 from gammon.core.words import plural
+from gammon.kernels import stepping, writable_boards
 
 #: What :func:`format_play` writes for a play without moves (gnubg writes nothing).
 NO_MOVE = "no move"
@@ -267,18 +270,20 @@ def closed_points(state: GameState) -> frozenset[int]:
     one of the mover's. None of them opens or closes while the mover plays: the mover's
     moves only take lone checkers away or pin them."""
     variant, position = state.variant, state.position
-    player = position.turn
-    closed = set()
-    for point in range(1, variant.points + 1):
-        for other in range(position.players):
-            if other == player:
-                continue
-            there = position.count(other, variant.shared_slot(player, point, other))
-            if there >= variant.contact.block or (there and not variant.contact.hitting
-                                          and not variant.contact.pinning):
-                closed.add(point)
-        if variant.contact.pinning and _pinned_under(state, point) == player:
-            closed.add(point)
+    player, board, slots = position.turn, position.board, variant.slots
+    contact = variant.contact
+    # Any opposing checker closes a point where nothing is hit or pinned.
+    block = contact.block if contact.hitting or contact.pinning else 1
+    closed: set[int] = set()
+    for other in range(position.players):
+        if other != player:
+            base = other * slots
+            crossing = variant.crossings[player, other]
+            closed.update(point for point in range(1, variant.points + 1)
+                          if board[base + crossing[point]] >= block)
+    if contact.pinning:
+        closed.update(point for point in range(1, variant.points + 1)
+                      if _pinned_under(state, point) == player)
     return frozenset(closed)
 
 
@@ -395,6 +400,39 @@ class Completions:
         self.legal = state.legal_actions()
         self.closed = closed_points(state)
         self._memo: dict[tuple[bytes, tuple[int, ...]], Play | None] = {}
+        self._targets: np.ndarray | None = None  # the compiled search's result hashes
+        # ... and the nodes it has answered, kept for the whole turn.
+        self._memo_keys = self._memo_values = self._out = np.zeros(0, np.int64)
+        self._closed_bits = 0
+        self._steps: dict[tuple[bytes, tuple[int, ...]], list[tuple[int, int]]] = {}
+
+    def legal_steps(self, board: bytes, dice: tuple[int, ...]) -> list[tuple[int, int]]:
+        """The ``(source, die)`` steps from ``board`` with ``dice`` left after which a
+        legal play can still be reached, by source then die: the compiled search
+        (:func:`gammon.kernels.stepping.legal_steps`) over the move generator's plays,
+        else :meth:`play` after each of :meth:`steps`."""
+        legal = self.legal
+        if not isinstance(legal, LegalPlays):
+            return [(source, die) for source, die in self.steps(board, dice)
+                    if self.play(*self.after(board, dice, source, die)) is not None]
+        known = self._steps.get((board, dice))
+        if known is not None:
+            return known
+        kernel = self.state.variant.kernel
+        words = kernel.workspace()[1]
+        if self._targets is None:
+            self._targets = stepping.result_hashes(legal.rows, len(board), words)
+            self._memo_keys, self._memo_values = stepping.memo()
+            self._closed_bits = sum(1 << point for point in self.closed)
+            self._out = np.empty(2 * self.state.variant.slots * 6, np.int64)
+        out = self._out
+        count = stepping.legal_steps(writable_boards(board), self.state.position.turn,
+                                     np.array(dice, np.int64), self._closed_bits,
+                                     self._targets, kernel.rules, words, self._memo_keys,
+                                     self._memo_values, out)
+        found = out[:2 * count].tolist()
+        steps = self._steps[board, dice] = list(zip(found[::2], found[1::2], strict=True))
+        return steps
 
     def play(self, board: bytes, dice: tuple[int, ...]) -> Play | None:
         """The legal play ``board`` is, or one it leads to with ``dice``; None if none."""
