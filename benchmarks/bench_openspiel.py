@@ -59,6 +59,7 @@ import gammon
 PLAYOUT_TARGET = 5.0  # gammon compiled playouts / OpenSpiel random games
 API_TARGET = 1.0  # gammon random games through legal_actions/apply / OpenSpiel's, from Python
 LEGAL_TARGET = 1.0  # gammon legal_actions calls / OpenSpiel legal_actions calls
+ADAPTER_TARGET = 0.5  # gammon's backgammon as an OpenSpiel game / OpenSpiel's own
 
 # OpenSpiel's backgammon (open_spiel/games/backgammon/backgammon.h).
 OS_POINTS = 24
@@ -283,6 +284,34 @@ def openspiel_game(pyspiel: Any, seed: int) -> Callable[[int], tuple[int, dict[s
     return run
 
 
+def adapter_game(pyspiel: Any, seed: int) -> Callable[[int], tuple[int, dict[str, int]]]:
+    """One random game of gammon's backgammon as an OpenSpiel game (the adapter,
+    ``gammon_backgammon``: a turn in checker steps), driven as :func:`openspiel_game`
+    drives OpenSpiel's own (its chance outcomes are not equally likely, so they are
+    drawn by their probabilities)."""
+    from gammon.envs.openspiel import register_games
+
+    register_games()
+    game = pyspiel.load_game("gammon_backgammon")
+    rng = random.Random(seed)
+
+    def run(_: int) -> tuple[int, dict[str, int]]:
+        state = game.new_initial_state()
+        decisions = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(rng.choices([o for o, _ in outcomes],
+                                               [p for _, p in outcomes])[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                decisions += 1
+        return 1, {"decisions": decisions}
+
+    run(0)  # warm-up
+    return run
+
+
 def interleaved(runs: list[Callable[[int], tuple[int, dict[str, int]]]], seconds: float,
                 slice_seconds: float = 1.0) -> list[Rate]:
     """Each of ``runs`` for ``seconds`` in all, taking turns in slices of
@@ -461,8 +490,9 @@ def main(argv: list[str] | None = None) -> int:
         compiled = gammon_compiled_playouts(args.seconds, args.seed, args.batch, args.max_turns)
     with console.status(f"OpenSpiel and gammon Python API random games, taking turns "
                         f"({args.seconds:g} s each)..."):
-        spiel, python_api = interleaved(
-            [openspiel_game(pyspiel, args.seed), gammon_python_game(args.seed)], args.seconds)
+        spiel, python_api, adapter = interleaved(
+            [openspiel_game(pyspiel, args.seed), gammon_python_game(args.seed),
+             adapter_game(pyspiel, args.seed)], args.seconds)
     with console.status("legal_actions()..."):
         gm_legal, os_legal = legal_actions_rates(
             variant, os_states, positions, args.legal_seconds, args.rounds
@@ -470,6 +500,7 @@ def main(argv: list[str] | None = None) -> int:
 
     playout_ratio = compiled.per_second / spiel.per_second
     api_ratio = python_api.per_second / spiel.per_second
+    adapter_ratio = adapter.per_second / spiel.per_second
     legal_ratio = gm_legal.per_second / os_legal.per_second
 
     table = Table(title="gammon vs OpenSpiel backgammon, same machine, same run")
@@ -501,6 +532,14 @@ def main(argv: list[str] | None = None) -> int:
         mark(api_ratio, API_TARGET),
     )
     table.add_row(
+        "games/s, gammon_backgammon in pyspiel",
+        f"{adapter.per_second:,.0f}",
+        f"{spiel.per_second:,.0f}",
+        f"{adapter_ratio:.2f}x",
+        f">= {ADAPTER_TARGET:g}x",
+        mark(adapter_ratio, ADAPTER_TARGET),
+    )
+    table.add_row(
         "legal_actions() calls/s",
         f"{gm_legal.per_second:,.0f}",
         f"{os_legal.per_second:,.0f}",
@@ -529,7 +568,9 @@ def main(argv: list[str] | None = None) -> int:
         f"{spiel.count:,} OpenSpiel games in {spiel.seconds:.1f} s "
         f"({per_game(spiel, 'turns'):.1f} turns, "
         f"{per_game(spiel, 'decisions'):.1f} decisions/game); "
-        f"{python_api.count:,} Python API games in {python_api.seconds:.1f} s"
+        f"{python_api.count:,} Python API games in {python_api.seconds:.1f} s; "
+        f"{adapter.count:,} adapter games ({per_game(adapter, 'decisions'):.1f} step "
+        f"decisions/game) in {adapter.seconds:.1f} s"
     )
     console.print(
         f"legal_actions: {n} turn starts ({doubles} doubles), {gm_legal.extra['rounds']} rounds; "
@@ -569,6 +610,9 @@ def main(argv: list[str] | None = None) -> int:
                 "python_api_ratio": api_ratio,
                 "python_api_target": API_TARGET,
                 "python_api_pass": api_ratio >= API_TARGET,
+                "gammon_adapter": {"games_per_s": adapter.per_second, **asdict(adapter)},
+                "adapter_ratio": adapter_ratio,
+                "adapter_target": ADAPTER_TARGET,
             },
             "legal_actions": {
                 "positions": n,

@@ -43,10 +43,13 @@ def ratios(openspiel: dict[str, Any], vector: dict[str, Any]) -> dict[str, float
     # them): a match game with the cube is shorter, a drop ends it, so its games/s is no
     # comparable figure.
     best = next(row for row in vector["rows"] if row["name"] == vector["best"])
-    return {"python_api_games": round(playouts["python_api_ratio"], 3),
-            "legal_actions_calls": round(legal["ratio"], 3),
-            "compiled_playouts": round(playouts["ratio"], 3),
-            "vector_env_games": round(best["games_ratio"], 3)}
+    found = {"python_api_games": round(playouts["python_api_ratio"], 3),
+             "legal_actions_calls": round(legal["ratio"], 3),
+             "compiled_playouts": round(playouts["ratio"], 3),
+             "vector_env_games": round(best["games_ratio"], 3)}
+    if "adapter_ratio" in playouts:  # measured since issue 46's adapter work
+        found["openspiel_adapter_games"] = round(playouts["adapter_ratio"], 3)
+    return found
 
 
 def commit() -> str:
