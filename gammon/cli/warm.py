@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from gammon.agents.registry import default_bot, make_agent
-from gammon.core.variant import variant, variant_names
+from gammon.core.variant import track_variant, variant, variant_names
 from gammon.envs.vector import VectorEnv
 
 
@@ -97,7 +97,7 @@ def warm_steps() -> None:
     the OpenSpiel games: :mod:`gammon.kernels.stepping`)."""
     from gammon.envs.steps import TurnInSteps
 
-    rules = variant("backgammon")
+    rules = track_variant("backgammon")
     turn = TurnInSteps(rules.state(rules.start_position(), (6, 5)))
     turn.legal_steps()
 

@@ -37,7 +37,9 @@ from typing import Any
 from pebble import ProcessExpired, ProcessPool
 
 from gammon.agents.registry import make_agent
+from gammon.core.dice import Roll
 from gammon.core.protocol import State
+from gammon.core.variant import variant
 
 log = logging.getLogger("gammon.web")
 
@@ -57,6 +59,27 @@ def _start_worker(memory_bytes: int, server: int) -> None:
     if memory_bytes:
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     threading.Thread(target=_end_with, args=(server,), daemon=True).start()
+    _warm()
+
+
+#: What a worker decides once as it starts (the game, the bot): each process reads the
+#: compiled kernels from numba's cache the first time it calls them (0.4 s here, seconds
+#: on a busy machine), and the kernels of these serve every bot and track game after.
+WARM = (("plakoto", "neural:1"), ("backgammon", "expectimax:1"))
+
+
+def _warm() -> None:
+    """A worker's first decisions, made before any table asks for one, so that a
+    table's first bot move is as quick as the rest (issue 46)."""
+    for name, spec in WARM:
+        try:
+            rules = variant(name)
+            state = rules.initial_state().apply(Roll((3, 1), opening=True))
+            if state.is_chance:
+                state = state.apply(Roll((3, 1)))
+            think(spec, state, "0")
+        except Exception:  # a warm-up that fails leaves the first decision slow, no more
+            log.exception("warming a bot worker with %s %s", name, spec)
 
 
 def _end_with(server: int, every: float = 1.0) -> None:
