@@ -292,16 +292,18 @@ def test_tb_compiled_games_follow_the_rules():
     single games, and last as long as the Python rules' random games."""
     rng = random.Random(3)
     lengths = []
-    for _ in range(60):
+    for _ in range(40):
         state = TB.initial_state()
         while not state.is_terminal:
             state = state.apply(state.sample_chance(rng) if state.is_chance
                                 else rng.choice(list(state.legal_actions())))
         lengths.append(state.moves)
-    rows = TB.random_playouts(1500, seed=3)
+    # Three dice are searched in six orders: 8 ms a compiled game, so a few hundred.
+    rows = TB.random_playouts(300, seed=3)
     assert (rows[:, 0] >= 0).all() and set(rows[:, 1]) == {1}
-    assert abs(np.mean(lengths) / rows[:, 2].mean() - 1) < 0.08, (np.mean(lengths),
-                                                                   rows[:, 2].mean())
+    # Game lengths vary by 16%: the means of 40 and 300 games agree within 10% (4 sd).
+    assert abs(np.mean(lengths) / rows[:, 2].mean() - 1) < 0.1, (np.mean(lengths),
+                                                                  rows[:, 2].mean())
 
 
 # --- faces --------------------------------------------------------------------------------
@@ -324,9 +326,9 @@ def test_tb_command_line():
 
 @pytest.mark.heavy
 def test_tb_bots_beat_random():
-    """The heuristic, seats rotated, wins clearly over 40 games against random play, and
-    the search (the default bot) over a few."""
-    for players, games in (("heuristic,random", 40), ("expectimax:1,random", 4)):
+    """The heuristic, seats rotated, wins clearly over 20 games against random play, and
+    the search (the default bot) both of two."""
+    for players, games in (("heuristic,random", 20), ("expectimax:1,random", 2)):
         result = CliRunner().invoke(app, ["duel", "tabula", "--players", players,
                                           "--games", str(games), "--seed", "3", "--json"])
         assert result.exit_code == 0, result.output
