@@ -45,3 +45,36 @@ def rule_helpers(default: Any) -> tuple[Callable[..., set[str]], Callable[..., s
         return state.apply(state.legal_actions()[0])
 
     return plays, holding, end_state
+
+
+def duel_points(name: str, players: str, games: int, seed: int = 3) -> dict[str, Any]:
+    """The first player's points a game (mean, 95% interval...) in ``gammon duel`` of
+    ``name`` between ``players`` (seats rotated), as the command line reports them."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from gammon.cli.main import app
+
+    result = CliRunner().invoke(app, ["duel", name, "--players", players, "--games",
+                                      str(games), "--seed", str(seed), "--json"])
+    assert result.exit_code == 0, result.output
+    points: dict[str, Any] = json.loads(result.output)["agents"][0]["points"]
+    return points
+
+
+def random_game_lengths(rules: Any, games: int, seed: int) -> list[int]:
+    """The plays of ``games`` whole games of uniformly random choices through the Python
+    rules (the compiled playouts' lengths are compared with them)."""
+    import random
+
+    rng = random.Random(seed)
+    lengths = []
+    for _ in range(games):
+        state = rules.initial_state()
+        while not state.is_terminal:
+            state = state.apply(state.sample_chance(rng) if state.is_chance
+                                else rng.choice(list(state.legal_actions())))
+        lengths.append(state.moves)
+    return lengths
+

@@ -13,7 +13,6 @@ double is checked in the Python rules and the compiled playouts alike.
 from __future__ import annotations
 
 import json
-import random
 from fractions import Fraction
 
 import answers
@@ -336,14 +335,7 @@ def test_ru_compiled_turn_follows_the_rules(options):
                     assert {"": 0, COMPLEMENT: 1, "again": 2}[python] == compiled
     if options:
         return  # the games' lengths: under the default rules
-    rng = random.Random(3)
-    lengths = []
-    for _ in range(100):
-        state = rules.initial_state()
-        while not state.is_terminal:
-            state = state.apply(state.sample_chance(rng) if state.is_chance
-                                else rng.choice(list(state.legal_actions())))
-        lengths.append(state.moves)
+    lengths = layouts.random_game_lengths(rules, 100, seed=3)
     rows = rules.random_playouts(1500, seed=3)
     assert (rows[:, 0] >= 0).all() and set(rows[:, 1]) <= {1, 2, 3}
     assert abs(np.mean(lengths) / rows[:, 2].mean() - 1) < 0.08, (np.mean(lengths),
@@ -370,8 +362,5 @@ def test_ru_bots_beat_random():
     """The heuristic, seats rotated, wins clearly over 40 games against random play, and
     the search (the default bot) over a few."""
     for players, games in (("heuristic,random", 40), ("expectimax:1,random", 4)):
-        result = CliRunner().invoke(app, ["duel", "russian", "--players", players,
-                                          "--games", str(games), "--seed", "3", "--json"])
-        assert result.exit_code == 0, result.output
-        points = json.loads(result.output)["agents"][0]["points"]
+        points = layouts.duel_points("russian", players, games)
         assert points["ci95"][0] > 0 and points["mean"] >= 1.0, points
