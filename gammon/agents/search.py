@@ -135,14 +135,27 @@ class BoardSearch:
         ends = self.ends(boards, mover)
         done = ends != -1
         if not done.any():
-            return self.evaluator.values(self.readable(boards), 1 - mover)[:, 0]
+            return self.distinct_values(self.readable(boards), 1 - mover)
         values = np.empty(boards.shape[0])
         live = ~done
         if live.any():
-            values[live] = self.evaluator.values(self.readable(boards[live]), 1 - mover)[:, 0]
+            values[live] = self.distinct_values(self.readable(boards[live]), 1 - mover)
         for i in np.flatnonzero(done):
             values[i] = self.returns(boards[i], int(ends[i]))[0]
         return values
+
+    def distinct_values(self, rows: np.ndarray, to_roll: int) -> np.ndarray:
+        """Player 0's value of each board row with ``to_roll`` to roll, each distinct row
+        valued once: a third of the boards a search of two rolls values are met again
+        (one play reached by several rolls, one reply by several candidates), and a
+        row's value is its own, so the results are the same."""
+        if len(rows) < 64:
+            values: np.ndarray = self.evaluator.values(rows, to_roll)[:, 0]
+            return values
+        keys = np.ascontiguousarray(rows).view(np.dtype((np.void, rows.shape[1]))).ravel()
+        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        distinct: np.ndarray = self.evaluator.values(rows[first], to_roll)[:, 0]
+        return distinct[inverse]
 
     # --- expansion ---------------------------------------------------------------------
 
