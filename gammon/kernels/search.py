@@ -300,5 +300,18 @@ def two_player_chances(boards, to_move, ints, floats, cross01, cross10, shots, p
         gammon1[k] = g1
 
 
+@njit(cache=True)
+def row_hashes(rows):
+    """A 64-bit hash of each row of small integers (FNV-1a over its bytes): what tells
+    the board search's repeated boards apart without sorting whole rows."""
+    out = np.empty(rows.shape[0], np.uint64)
+    for i in range(rows.shape[0]):
+        h = np.uint64(0xCBF29CE484222325)
+        for j in range(rows.shape[1]):
+            h = (h ^ np.uint64(rows[i, j] & 0xFF)) * np.uint64(0x100000001B3)
+        out[i] = h
+    return out
+
+
 # Kernels above inline other modules' code: recompile them when it changes.
 refresh_when_changed(globals())
