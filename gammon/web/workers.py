@@ -59,18 +59,19 @@ def _start_worker(memory_bytes: int, server: int) -> None:
     if memory_bytes:
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     threading.Thread(target=_end_with, args=(server,), daemon=True).start()
-    _warm()
 
 
-#: What a worker decides once as it starts (the game, the bot): each process reads the
-#: compiled kernels from numba's cache the first time it calls them (0.4 s here, seconds
-#: on a busy machine), and the kernels of these serve every bot and track game after.
+#: What the workers' forkserver decides once as it starts (the game, the bot): a process
+#: reads the compiled kernels from numba's cache the first time it calls them (0.4 s
+#: here, seconds on a busy machine); the kernels of these serve every bot and track game
+#: after, and every worker forked from it has them already.
 WARM = (("plakoto", "neural:1"), ("backgammon", "expectimax:1"))
 
 
-def _warm() -> None:
-    """A worker's first decisions, made before any table asks for one, so that a
-    table's first bot move is as quick as the rest (issue 46)."""
+def warm() -> None:
+    """The bots' first decisions, made before any table asks for one (in the
+    forkserver: :mod:`gammon.web.preload`), so that a table's first bot move is as quick
+    as the rest (issue 46)."""
     for name, spec in WARM:
         try:
             rules = variant(name)
@@ -182,7 +183,7 @@ class Thinkers:
     def _new_pool(self) -> ProcessPool:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["gammon.web.workers", "gammon.agents.registry",
-                                        "gammon.table.table"])
+                                        "gammon.table.table", "gammon.web.preload"])
         return ProcessPool(max_workers=self.workers, context=context,
                            initializer=_start_worker, initargs=(self.memory_bytes, os.getpid()))
 
