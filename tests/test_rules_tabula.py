@@ -291,7 +291,7 @@ def test_tb_compiled_games_follow_the_rules():
     """The compiled random games throw three dice as the Python rules do: they end, are
     single games, and last as long as the Python rules' random games."""
     lengths = layouts.random_game_lengths(TB, 40, seed=3)
-    # Three dice are searched in six orders: 8 ms a compiled game, so a few hundred.
+    # Three dice are searched in up to six orders: 4 ms a compiled game, so a few hundred.
     rows = TB.random_playouts(300, seed=3)
     assert (rows[:, 0] >= 0).all() and set(rows[:, 1]) == {1}
     # Game lengths vary by 16%: the means of 40 and 300 games agree within 10% (4 sd).

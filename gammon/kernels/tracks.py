@@ -519,6 +519,23 @@ def _order_seen(dice, order):
     return False
 
 
+@njit(cache=True, inline="always")
+def _swap_seen(dice, order):
+    """Whether the order of three dice with its first two swapped (two different dice)
+    came before ``order``."""
+    first = dice[ORDERS_OF_THREE[order, 0]]
+    second = dice[ORDERS_OF_THREE[order, 1]]
+    third = dice[ORDERS_OF_THREE[order, 2]]
+    if first == second:
+        return False
+    for earlier in range(order):
+        if (dice[ORDERS_OF_THREE[earlier, 0]] == second
+                and dice[ORDERS_OF_THREE[earlier, 1]] == first
+                and dice[ORDERS_OF_THREE[earlier, 2]] == third):
+            return True
+    return False
+
+
 @njit(cache=True)
 def generate_plays(board, player, die1, die2, head_limit, rules, plays, words):
     """Every legal play of ``player`` for the roll ``die1``-``die2``
@@ -626,11 +643,22 @@ def generate_throw(board, player, die1, die2, die3, head_limit, rules, plays, wo
     # they forbid: every board on the way is a play of its own if they allow it, and the
     # most dice used is counted over those alone.
     at_end = rules[R_QUARTERS_AT_END] == 1
+    # Three dice: a second move of another checker, legal from the start, reaches what
+    # the order with the first two dice swapped reaches, where that order came earlier:
+    # under rules that judge a move by the board it is made on, such moves commute.
+    commute = (three and not double and not hitter_rules and not at_end
+               and rules[R_SIX_BLOCK] == 0 and rules[R_FIRST_PAST] == 0
+               and rules[R_HOME_ONLY_BEAR] == 0 and rules[R_NO_HIT_AND_RUN] == 0
+               and rules[R_PINS] == 0 and rules[R_HEAD] == 0 and rules[R_HOLD_HALF] == 0
+               and rules[R_START_QUARTER] == 0 and rules[R_FRONT_PRIME] == 0
+               and rules[R_OPPONENT_QUARTER] == 0 and rules[R_MUST_ENTER] == 0)
+    from_start = np.zeros(7, np.int64)  # per die, bit s: it moves a checker from slot s
     order = 0
     while order < passes:
         if three and not double and _order_seen(sorted_dice, order):
             order += 1
             continue
+        swapped_before = commute and _swap_seen(sorted_dice, order)
         every_order = double and order == 1
         branch = every_order and hitter_rules
         first = high if order == 0 else low
@@ -696,6 +724,14 @@ def generate_throw(board, player, die1, die2, die3, head_limit, rules, plays, wo
                         # Low then an independent high move: the high-first order already
                         # reached this result. It still proves both dice can be played.
                         words[moved + depth] = 1
+                        continue
+                    if three and depth == 0:
+                        from_start[die] |= 1 << src
+                    elif (
+                        swapped_before and depth == 1 and (from_start[die] >> src) & 1
+                        and src != first_dst
+                    ):
+                        words[moved + depth] = 1  # the swapped order searched it
                         continue
                     words[moved + depth] = 1
                     words[path + depth] = (src * 256 + dst) * 2 + (1 if hit_index >= 0 else 0)
