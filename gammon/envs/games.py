@@ -213,6 +213,7 @@ def play_match_on(stakes: StakeRules | None, state: State, dice: RandomSource,
     gained = [0.0, 0.0]
     # A match played as one episode is a game with the stakes (new_game with match=N).
     assert isinstance(state, CubeState)
+    games = games or Rotation.of(state.variant)
     while True:
         state = play_on(state, dice, choose, until=until)
         if not state.is_terminal:
@@ -222,7 +223,6 @@ def play_match_on(stakes: StakeRules | None, state: State, dice: RandomSource,
             gained[seat] += match_equity(after, seat) - match_equity(before, seat)
         if after.is_over:
             return state, gained
-        games = games or Rotation.of(state.variant)
         rules = games.after(state.variant)
         assert isinstance(rules, TrackVariant)  # a match's games are played on a track
         start = games.start_after(rules, state.winner)

@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from gammon.kernels.cache import refresh_when_changed
-from gammon.kernels.tracks import CROSS, MAX_COUNT, R_PINS, R_PLAYERS, R_POINTS, W_ZOBRIST
+from gammon.kernels.tracks import CROSS, R_PINS, R_PLAYERS, R_POINTS, board_hash
 
 MEMO_BITS = 13  # search nodes remembered in a turn (open addressing)
 MEMO_MOST = 3 << (MEMO_BITS - 2)  # kept at most: the table three quarters full
@@ -33,14 +33,6 @@ def memo() -> tuple[np.ndarray, np.ndarray]:
     The answers' last entry counts the nodes kept."""
     return np.zeros(1 << MEMO_BITS, np.int64), np.zeros((1 << MEMO_BITS) + 1, np.int64)
 MAX_STEPS = 4  # dice a turn in steps holds at most
-
-
-@njit(cache=True)
-def _counts_hash(board, size, words):
-    h = 0
-    for i in range(size):
-        h ^= words[W_ZOBRIST + i * MAX_COUNT + board[i]]
-    return h
 
 
 @njit(cache=True)
@@ -91,8 +83,7 @@ def _undo(board, player, source, dst, sent, rules):
 
 
 @njit(cache=True)
-def _good(board, size, player, dice, used, closed, targets, rules, words, memo_keys,
-          memo_values):
+def _good(board, player, dice, used, closed, targets, rules, words, memo_keys, memo_values):
     """Whether a legal play's board is reachable from ``board`` with the dice not
     ``used``. Iterative (numba's cache keeps no recursive kernel reliably): a stack of at
     most :data:`MAX_STEPS` nodes, each with the step it tries next (:func:`_next_step`)."""
@@ -114,7 +105,7 @@ def _good(board, size, player, dice, used, closed, targets, rules, words, memo_k
     while True:
         if entering:
             entering = False
-            h = _counts_hash(board, size, words)
+            h = board_hash(board, words)
             pos = np.searchsorted(targets, h)
             left = 0
             for j in range(dice.shape[0]):
@@ -221,38 +212,26 @@ def legal_steps(board, player, dice, closed, targets, rules, words, memo_keys, m
     ``closed``: bit ``p`` set for each point ``p`` the mover may not land on;
     ``targets``: the sorted hashes of the legal plays' result counts; ``memo_keys`` and
     ``memo_values``: the turn's table of answered nodes (:func:`memo`)."""
-    size = board.shape[0]
     work = board.copy()
     used = np.zeros(dice.shape[0], np.int64)
-    points = rules[R_POINTS]
-    slots = points + 2
-    base = player * slots
+    base = player * (rules[R_POINTS] + 2)
+    # The root's steps, in the order the search tries a node's (one entry of its stack).
+    source_at = np.ones(1, np.int64)
+    die_at = np.ones(1, np.int64)
+    k_at = np.zeros(1, np.int64)
     count = 0
-    for source in range(1, slots):
-        if work[base + source] == 0:
-            continue
-        for die in range(1, 7):
-            k = -1
-            for j in range(dice.shape[0]):
-                if dice[j] == die:
-                    k = j
-                    break
-            if k < 0:
-                continue
-            dst = source - die
-            if dst < 0:
-                dst = 0
-            if (closed >> dst) & 1:
-                continue
-            dst, sent = _move(work, player, source, die, rules)
-            used[k] = 1
-            if _good(work, size, player, dice, used, closed, targets, rules, words,
-                     memo_keys, memo_values):
-                out[2 * count] = source
-                out[2 * count + 1] = die
-                count += 1
-            used[k] = 0
-            _undo(work, player, source, dst, sent, rules)
+    while _next_step(work, base, rules[R_POINTS] + 2, dice, used, closed, source_at, die_at,
+                     k_at, 0):
+        source, k = source_at[0], k_at[0]
+        dst, sent = _move(work, player, source, dice[k], rules)
+        used[k] = 1
+        if _good(work, player, dice, used, closed, targets, rules, words, memo_keys,
+                 memo_values):
+            out[2 * count] = source
+            out[2 * count + 1] = dice[k]
+            count += 1
+        used[k] = 0
+        _undo(work, player, source, dst, sent, rules)
     return count
 
 
@@ -261,7 +240,7 @@ def result_hashes(blob_rows, size, words):
     """The sorted hashes of the first ``size`` bytes (the counts) of each row."""
     out = np.empty(blob_rows.shape[0], np.int64)
     for i in range(blob_rows.shape[0]):
-        out[i] = _counts_hash(blob_rows[i], size, words)
+        out[i] = board_hash(blob_rows[i, :size], words)
     out.sort()
     return out
 

@@ -18,6 +18,7 @@ is wrong when the text describes nothing legal.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import sys
@@ -27,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from gammon.core.dice import dice_text
 from gammon.core.errors import IllegalPlayError, InvalidNotationError
 from gammon.core.play import Play
 from gammon.core.position import Position
@@ -400,11 +402,20 @@ class Completions:
         self.legal = state.legal_actions()
         self.closed = closed_points(state)
         self._memo: dict[tuple[bytes, tuple[int, ...]], Play | None] = {}
-        self._targets: np.ndarray | None = None  # the compiled search's result hashes
-        # ... and the nodes it has answered, kept for the whole turn.
-        self._memo_keys = self._memo_values = self._out = np.zeros(0, np.int64)
-        self._closed_bits = 0
         self._steps: dict[tuple[bytes, tuple[int, ...]], list[tuple[int, int]]] = {}
+
+    @functools.cached_property
+    def _search(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
+        # The compiled search's turn: the legal results' hashes, the nodes it has
+        # answered (kept for the whole turn), the closed points as bits, room for steps.
+        legal = self.legal
+        assert isinstance(legal, LegalPlays)  # asked only where the generator's rows are
+        words = self.state.variant.kernel.workspace()[1]
+        targets = stepping.result_hashes(legal.rows, len(self.state.position.board), words)
+        keys, values = stepping.memo()
+        closed = sum(1 << point for point in self.closed)
+        return targets, keys, values, closed, np.empty(2 * self.state.variant.slots * 6,
+                                                        np.int64)
 
     def legal_steps(self, board: bytes, dice: tuple[int, ...]) -> list[tuple[int, int]]:
         """The ``(source, die)`` steps from ``board`` with ``dice`` left after which a
@@ -419,17 +430,10 @@ class Completions:
         if known is not None:
             return known
         kernel = self.state.variant.kernel
-        words = kernel.workspace()[1]
-        if self._targets is None:
-            self._targets = stepping.result_hashes(legal.rows, len(board), words)
-            self._memo_keys, self._memo_values = stepping.memo()
-            self._closed_bits = sum(1 << point for point in self.closed)
-            self._out = np.empty(2 * self.state.variant.slots * 6, np.int64)
-        out = self._out
+        targets, keys, values, closed, out = self._search
         count = stepping.legal_steps(writable_boards(board), self.state.position.turn,
-                                     np.array(dice, np.int64), self._closed_bits,
-                                     self._targets, kernel.rules, words, self._memo_keys,
-                                     self._memo_values, out)
+                                     np.array(dice, np.int64), closed, targets, kernel.rules,
+                                     kernel.workspace()[1], keys, values, out)
         found = out[:2 * count].tolist()
         steps = self._steps[board, dice] = list(zip(found[::2], found[1::2], strict=True))
         return steps
@@ -491,10 +495,6 @@ def _parsed(state: GameState, text: str | Sequence[Pair]) -> ParsedMoves:
         if not (0 < s <= points + 1 and 0 <= d <= points and d < s):
             raise InvalidNotationError(f"({s}, {d}) is not a move on a {points}-point track")
     return ParsedMoves(tuple((p,) for p in pairs), frozenset(), format_moves(pairs, (), points))
-
-
-def _dice_text(dice: tuple[int, ...]) -> str:
-    return "-".join(str(d) for d in dice)
 
 
 def _hit_points(state: GameState, result: Position) -> set[int]:
@@ -604,7 +604,7 @@ def find_play(state: GameState, text: str | Sequence[Pair]) -> Play:
         options = " or ".join(sorted((format_play(p, points) for p in best),
                                      key=lambda t: _text_key(t, points)))
         raise InvalidNotationError(
-            f"{parsed.text} is ambiguous with {_dice_text(state.dice)}: write {options}"
+            f"{parsed.text} is ambiguous with {dice_text(state.dice)}: write {options}"
         )
     raise IllegalPlayError(_explain(state, parsed))
 
@@ -659,7 +659,7 @@ def partial_play(
     boards = {route.board for route, _ in good}
     if len(boards) > 1:
         raise InvalidNotationError(
-            f"{parsed.text} is ambiguous with {_dice_text(state.dice)}: write the point "
+            f"{parsed.text} is ambiguous with {dice_text(state.dice)}: write the point "
             "where the checker stops on the way (e.g. 24/22*/18)"
         )
     # The same board may be reached with different dice left (bearing off): keep the most.
@@ -681,7 +681,7 @@ def _explain(state: GameState, parsed: ParsedMoves, after: str = "") -> str:
     """The reason no legal play matches ``parsed``, and some of the legal plays.
     ``after`` names moves already made, when ``parsed.text`` comes after them."""
     legal = state.legal_actions()
-    head = f"{parsed.text.strip() or NO_MOVE} is not legal with {_dice_text(state.dice)}"
+    head = f"{parsed.text.strip() or NO_MOVE} is not legal with {dice_text(state.dice)}"
     if after:
         head = f"after {after}, {head}"
     if len(legal) == 1 and not legal[0].moves:
@@ -765,7 +765,7 @@ def _reason(state: GameState, parsed: ParsedMoves) -> str:
         ]
         if not following:
             if all(not route.dice for route in routes):
-                return f"that is more than your roll of {_dice_text(state.dice)}"
+                return f"that is more than your roll of {dice_text(state.dice)}"
             return _explain_pair(state, max(routes, key=lambda r: len(r.dice)).dice, pair)
         routes = following
     if any(d == 0 for _, d in pairs) and any(row[variant.home + 1 :]):
@@ -872,7 +872,7 @@ def _explain_pair(state: GameState, dice: tuple[int, ...], pair: Pair) -> str:
     points = state.variant.points
     text = f"{format_point(source, points)}/{format_point(target, points)}"
     whole = dice == roll_dice(state.dice)
-    left = _dice_text(state.dice) if whole else " and ".join(map(str, dice))
+    left = dice_text(state.dice) if whole else " and ".join(map(str, dice))
     having = f"with {left}" if whole else f"with {left} left"
     if target == 0:
         return f"{text}: {source} is too far from home to bear off {having}"

@@ -32,6 +32,7 @@ import re
 import sys
 from collections.abc import Sequence
 
+from gammon.core.dice import dice_text
 from gammon.core.errors import IllegalPlayError, InvalidNotationError
 from gammon.core.play import Play
 from gammon.core.position import Position
@@ -187,10 +188,6 @@ def parse_paths(text: str, points: int = 6) -> list[list[Pair]]:
 # --- finding plays -------------------------------------------------------------------------
 
 
-def _dice_text(dice: tuple[int, ...]) -> str:
-    return "-".join(map(str, dice))
-
-
 def _owner(state: GameState, slot: int) -> tuple[int, int]:
     """(player, count) of the opposing checkers on the mover's ``slot``, or (-1, 0)."""
     position, variant = state.position, state.variant
@@ -252,7 +249,7 @@ def partial_play(
         raise IllegalPlayError(explain(state, shown, both, after)) from None
     except InvalidNotationError:
         raise InvalidNotationError(
-            f"{shown} is ambiguous with {_dice_text(state.dice)}: write the point where the "
+            f"{shown} is ambiguous with {dice_text(state.dice)}: write the point where the "
             "checker stops on the way (e.g. bar/2*/5)"
         ) from None
     return PartialPlay(partial.moves, partial.position, partial.dice,
@@ -281,8 +278,8 @@ def _ambiguous(state: GameState, text: str, parsed: ParsedMoves) -> str:
         row[d] += 1
     same = [play for play in state.legal_actions() if list(play.result.row(player)) == row]
     options = " or ".join(sorted(format_play(p, state.variant.points) for p in same))
-    return (f"{text.strip()} is ambiguous with {_dice_text(state.dice)}: write {options}"
-            if options else f"{text.strip()} is ambiguous with {_dice_text(state.dice)}")
+    return (f"{text.strip()} is ambiguous with {dice_text(state.dice)}: write {options}"
+            if options else f"{text.strip()} is ambiguous with {dice_text(state.dice)}")
 
 
 def _dice_list(dice: tuple[int, ...]) -> list[int]:
@@ -292,7 +289,7 @@ def _dice_list(dice: tuple[int, ...]) -> list[int]:
 def explain(state: GameState, text: str, parsed: ParsedMoves, after: str = "") -> str:
     """Why no legal play matches ``parsed``, and some legal plays."""
     legal = state.legal_actions()
-    head = f"{text.strip() or NO_MOVE} is not legal with {_dice_text(state.dice)}"
+    head = f"{text.strip() or NO_MOVE} is not legal with {dice_text(state.dice)}"
     if after:
         head = f"after {after}, {head}"
     if len(legal) == 1 and not legal[0].moves:
@@ -327,7 +324,7 @@ def _reason(state: GameState, parsed: ParsedMoves) -> str:
             return (f"{_where(d, points)} is held by player {owner} ({n} checkers), and no "
                     "checker may land there")
     if sum(s - d for s, d in pairs if d) > sum(dice):
-        return f"that is more than your roll of {_dice_text(state.dice)}"
+        return f"that is more than your roll of {dice_text(state.dice)}"
     sums = sorted({sum(c) for k in range(1, len(dice) + 1)
                    for c in itertools.combinations(dice, k)})
     for s, d in pairs:
@@ -343,7 +340,7 @@ def _reason(state: GameState, parsed: ParsedMoves) -> str:
             continue
         if s - d not in sums:
             reach = ", ".join(map(str, sums[:-1])) + (" or " if len(sums) > 1 else "")
-            return (f"{name} is {s - d} pips, and with {_dice_text(state.dice)} a checker "
+            return (f"{name} is {s - d} pips, and with {dice_text(state.dice)} a checker "
                     f"moves {reach}{sums[-1]} pips")
         routes = {order for k in range(2, len(dice) + 1)
                   for order in itertools.permutations(dice, k) if sum(order) == s - d}

@@ -255,10 +255,27 @@ class Table:
         """Every game's log entries (:mod:`gammon.table.log`): the JSON of the steps the
         series keeps (each step carries its own, :class:`~gammon.stakes.record.Taken`),
         and the seat that lost on time, where one did."""
-        games = [[_entry(step) for step in record.steps] for record in self.series.games]
-        if self.timed_out is not None and games:
-            games[-1].append({"seat": self.timed_out, "timeout": True})
-        return games
+        return [self.entries(game) for game in range(1, self.game + 1)]
+
+    def entries(self, game: int = 0) -> list[Entry]:
+        """The log entries of game ``game`` (from 1; by default the one being played, or
+        the last): one game's part of :attr:`log`."""
+        number = game or self.game
+        if not 1 <= number <= self.game:
+            return []
+        found = [_entry(step) for step in self.series.games[number - 1].steps]
+        if self.timed_out is not None and number == self.game:
+            found.append({"seat": self.timed_out, "timeout": True})
+        return found
+
+    @property
+    def log_sizes(self) -> list[int]:
+        """How many entries each game's log holds (:attr:`log`'s lengths, counted
+        without writing the entries out)."""
+        sizes = [len(record.steps) for record in self.series.games]
+        if self.timed_out is not None and sizes:
+            sizes[-1] += 1
+        return sizes
 
     @property
     def humans(self) -> list[int]:

@@ -128,13 +128,14 @@ class Room:
     @property
     def version(self) -> int:
         """Counts every change: what a person saw, so a stale page cannot act."""
-        return sum(len(g) for g in self.table.log) + len(self.table.log) + self.table.finished
+        sizes = self.table.log_sizes
+        return sum(sizes) + len(sizes) + self.table.finished
 
     @property
     def position(self) -> tuple[int, int]:
         """The last entry of the log, as (game, index): (0, -1) before the first."""
-        log_ = self.table.log
-        return (len(log_), len(log_[-1]) - 1) if log_ else (0, -1)
+        sizes = self.table.log_sizes
+        return (len(sizes), sizes[-1] - 1) if sizes else (0, -1)
 
     @property
     def machine_due(self) -> bool:

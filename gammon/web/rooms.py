@@ -356,15 +356,16 @@ class Lobby:
                         "this table is set aside: its record does not replay"
                         if row.status == QUARANTINED else "play is over at this table")
                 table = room.table
-                games, entries = len(table.log), len(table.log[-1]) if table.log else 0
+                sizes = table.log_sizes
+                games, entries = len(sizes), sizes[-1] if sizes else 0
                 caught_up = room.version
                 now = time.time()
                 clock = room.clock
                 late = clock.seat if flag and clock is not None and clock.expired(now) else None
                 steps = _steps(table, change, late=late, close=bool(close))
                 rows = [(game, index, entry)
-                        for game in range(max(games, 1), len(table.log) + 1)
-                        for index, entry in enumerate(table.log[game - 1])
+                        for game in range(max(games, 1), table.game + 1)
+                        for index, entry in enumerate(table.entries(game))
                         if game > games or index >= entries]
                 status = (ARCHIVED if close else OVER) if table.over else OPEN
                 needs = (MACHINE if table.bot_question else PERSON if table.question
@@ -375,9 +376,9 @@ class Lobby:
                     asked = table.question.seat if table.question is not None and \
                         status == OPEN and room.everyone_here else None
                     charged = now if decided is None else min(now, max(decided, clock.since))
-                    clock = clock.turn(asked, len(table.log), charged, started=now)
+                    clock = clock.turn(asked, table.game, charged, started=now)
                 note = self._settle(locked.db, room, now) if status == OVER else ""
-                locked.write(rows, games=len(table.log), finished=table.finished,
+                locked.write(rows, games=table.game, finished=table.finished,
                              version=room.version, status=status, needs=needs,
                              reason=close or note,
                              release=self.runner_id if runner else None,
@@ -756,7 +757,7 @@ class TableBots:
                 return room.table.bot_question is not None
             table = room.table
             seat, version, spec = question.seat, room.version, table.seats[question.seat].kind
-            game, entries = len(table.log), len(table.log[-1])
+            game, entries = table.game, table.log_sizes[-1]
             seed = None if table.seed is None else f"{table.seed}:{game}:{seat}:{entries}"
             budget = self.lobby.config.budget(table.variant, spec)
             if room.clock is not None and room.clock.seat == seat:  # bots keep time too

@@ -59,9 +59,9 @@ def last_play(table: Table) -> tuple[int, int, Play] | None:
     """The last play of the game being played: where it stands in the game's log, who
     made it, and the play."""
     state = base_of(table.state)
-    if not isinstance(state, GameState) or not table.log:
+    entries = table.entries()
+    if not isinstance(state, GameState) or not entries:
         return None
-    entries = table.log[-1]
     for index in range(len(entries) - 1, -1, -1):
         entry = entries[index]
         if "play" in entry:
@@ -94,14 +94,14 @@ def last_steps(table: Table, viewer: int) -> LastSteps | None:
     variant = state.variant
     steps = [[_spot(_seen_from(variant, mover, slot, viewer), variant.slots)
               for slot in (move.source, move.destination)] for move in play.moves]
-    return {"seat": mover, "steps": steps, "key": f"{len(table.log)}:{index}"}
+    return {"seat": mover, "steps": steps, "key": f"{table.game}:{index}"}
 
 
 def record(room: Room) -> list[dict[str, object]]:
     """The game being played, one line per throw or decision: who, and what."""
     names = room.names
     lines: list[dict[str, object]] = []
-    for entry in room.table.log[-1] if room.table.log else []:
+    for entry in room.table.entries():
         if "roll" in entry:
             dice = "-".join(map(str, entry["roll"]))
             who = [names[p] for p in entry.get("players", [])] if entry.get("players") else []
