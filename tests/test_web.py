@@ -365,6 +365,8 @@ def test_a_tavli_table_plays_its_games_in_turn_as_a_match(database):
         assert names["multi-gam"]["kinds"] == ["game", "money"]
         for body, why in [
             ({"kind": "game"}, "played as a match"),
+            ({"kind": "<script>" * 100}, "played as a match"),
+            ({"kind": ["match"]}, "played as a match"),
             ({"options": {"triple_game": True}}, "takes no variant options"),
             ({"seats": ["human", "deep blue"]}, "a bot level of portes+plakoto+fevga"),
             ({"length": 30}, "1 to 25"),
