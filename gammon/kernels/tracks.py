@@ -652,7 +652,9 @@ def generate_throw(board, player, die1, die2, die3, head_limit, rules, plays, wo
                and rules[R_PINS] == 0 and rules[R_HEAD] == 0 and rules[R_HOLD_HALF] == 0
                and rules[R_START_QUARTER] == 0 and rules[R_FRONT_PRIME] == 0
                and rules[R_OPPONENT_QUARTER] == 0 and rules[R_MUST_ENTER] == 0)
-    from_start = np.zeros(7, np.int64)  # per die, bit s: it moves a checker from slot s
+    # Per die of the three, high to low, bit s: it moves a checker from slot s at the start
+    # (scalars, not an array: a call of two dice allocates nothing).
+    from_high = from_low = from_third = 0
     order = 0
     while order < passes:
         if three and not double and _order_seen(sorted_dice, order):
@@ -726,9 +728,16 @@ def generate_throw(board, player, die1, die2, die3, head_limit, rules, plays, wo
                         words[moved + depth] = 1
                         continue
                     if three and depth == 0:
-                        from_start[die] |= 1 << src
+                        if die == high:
+                            from_high |= 1 << src
+                        elif die == low:
+                            from_low |= 1 << src
+                        else:
+                            from_third |= 1 << src
                     elif (
-                        swapped_before and depth == 1 and (from_start[die] >> src) & 1
+                        swapped_before and depth == 1
+                        and ((from_high if die == high else from_low if die == low
+                              else from_third) >> src) & 1
                         and src != first_dst
                     ):
                         words[moved + depth] = 1  # the swapped order searched it
