@@ -92,6 +92,9 @@ class Server:
         self.bot_delay = bot_delay
         self.config = config
         self.process: subprocess.Popen[bytes] | None = None
+        #: What the server wrote to stderr: a file, not a pipe nobody reads (a pipe that
+        #: fills stops the server mid-test).
+        self.log = Path(tempfile.mkstemp(prefix="gammon-serve-", suffix=".log")[1])
 
     @property
     def url(self) -> str:
@@ -106,11 +109,12 @@ class Server:
         gammon = Path(sys.executable).parent / "gammon"
         config = Path(tempfile.mkstemp(prefix="gammon-serve-", suffix=".toml")[1])
         config.write_text(self.config)
-        self.process = subprocess.Popen(
-            [str(gammon), "serve", "--port", str(self.port), "--database",
-             self.url_of_database, "--bot-delay", str(self.bot_delay), "--config",
-             str(config)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        with self.log.open("ab") as errors:
+            self.process = subprocess.Popen(
+                [str(gammon), "serve", "--port", str(self.port), "--database",
+                 self.url_of_database, "--bot-delay", str(self.bot_delay), "--config",
+                 str(config)],
+                stdout=subprocess.DEVNULL, stderr=errors)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -118,8 +122,7 @@ class Server:
                     return self
             except OSError:
                 if self.process.poll() is not None:
-                    raise RuntimeError(self.process.stderr.read().decode()  # type: ignore[union-attr]
-                                       ) from None
+                    raise RuntimeError(self.log.read_text()) from None
                 time.sleep(0.1)
         raise RuntimeError("the server did not start")
 

@@ -64,7 +64,7 @@ def site(tmp_path_factory):
     started = subprocess.run([NGINX, "-c", str(folder / "nginx.conf"), "-p", str(folder)],
                              capture_output=True, text=True)
     assert started.returncode == 0, started.stderr
-    yield https, http, folder
+    yield https, http, folder, servers
     subprocess.run([NGINX, "-c", str(folder / "nginx.conf"), "-p", str(folder), "-s", "stop"],
                    capture_output=True)
     for server in servers:
@@ -89,10 +89,16 @@ def request(url: str, body: dict | None = None) -> tuple[int, dict[str, str], by
         return error.code, dict(error.headers), error.read()
 
 
+def logs(folder: Path, servers: list[Server]) -> str:
+    """What nginx and the two servers logged, for a failure's message."""
+    return "\n".join(f"--- {path}:\n{path.read_text()[-3000:]}" for path in
+                     [folder / "error.log", *(server.log for server in servers)])
+
+
 def test_the_documented_nginx_serves_two_processes_over_tls_with_websockets(site):
     from websockets.sync.client import connect
 
-    https, http, folder = site
+    https, http, folder, servers = site
     base = f"https://127.0.0.1:{https}"
     redirect = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code} "
                                "%{redirect_url}", f"http://127.0.0.1:{http}/"],
@@ -109,23 +115,27 @@ def test_the_documented_nginx_serves_two_processes_over_tls_with_websockets(site
     status, _, body = request(base + f"/api/tables/{made['id']}/seats", {})
     other = json.loads(body)
     url = f"wss://127.0.0.1:{https}/ws/{made['id']}"
-    with connect(url, ssl=insecure()) as first, connect(url, ssl=insecure()) as second:
-        sockets = {first: made["token"], second: other["token"]}
-        for socket, token in sockets.items():
-            socket.send(json.dumps({"type": "hello", "token": token}))
-        over = False
-        moves = 0
-        while not over:  # every state goes to both: read one from each in turn
-            for socket in sockets:
-                message = json.loads(socket.recv(timeout=30))
-                if message["type"] != "state":
-                    continue
-                table = message["table"]
-                over = table["over"]
-                if table.get("actions") and not over:
-                    socket.send(json.dumps({"type": "act", "version": table["version"],
-                                            "index": 0}))
-                    moves += 1
+    try:
+        with (connect(url, ssl=insecure(), open_timeout=30) as first,
+              connect(url, ssl=insecure(), open_timeout=30) as second):
+            sockets = {first: made["token"], second: other["token"]}
+            for socket, token in sockets.items():
+                socket.send(json.dumps({"type": "hello", "token": token}))
+            over = False
+            moves = 0
+            while not over:  # every state goes to both: read one from each in turn
+                for socket in sockets:
+                    message = json.loads(socket.recv(timeout=30))
+                    if message["type"] != "state":
+                        continue
+                    table = message["table"]
+                    over = table["over"]
+                    if table.get("actions") and not over:
+                        socket.send(json.dumps({"type": "act", "version": table["version"],
+                                                "index": 0}))
+                        moves += 1
+    except TimeoutError as slow:  # on a loaded machine: say where it waited
+        raise AssertionError(f"{slow}\n{logs(folder, servers)}") from slow
     assert moves >= 2 and table["result"]
     log = (folder / "access.log").read_text()
     assert "/ws/" in log and made["token"] not in log  # no token in any address
