@@ -144,6 +144,28 @@ def test_two_people_play_a_rated_match_on_the_clock_chat_and_rematch(tmp_path):
                 wait_for(page, "document.querySelectorAll('#clocks .clock').length === 2")
             assert alice.locator("#seats .you").inner_text().startswith("1. Alice")
             assert bob.locator("#seats .you").inner_text().startswith("2. Bob")
+
+            # Bob's page, from his link in the lobby: the match, rated, with Alice's page
+            # a click away and the finished match's files.
+            bob.goto(server.url + "/")
+            bob.click("#my-page")
+            bob.wait_for_url(re.compile(r"/u/Bob$"))
+            wait_for(bob, "document.querySelectorAll('#games tr a').length >= 4")
+            standing = bob.locator("#ratings tr").first.locator("td")
+            assert standing.nth(0).inner_text() == "backgammon, 3-point matches"
+            assert standing.nth(2).inner_text() == "1"  # one rated result
+            assert bob.locator("#ratings svg.graph").count() == 1
+            row = bob.locator("#games tr", has_text="Alice")
+            assert row.count() == 1 and ("won" if running == "Alice" else "lost") in \
+                row.inner_text()
+            links = [row.locator("a").nth(k).get_attribute("href") for k in range(5)]
+            assert links == ["/u/Alice", f"/t/{made['id']}", f"/t/{made['id']}/review",
+                             f"/api/tables/{made['id']}/record",
+                             f"/api/tables/{made['id']}/match.mat"]
+            bob.screenshot(path=str(ARTIFACTS / "players-page-1280.png"), full_page=True)
+            row.locator("a").first.click()
+            bob.wait_for_url(re.compile(r"/u/Alice$"))
+            wait_for(bob, "document.querySelector('#player').textContent === 'Alice'")
         finally:
             alice_context.close()
             bob_context.close()

@@ -250,14 +250,19 @@ def test_a_database_of_the_schema_before_players_is_brought_up_to_date(sqlite):
         made = new_table(http, seats=["human", "human"])
     store = Store(sqlite)
     with store.writer.begin() as db:
+        db.execute(text("DROP INDEX seats_by_user"))  # the sixth schema's, for player pages
+        db.execute(text("DROP TABLE rating_history"))
         for table, column in (("tables", "clock"), ("tables", "deadline"),
-                              ("tables", "rematch"), ("seats", "user_id"), ("seats", "name")):
+                              ("tables", "rematch"), ("tables", "winner"),
+                              ("seats", "user_id"), ("seats", "name")):
             db.execute(text(f"ALTER TABLE {table} DROP COLUMN {column}"))
     store.engine.dispose()
     upgraded = Store(sqlite)
     with upgraded.engine.connect() as db:
-        assert {"clock", "deadline", "rematch"} <= {
+        assert {"clock", "deadline", "rematch", "winner"} <= {
             c["name"] for c in inspect(db).get_columns("tables")}
+        assert "seats_by_user" in {i["name"] for i in inspect(db).get_indexes("seats")}
+        assert "rating_history" in inspect(db).get_table_names()
     with client(sqlite) as http, connect(http, made["id"], made["token"]) as socket:
         assert state_of(socket)["you"] == 0
 

@@ -43,7 +43,15 @@ from gammon.core.variant import preset_name
 from gammon.stakes.match import ROTATIONS
 from gammon.table.ratings import Rating, rate
 from gammon.web.names import BadName, check, keys, normal
-from gammon.web.store import Store, logins, ratings, results, token_hash, users
+from gammon.web.store import (
+    Store,
+    logins,
+    rating_history,
+    ratings,
+    results,
+    token_hash,
+    users,
+)
 
 PASSWORD_CHARS = (8, 128)
 #: Days a login lasts.
@@ -348,14 +356,16 @@ def settle(db: Connection, table_id: str, pool: str, winner: int, loser: int,
     db.execute(insert(results).values(table_id=table_id, pool=pool, winner=winner,
                                       loser=loser, rated=not why, why=why, at=now))
     if not why:
-        rate_result(db, pool, winner, loser)
+        rate_result(db, pool, winner, loser, table_id, now)
     return why
 
 
-def rate_result(db: Connection, pool: str, winner: int, loser: int) -> None:
-    """Rate a game or match that account ``winner`` won against ``loser`` (one rating
-    period each, both rated against the other as they stood before), in the transaction
-    ``db`` that ends the table."""
+def rate_result(db: Connection, pool: str, winner: int, loser: int, table_id: str,
+                at: float) -> None:
+    """Rate a game or match that account ``winner`` won against ``loser`` at table
+    ``table_id`` (one rating period each, both rated against the other as they stood
+    before), in the transaction ``db`` that ends the table; each new rating is kept in
+    the history too (the player pages' graphs)."""
     (won, won_games), (lost, lost_games) = _rating(db, winner, pool), _rating(db, loser, pool)
     for user, games, after in ((winner, won_games, rate(won, [(lost, 1.0)])),
                                (loser, lost_games, rate(lost, [(won, 0.0)]))):
@@ -366,6 +376,9 @@ def rate_result(db: Connection, pool: str, winner: int, loser: int) -> None:
         else:
             db.execute(update(ratings).where(ratings.c.user_id == user,
                                              ratings.c.pool == pool).values(**values))
+        db.execute(insert(rating_history).values(
+            user_id=user, pool=pool, table_id=table_id, rating=after.rating,
+            deviation=after.deviation, at=at))
 
 
 __all__ = ["COOKIE", "SECURE_COOKIE", "AccountError", "Accounts", "User", "cookie_name",

@@ -6,6 +6,7 @@ uvicorn). Pages:
 - ``/``: the lobby: create a table, see the open ones, take a free seat, watch;
 - ``/t/ID``: a table's page; a person's seat link adds ``#token=...`` (after the ``#``,
   so the browser never sends it to a server or a proxy's log);
+- ``/u/NAME``: a player's page (:mod:`gammon.web.players`);
 - ``/rules/NAME``: a rules page (``backgammon``, ``long-nardy``, ``stakes``...: the
   names of docs/rules/*.md), its Markdown as plain text.
 
@@ -21,6 +22,8 @@ JSON under ``/api``:
 - ``GET /api/tables/ID/match.mat``: the games as a ``.mat`` match file, as gnubg and
   eXtreme Gammon read them (the backgammon family), once play is over
   (``gammon verify`` checks it);
+- ``GET /api/players/NAME`` and ``/api/players/NAME/games``: an account's ratings,
+  results and games (:mod:`gammon.web.players`);
 - ``POST /api/engine/hint``, ``/cube``, ``/evaluate`` and ``GET
   /api/engine/openapi.json``: the engine's analyses for other programs
   (:mod:`gammon.web.engine`).
@@ -81,6 +84,7 @@ from gammon.web.accounts import LOGIN_DAYS, AccountError, Accounts, User, cookie
 from gammon.web.config import ServerConfig, load_config
 from gammon.web.engine import Engine
 from gammon.web.live import POLICY, Live
+from gammon.web.players import PlayerRoutes
 from gammon.web.rates import Rates
 from gammon.web.requests import Refused, address, read_json, same_origin, secure
 from gammon.web.room import Room, seat_names
@@ -598,6 +602,7 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
         *TableRoutes(store, lobby, live, config, account_routes, creations).routes(),
         *account_routes.routes(),
         *engine.routes(),
+        *PlayerRoutes(store, config).routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = GatedStarlette(routes=routes, lifespan=lifespan)

@@ -156,6 +156,9 @@ class Rates:
     #: Engine API requests (hint, cube, evaluate; refused ones too) an address may make
     #: a minute, all at once at most.
     engine_requests_per_minute_per_address: int = 30
+    #: Player pages' lookups (an account, a search of its games) an address may make a
+    #: minute: a search reads up to 2,000 rows.
+    player_lookups_per_minute_per_address: int = 60
 
 
 @dataclass(frozen=True)

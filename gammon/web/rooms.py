@@ -383,7 +383,8 @@ class Lobby:
                              reason=close or note,
                              release=self.runner_id if runner else None,
                              clock=clock.to_text() if clock else "",
-                             deadline=clock.deadline if clock else 0.0)
+                             deadline=clock.deadline if clock else 0.0,
+                             winner=-1 if table.winner is None else table.winner)
         except DamagedRow as error:  # a stored entry does not read: nothing was written
             room.status = QUARANTINED
             self.set_aside(room.id, str(error))

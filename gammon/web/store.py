@@ -102,6 +102,9 @@ tables = Table(
     Column("clock", Text, nullable=False, server_default=""),
     Column("deadline", Float, nullable=False, server_default="0"),
     Column("rematch", String(32), nullable=False, server_default=""),
+    # Since the sixth schema (player pages): the seat that won the table once it is over
+    # (-1: none, or not known: money play, more players, a table closed while idle).
+    Column("winner", Integer, nullable=False, server_default="-1"),
     Index("tables_by_status", "status", "needs"),
     Index("tables_by_creator", "creator", "status"),
 )
@@ -116,7 +119,10 @@ seats = Table(
     # from (hashed), and when its page first connected (0: not yet).
     Column("address", String(32), nullable=False, server_default=""),
     Column("arrived", Float, nullable=False, server_default="0"),
+    Index("seats_by_user", "user_id"),
 )
+#: A player's tables (since the sixth schema: made on upgrade too).
+SEATS_BY_USER = next(index for index in seats.indexes if index.name == "seats_by_user")
 entries = Table(
     "entries", metadata,
     Column("table_id", String(32), primary_key=True),
@@ -180,10 +186,23 @@ results = Table(
     Index("results_by_winner", "winner", "at"),
     Index("results_by_loser", "loser", "at"),
 )
+rating_history = Table(
+    "rating_history", metadata,
+    # Each rating after each rated result (since the sixth schema): the player pages'
+    # graphs.
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("user_id", Integer, nullable=False),
+    Column("pool", String(64), nullable=False),
+    Column("table_id", String(32), nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("at", Float, nullable=False),
+    Index("rating_history_by_user", "user_id", "pool", "at"),
+)
 #: The columns earlier schemas lacked, added to their tables on upgrade.
 FIRST_ADDED = ("status", "version", "needs", "runner", "lease_until", "updated", "creator",
                "reason")
-ADDED = {"tables": (*FIRST_ADDED, "clock", "deadline", "rematch"),
+ADDED = {"tables": (*FIRST_ADDED, "clock", "deadline", "rematch", "winner"),
          "seats": ("user_id", "name", "address", "arrived"), "users": ("address", "shape")}
 
 
@@ -326,9 +345,11 @@ class Locked:
 
     def write(self, rows: list[LogRow], *, games: int,
               finished: bool, version: int, status: str, needs: str, reason: str = "",
-              release: str | None = None, clock: str = "", deadline: float = 0.0) -> None:
-        """New log entries ``(game, index, entry)`` and the table's new standing; the
-        runner ``release`` gives its lease back. Every listening process is told."""
+              release: str | None = None, clock: str = "", deadline: float = 0.0,
+              winner: int = -1) -> None:
+        """New log entries ``(game, index, entry)`` and the table's new standing (the
+        seat that ``winner`` it, once over); the runner ``release`` gives its lease back.
+        Every listening process is told."""
         assert self.row is not None
         table_id = self.row.id
         # As few round trips as can be, in the driver's own text (see Store.locked).
@@ -348,6 +369,9 @@ class Locked:
             values.append(reason)
         if release is not None or status != OPEN:
             sets += ", runner = NULL, lease_until = 0"
+        if status != OPEN:
+            sets += ", winner = ?"
+            values.append(winner)
         statement = f"UPDATE tables SET {sets} WHERE id = ?"
         values.append(table_id)
         if store.postgres:  # the notice goes with the change
@@ -409,6 +433,8 @@ class Store:
                     db, checkfirst=True)
             if "users" in have and "shape" not in have["users"]:
                 _rekey_names(db, self.postgres)
+            if "seats" in have:  # create_all makes a new table's indexes only
+                SEATS_BY_USER.create(db, checkfirst=True)
 
     def notify(self, db: Connection, notice: Notice) -> None:
         """Tell every listening process of a change (when the transaction commits)."""

@@ -132,6 +132,8 @@ async function create(event) {
 async function showMe() {
   const me = await (await fetch("/api/me")).json();
   $("me").textContent = me.name ? t("account.signed_in", { name: me.name }) : t("account.guest");
+  $("my-page").hidden = !me.name;
+  if (me.name) $("my-page").href = `/u/${encodeURIComponent(me.name)}`;
   $("account").hidden = Boolean(me.name);
   $("sign-out").hidden = !me.name;
   $("sign-out-everywhere").hidden = !me.name;
@@ -147,13 +149,23 @@ async function account(path) {
   showMe();
 }
 
+// A link to a player's page (/u/NAME), its words as text.
+function playerLink(name, text) {
+  const a = document.createElement("a");
+  a.href = `/u/${encodeURIComponent(name)}`;
+  a.textContent = text;
+  return a;
+}
+
 async function showLeaders() {
   const data = await (await fetch(`/api/leaderboard?pool=${encodeURIComponent($("pool").value)}`)).json();
   const body = $("leaders");
   body.replaceChildren();
   (data.players || []).forEach((row, k) => {
     const tr = document.createElement("tr");
-    tr.append(cell(String(k + 1)), cell(row.name), cell(`${Math.round(row.rating)} ± ${Math.round(2 * row.deviation)}`),
+    const who = document.createElement("td");
+    who.appendChild(playerLink(row.name, row.name));
+    tr.append(cell(String(k + 1)), who, cell(`${Math.round(row.rating)} ± ${Math.round(2 * row.deviation)}`),
               cell(String(row.games)));
     body.appendChild(tr);
   });
