@@ -1,22 +1,24 @@
 """Bots measured as the backgammon world measures them: the equity they lose on a fixed
-benchmark of positions rated by gnubg at 2 plies (`benchmarks/build_positions.py`).
+benchmark of positions rated by gnubg at 2 plies (`benchmarks/build_positions.py`), then
+at 3 plies where it matters (`benchmarks/rerate_positions.py`: the plays within 0.10 of
+the best, and every cube decision), deeper than any bot measured here.
 
     .venv/bin/python benchmarks/error_rate.py [--agents neural:0,neural:1,neural:2,...]
         [--positions benchmarks/positions] [--jobs 2] [--limit N] [--json FILE]
 
 For each agent, side by side on the same positions:
 
-- **checker play**: its play in each position of `checker.jsonl`; the loss is gnubg's
-  2-ply equity of the best play less that of the agent's (cubeless, money, points);
+- **checker play**: its play in each position of `checker.jsonl`; the loss is the
+  reference's equity of the best play less that of the agent's (cubeless, money, points);
   the mean loss a decision in thousandths of a point, and the share of errors (a loss of
   0.08 or more) and of blunders (0.16 or more), gnubg's marks;
 - **cube decisions**: its cube action in each position of `cube.jsonl` (money play or the
   match score there), as the player to roll and, where gnubg would double, as the taker;
-  the share where it agrees with gnubg 2-ply, and the mean loss by gnubg's cubeful
+  the share where it agrees with the reference, and the mean loss by gnubg's cubeful
   equities (the doubler's a position, the taker's a double), in thousandths.
 
 Agents default to the networks at 0, 1 and 2 plies, `expectimax:2`, `pubeval` and gnubg
-at 0 and 1 ply (gnubg at 2 plies is the reference: it would score zero).
+at 0, 1 and 2 plies (on positions rated at 2 plies only, gnubg:2 would score zero).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from gammon.notation import parse_position_id  # noqa: E402
 from gammon.notation.movetext import format_play  # noqa: E402
 from gammon.stakes.cube import CubeAction  # noqa: E402
 
-AGENTS = "neural:0,neural:1,neural:2,expectimax:2,pubeval,gnubg:0,gnubg:1"
+AGENTS = "neural:0,neural:1,neural:2,expectimax:2,pubeval,gnubg:0,gnubg:1,gnubg:2"
 RULES = gammon.variant("backgammon")
 HERE = Path(__file__).resolve().parent / "positions"
 
@@ -84,6 +86,16 @@ def cube_results(spec: str, rows: list[dict]) -> list[tuple[bool, float, float |
                     0.0 if "dead cube" in text else doubler,
                     taker if gnubg_doubles else None, row["match"] is not None))
     return out
+
+
+def reference(sets: dict[str, list[dict]]) -> str:
+    """What rated the positions, as their rows say."""
+    plies = sorted({row.get("rated", {}).get("plies", 2) for rows in sets.values()
+                    for row in rows})
+    deepest = plies[-1] if plies else 2
+    if deepest == 2:
+        return "gnubg 2-ply"
+    return f"gnubg {deepest}-ply (checker plays: those within 0.10 of the best; the rest 2-ply)"
 
 
 def _job(task: tuple[str, str, list[dict]]) -> tuple[str, str, Any]:
@@ -143,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
             "doubler_error": 1000 * sum(d for _, d, _, _ in answers) / max(len(answers), 1),
             "taker_error": 1000 * sum(takers) / max(len(takers), 1), "doubles": len(takers)})
     print(f"{len(sets['checker'])} checker plays and {len(sets['cube'])} cube decisions rated "
-          "by gnubg 2-ply (thousandths of a point a decision):")
+          f"by {reference(sets)} (thousandths of a point a decision):")
     print("| agent | checker error | errors ≥ 0.08 | blunders ≥ 0.16 | s a move | cube agrees "
           "(money, match) | doubler error | taker error a double |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
