@@ -10,8 +10,8 @@ from webclient import client, connect, my_turn, new_table, play_out, refusal, un
 
 import gammon
 from gammon.table.dice import commitment
-from gammon.web.app import table_settings
 from gammon.web.config import ServerConfig
+from gammon.web.creation import table_settings
 
 
 def test_pages_and_variants(database):

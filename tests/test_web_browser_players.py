@@ -171,3 +171,38 @@ def test_two_people_play_a_rated_match_on_the_clock_chat_and_rematch(tmp_path):
             bob_context.close()
             server.kill()
             again.kill()
+
+
+def test_two_people_are_paired_from_the_lobby_and_sit_at_one_table(tmp_path):
+    """Quick pairing in the browser: Alice (signed in) waits in the rated 3-point pool
+    and sees how long and how wide; Bob signs in and joins it; both pages go to one
+    table, each to a seat of its own."""
+    server = Server(tmp_path / "tables.db").start()
+    try:
+        with launch() as browser:
+            contexts = [browser.new_context(extra_http_headers={"X-Forwarded-For":
+                                                                f"10.0.1.{n}"})
+                        for n in (1, 2)]
+            alice, bob = (context.new_page() for context in contexts)
+            for page, name in ((alice, "Alice"), (bob, "Bob")):
+                sign_up(page, server, name)
+                wait_for(page, "document.querySelectorAll('#pool-choice option').length > 10")
+                page.select_option("#pool-choice", "backgammon-match3-rated")
+            assert "rated" in alice.locator("#pool-choice option:checked").inner_text()
+            alice.click("#pool-join")
+            wait_for(alice, "document.querySelector('#pool-status').textContent"
+                            ".startsWith('Looking for an opponent')")
+            assert alice.locator("#pool-leave").is_visible()
+            alice.screenshot(path=str(ARTIFACTS / "pools-waiting-1280.png"))
+            bob.click("#pool-join")
+            for page in (alice, bob):
+                page.wait_for_url(re.compile(r"/t/\w+"), timeout=30_000)
+                wait_for(page, "document.querySelectorAll('#clocks .clock').length === 2")
+            assert alice.url.split("#")[0] == bob.url.split("#")[0]
+            assert "Alice" in alice.locator("#seats .you").inner_text()
+            assert "Bob" in bob.locator("#seats .you").inner_text()
+            bob.screenshot(path=str(ARTIFACTS / "pools-seated-1280.png"))
+            for context in contexts:
+                context.close()
+    finally:
+        server.stop()

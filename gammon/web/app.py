@@ -22,6 +22,8 @@ JSON under ``/api``:
 - ``GET /api/tables/ID/match.mat``: the games as a ``.mat`` match file, as gnubg and
   eXtreme Gammon read them (the backgammon family), once play is over
   (``gammon verify`` checks it);
+- ``GET /api/pools``, ``POST /api/pools/join``, ``/wait``, ``/leave``, ``/bot``: quick
+  pairing (:mod:`gammon.web.pairing`);
 - ``GET /api/players/NAME`` and ``/api/players/NAME/games``: an account's ratings,
   results and games (:mod:`gammon.web.players`);
 - ``POST /api/engine/hint``, ``/cube``, ``/evaluate`` and ``GET
@@ -52,7 +54,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypedDict, TypeVar, TypeVarTuple
+from typing import TypedDict, TypeVar, TypeVarTuple
 
 from starlette.applications import Starlette
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -74,16 +76,15 @@ from gammon.analysis.review import html, review
 from gammon.core.errors import GammonError, InvalidOptionError
 from gammon.core.pages import rules_pages
 from gammon.core.variant import variant, variant_names
-from gammon.core.variant import variant as get_variant
 from gammon.notation.mat import write_match
-from gammon.stakes.match import ROTATIONS, Rotation, rotation
-from gammon.stakes.rules import StakeRules
-from gammon.table.clock import time_control
+from gammon.stakes.match import ROTATIONS
 from gammon.table.table import Seat, Table
 from gammon.web.accounts import LOGIN_DAYS, AccountError, Accounts, User, cookie_name
 from gammon.web.config import ServerConfig, load_config
+from gammon.web.creation import table_settings, yes_no
 from gammon.web.engine import Engine
 from gammon.web.live import POLICY, Live
+from gammon.web.pairing import Pairing, PairingRoutes
 from gammon.web.players import PlayerRoutes
 from gammon.web.rates import Rates
 from gammon.web.requests import Refused, address, read_json, same_origin, secure
@@ -95,9 +96,6 @@ STATIC = Path(__file__).resolve().parent / "static"
 log = logging.getLogger("gammon.web")
 _T = TypeVar("_T")
 _Args = TypeVarTuple("_Args")
-#: What a table may be asked for at creation.
-CREATE_FIELDS = {"variant", "options", "seats", "kind", "length", "stake", "games",
-                 "crawford", "cube", "jacoby", "beaver", "rated", "clock"}
 #: Every response's security headers. The boards are SVG drawn by the server and put
 #: into the page by the page's own script; nothing runs that is not a file of ours.
 SECURITY_HEADERS = [
@@ -299,7 +297,7 @@ class AccountRoutes:
             if set(body) - {"everywhere"}:
                 raise Refused("send {} to sign out here, {\"everywhere\": true} to sign "
                               "out on every device")
-            everywhere = _yes_no(body.get("everywhere", False), "everywhere")
+            everywhere = yes_no(body.get("everywhere", False), "everywhere")
         except Refused as refused:
             return _error(str(refused), refused.status)
         except GammonError as error:
@@ -369,10 +367,11 @@ class TableRoutes:
             body = await read_json(request, self.config.limits.request_bytes)
             if not self.creations.take("create " + address(request)):
                 raise Refused("you are making tables too fast: wait a minute", 429)
-            settings = table_settings(body, self.config)
+            user = await self.signed_in(request)
+            data, seed = self.lobby.seating.table_data(
+                signed_in=user is not None, **table_settings(body, self.config))
             room, seat, token = await self.lobby.seating.create(
-                creator=address_hash(address(request)), user=await self.signed_in(request),
-                **settings)
+                data, seed, address_hash(address(request)), user)
         except (Refused, Unavailable) as refused:
             return _error(str(refused), refused.status)
         except (GammonError, TypeError, ValueError) as error:
@@ -603,6 +602,8 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
         *account_routes.routes(),
         *engine.routes(),
         *PlayerRoutes(store, config).routes(),
+        *PairingRoutes(Pairing(lobby, accounts, config), config,
+                       account_routes.signed_in).routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = GatedStarlette(routes=routes, lifespan=lifespan)
@@ -655,102 +656,6 @@ def review_page_of(record: dict[str, object], names: list[str], table_id: str) -
     evaluator = network_evaluator(table.variant, None)
     reviewed = review(table.series.games, evaluator, names, plies=1)
     return html(reviewed, f"Review of table {table_id} ({table.variant.name})")
-
-
-def table_settings(body: dict[str, object], config: ServerConfig) -> dict[str, Any]:
-    """The :class:`~gammon.table.Table` settings of a creation request, checked field by
-    field: seats from the server's menu, options from the variant's table options
-    (``rules.table_options``: an allow-list with ranges), numbers in range."""
-    unknown = set(body) - CREATE_FIELDS
-    if unknown:
-        raise InvalidOptionError(f"unknown fields {sorted(str(u)[:20] for u in unknown)[:5]}; "
-                                 f"a table takes {sorted(CREATE_FIELDS)}")
-    name = body.get("variant")
-    seats = body.get("seats")
-    if not isinstance(name, str) or len(name) > 40:
-        raise InvalidOptionError("variant is a name, such as backgammon")
-    options = body.get("options") or {}
-    if not isinstance(options, dict):
-        raise InvalidOptionError("options is an object of the variant's options")
-    limits = config.limits
-    if len(options) > limits.options:
-        raise InvalidOptionError(f"at most {limits.options} options")
-    for key, value in options.items():
-        if not isinstance(value, bool | int | float | str) or (
-                isinstance(value, str) and len(value) > limits.option_chars) or (
-                isinstance(value, int | float) and abs(value) > 1_000_000):
-            raise InvalidOptionError(f"option {str(key)[:30]!r} is a yes/no, a number or a "
-                                     f"short word, not {str(value)[:30]!r}")
-    games_in_turn = rotation(name)
-    if games_in_turn is not None:
-        return _rotation_settings(games_in_turn, body, options, config)
-    offered = get_variant(name).table_options
-    for key, value in options.items():
-        if key not in offered:
-            allowed = ", ".join(f"{o} ({low} to {high})" for o, (low, high) in offered.items())
-            raise InvalidOptionError(
-                f"option {str(key)[:30]!r} is not one a table of {name} sets; "
-                + (f"its options: {allowed}" if offered else "it has none to set"))
-        low, high = offered[key]
-        _whole(value, key, low, high)
-    rules = get_variant(name, **options)
-    if not isinstance(seats, list) or len(seats) > 8:
-        raise InvalidOptionError("seats is a list such as [\"human\", \"best\"]")
-    kind = body.get("kind", "game")
-    if kind not in ("game", "match", "money"):
-        raise InvalidOptionError("kind is game, match or money")
-    settings: dict[str, Any] = {"variant": name, "options": options, "kind": kind,
-                                "seats": [config.seat(rules, seat) for seat in seats]}
-    if kind == "match":
-        _match_settings(settings, body)
-    if kind == "money":
-        settings["stake"] = _whole(body.get("stake", 1), "stake", 1, 10_000)
-        if body.get("games") is not None:
-            settings["games"] = _whole(body["games"], "games", 1, 1000)
-    settings["rated"] = _yes_no(body.get("rated", False), "rated")
-    settings["clock"] = time_control(body.get("clock"))
-    if kind in ("match", "money"):
-        settings["stakes"] = StakeRules(
-            cube=_yes_no(body.get("cube", True), "cube"),
-            jacoby=_yes_no(body.get("jacoby", False), "jacoby") and kind == "money",
-            beaver=_yes_no(body.get("beaver", False), "beaver") and kind == "money")
-    return settings
-
-
-def _match_settings(settings: dict[str, object], body: dict[str, object]) -> None:
-    settings["length"] = _whole(body.get("length", 5), "length", 1, 25)
-    settings["crawford"] = _yes_no(body.get("crawford", True), "crawford")
-
-
-def _rotation_settings(games_in_turn: Rotation, body: dict[str, object],
-                       options: dict[str, object], config: ServerConfig) -> dict[str, Any]:
-    """The settings of a table of several variants in turn (tavli): a match, no options,
-    no cube unless its games have one, seats from the levels they share."""
-    name = games_in_turn.name
-    games_in_turn.check(str(body.get("kind", "match"))[:20], options)
-    seats = body.get("seats")
-    if not isinstance(seats, list) or len(seats) != 2:
-        raise InvalidOptionError("seats is a list of two, such as [\"human\", \"best\"]")
-    variants = games_in_turn.rules()
-    settings: dict[str, Any] = {"variant": name, "options": {}, "kind": "match",
-                                "seats": [config.seat(variants, seat) for seat in seats]}
-    _match_settings(settings, body)
-    settings["rated"] = _yes_no(body.get("rated", False), "rated")
-    settings["clock"] = time_control(body.get("clock"))
-    return settings
-
-
-def _whole(value: object, what: str, low: int, high: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise InvalidOptionError(f"{what} is a whole number from {low} to {high}, not "
-                                 f"{str(value)[:20]!r}")
-    return value
-
-
-def _yes_no(value: object, what: str) -> bool:
-    if not isinstance(value, bool):
-        raise InvalidOptionError(f"{what} is true or false, not {str(value)[:20]!r}")
-    return value
 
 
 __all__ = ["OPEN", "SECURITY_HEADERS", "create_app", "table_settings"]

@@ -113,6 +113,12 @@ class Limits:
     #: (a faster one is lost by a slow connection or a page that is not looked at).
     rated_delay: int = 8
     rated_reserve: int = 60
+    #: People of one address waiting in the pools at once (quick pairing; an account
+    #: waits in one pool at a time).
+    pool_tickets_per_address: int = 3
+    #: Seconds one ask for a pool's seat waits before it answers "waiting" (the page
+    #: asks again at once).
+    pool_wait_seconds: float = 20.0
     #: The engine API (docs/engine-api.md): analyses one server process runs at once, each
     #: in one of the bots' workers in its turn with the tables' bots and never in every
     #: worker (the workers less one at most, where there are two or more); 0: no engine
@@ -159,6 +165,8 @@ class Rates:
     #: Player pages' lookups (an account, a search of its games) an address may make a
     #: minute: a search reads up to 2,000 rows.
     player_lookups_per_minute_per_address: int = 60
+    #: Pools an address may join a minute (quick pairing; refused joins too).
+    pool_joins_per_minute_per_address: int = 20
 
 
 @dataclass(frozen=True)

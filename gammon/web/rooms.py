@@ -484,17 +484,23 @@ class Seating:
     def __init__(self, lobby: Lobby) -> None:
         self.lobby = lobby
 
-    async def create(self, variant: str, seats: Sequence[str], creator: str,
-                     user: User | None = None, rated: bool = False,
-                     clock: TimeControl | None = None,
-                     **settings: Any) -> tuple[Room, int, str]:
-        """A new table with fair dice (a secret seed, its commitment published), created
-        by the address hashed as ``creator`` (signed in as ``user``, if at all): the
-        table, and the creator's seat and token. A ``rated`` table is for two accounts;
-        ``clock`` times every decision. InvalidOptionError for a table that cannot be
-        made, :class:`Unavailable` (429, 503) when the limits say no."""
-        limits = self.lobby.config.limits
+    async def create(self, data: dict[str, object], seed: int, creator: str,
+                     user: User | None = None) -> tuple[Room, int, str]:
+        """A new table of fair dice (``data`` and its secret ``seed``, from
+        :meth:`table_data`; its commitment published), created by the address hashed as
+        ``creator`` (signed in as ``user``, if at all): the table, and the creator's seat
+        and token. :class:`Unavailable` (429, 503) when the limits say no."""
         await self.room_for_one_more(creator)
+        return await self.open(data, seed, creator, user)
+
+    def table_data(self, variant: str, seats: Sequence[str], signed_in: bool,
+                   rated: bool = False, clock: TimeControl | None = None,
+                   **settings: Any) -> tuple[dict[str, object], int]:
+        """What a new table stores (its settings, with a secret seed) and the seed.
+        A ``rated`` table is for two accounts (``signed_in``: its maker has one);
+        ``clock`` times every decision. InvalidOptionError for a table that cannot be
+        made."""
+        limits = self.lobby.config.limits
         seed = new_seed()
         table = Table(variant, seats, seed=seed, fair=True, **settings)
         if not any(seat.human for seat in table.seats):
@@ -504,7 +510,7 @@ class Seating:
         data.pop("log")
         data.pop("finished")
         if rated:
-            if user is None:
+            if not signed_in:
                 raise InvalidOptionError("sign in to play rated: ratings belong to accounts")
             if table.variant.players != 2 or table.humans != [0, 1] or \
                     pool_of(data) is None:
@@ -519,7 +525,7 @@ class Seating:
             data["rated"] = True
         if clock is not None:
             data["clock"] = clock.to_json()
-        return await self.open(data, seed, creator, user)
+        return data, seed
 
     async def room_for_one_more(self, creator: str) -> None:
         """:class:`Unavailable` when the site, or the address hashed as ``creator``, has

@@ -199,6 +199,24 @@ rating_history = Table(
     Column("at", Float, nullable=False),
     Index("rating_history_by_user", "user_id", "pool", "at"),
 )
+waiting = Table(
+    "waiting", metadata,
+    # Quick pairing (since the sixth schema): a person waiting in a pool, by the hash of
+    # their ticket (gammon.web.pairing), until seated at ``table_id`` in ``seat``.
+    Column("ticket_hash", String(64), primary_key=True),
+    Column("pool", String(64), nullable=False),
+    Column("user_id", Integer, nullable=True),
+    Column("name", String(32), nullable=False, server_default=""),
+    Column("address", String(32), nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("joined", Float, nullable=False),
+    Column("seen", Float, nullable=False),
+    Column("bot_after", Float, nullable=False),
+    Column("seat_hash", String(64), nullable=False),
+    Column("table_id", String(32), nullable=False, server_default=""),
+    Column("seat", Integer, nullable=False, server_default="-1"),
+    Index("waiting_by_pool", "pool", "table_id", "joined"),
+)
 #: The columns earlier schemas lacked, added to their tables on upgrade.
 FIRST_ADDED = ("status", "version", "needs", "runner", "lease_until", "updated", "creator",
                "reason")
@@ -447,12 +465,18 @@ class Store:
     def create(self, table_id: str, settings: dict[str, object], commitment: str,
                creator: str) -> None:
         """A new table, no seat taken and nothing played yet."""
-        now = time.time()
         with self.writer.begin() as db:
-            db.execute(insert(tables).values(
-                id=table_id, settings=json.dumps(settings), commitment=commitment, games=0,
-                finished=False, created=now, updated=now, status=OPEN, version=0,
-                needs=MACHINE, creator=creator, reason="", lease_until=0.0))
+            self.insert_table(db, table_id, settings, commitment, creator)
+
+    @staticmethod
+    def insert_table(db: Connection, table_id: str, settings: dict[str, object],
+                     commitment: str, creator: str) -> None:
+        """:meth:`create` in the transaction ``db``."""
+        now = time.time()
+        db.execute(insert(tables).values(
+            id=table_id, settings=json.dumps(settings), commitment=commitment, games=0,
+            finished=False, created=now, updated=now, status=OPEN, version=0,
+            needs=MACHINE, creator=creator, reason="", lease_until=0.0))
 
     @contextmanager
     def locked(self, table_id: str) -> Iterator[Locked]:
