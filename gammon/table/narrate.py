@@ -104,7 +104,9 @@ def timeout_lines(table: Table, names: Sequence[str]) -> list[Line]:
     """How a table that a seat lost on time ended."""
     assert table.timed_out is not None
     lost = {MATCH: "the match", MONEY: "the game, and play ends"}.get(table.kind, "the game")
-    lines = [Line(table.timed_out, f"ran out of time and loses {lost}.", RESULT,
+    lines = [Line(table.timed_out, f"did not come and loses {lost} by forfeit.", RESULT,
+                  f"forfeit_{table.kind}") if table.forfeited else
+             Line(table.timed_out, f"ran out of time and loses {lost}.", RESULT,
                   f"timeout_{table.kind}")]
     if table.kind == MONEY and isinstance(table.series, Session) and table.series.ledger:
         lines.append(Line(None, "Money so far: " + ", ".join(

@@ -204,6 +204,7 @@ class Table:
             None, False, -1, None)
         self.finished = False  # a person said enough, or a game was abandoned
         self.timed_out: int | None = None  # the seat that lost on time
+        self.forfeited = False  # ...because it never came (a tournament's table)
 
     def _track(self, what: str) -> TrackVariant:
         if not self._rules.game_type.stakes:
@@ -265,7 +266,8 @@ class Table:
             return []
         found = [_entry(step) for step in self.series.games[number - 1].steps]
         if self.timed_out is not None and number == self.game:
-            found.append({"seat": self.timed_out, "timeout": True})
+            found.append({"seat": self.timed_out, "timeout": True}
+                         | ({"forfeit": True} if self.forfeited else {}))
         return found
 
     @property
@@ -456,6 +458,15 @@ class Table:
                                    "running")
         return self._time_out(seat)
 
+    def forfeit(self, seat: int) -> Step:
+        """``seat`` never came to its table in the time given (a tournament's): it loses
+        as on time, whoever is asked. The log says ``{"seat": 1, "timeout": true,
+        "forfeit": true}``."""
+        if self.finished:
+            raise IllegalPlayError("play is over at this table")
+        self.forfeited = True
+        return self._time_out(seat)
+
     def _time_out(self, seat: int) -> Step:
         state = self.state
         self.timed_out, self.finished = seat, True
@@ -573,8 +584,13 @@ class Table:
         try:
             state = self.state
             if isinstance(entry, dict) and entry.get("timeout") is True:
+                seat = entry.get("seat")
+                if entry.get("forfeit") is True and isinstance(seat, int) and \
+                        seat in range(len(self.seats)):
+                    steps.append(self.forfeit(seat))
+                    return steps
                 question = self.question
-                if question is None or question.seat != entry.get("seat"):
+                if question is None or question.seat != seat:
                     raise IllegalPlayError("a timeout of a seat that was not asked anything")
                 steps.append(self._time_out(question.seat))
                 return steps

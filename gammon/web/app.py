@@ -24,6 +24,8 @@ JSON under ``/api``:
   (``gammon verify`` checks it);
 - ``GET /api/pools``, ``POST /api/pools/join``, ``/wait``, ``/leave``, ``/bot``: quick
   pairing (:mod:`gammon.web.pairing`);
+- ``/tournaments`` and ``GET /api/tournaments...``: tournaments
+  (:mod:`gammon.web.tournament_routes`, run by :mod:`gammon.web.director`);
 - ``GET /api/players/NAME`` and ``/api/players/NAME/games``: an account's ratings,
   results and games (:mod:`gammon.web.players`);
 - ``POST /api/engine/hint``, ``/cube``, ``/evaluate`` and ``GET
@@ -82,6 +84,7 @@ from gammon.table.table import Seat, Table
 from gammon.web.accounts import LOGIN_DAYS, AccountError, Accounts, User, cookie_name
 from gammon.web.config import ServerConfig, load_config
 from gammon.web.creation import table_settings, yes_no
+from gammon.web.director import Director
 from gammon.web.engine import Engine
 from gammon.web.live import POLICY, Live
 from gammon.web.pairing import Pairing, PairingRoutes
@@ -91,6 +94,7 @@ from gammon.web.requests import Refused, address, read_json, same_origin, secure
 from gammon.web.room import Room, seat_names
 from gammon.web.rooms import TABLE_ID, Lobby, Unavailable
 from gammon.web.store import OPEN, OVER, QUARANTINED, Saved, Store, address_hash
+from gammon.web.tournament_routes import Desk, TournamentRoutes
 
 STATIC = Path(__file__).resolve().parent / "static"
 log = logging.getLogger("gammon.web")
@@ -575,6 +579,7 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
     lobby = Lobby(store, config)
     live = Live(lobby, config)
     engine = Engine(config, lobby.thinkers)  # /api/engine: analyses in the bots' workers
+    director = Director(lobby, config)
     creations = Rates.per_minute(config.rates.tables_per_minute_per_address)
     account_routes = AccountRoutes(accounts, config)
 
@@ -587,6 +592,7 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
         gc.freeze()
         gc.set_threshold(20_000, 20, 20)
         lobby.start()
+        lobby.spawn(director.run())
         yield
         # Bounded, whatever a connection does: uvicorn has waited limits.shutdown_seconds
         # for the connections and cancelled their handlers; a handler still running (a
@@ -604,6 +610,8 @@ def create_app(database: str = "sqlite:///gammon.db", bot_delay: float | None = 
         *PlayerRoutes(store, config).routes(),
         *PairingRoutes(Pairing(lobby, accounts, config), config,
                        account_routes.signed_in).routes(),
+        *TournamentRoutes(Desk(store, accounts, config), config,
+                          account_routes.signed_in).routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = GatedStarlette(routes=routes, lifespan=lifespan)
@@ -644,7 +652,7 @@ def _row(saved: Saved, taken: set[int]) -> dict[str, object]:
             "clock": settings.get("clock"),
             "seats": [{"seat": p, "name": names[p], "human": s.human, "taken": p in taken,
                        "account": p in saved.players} for p, s in enumerate(seats)],
-            "free": [] if settings.get("rematch_of") else  # kept for the players
+            "free": [] if settings.get("rematch_of") or settings.get("reserved") else
             [p for p, s in enumerate(seats) if s.human and p not in taken],
             "over": saved.status == OVER}
 

@@ -43,6 +43,7 @@ from gammon.agents.registry import DEFAULT, KINDS, default_bot, parse_spec
 from gammon.core.errors import InvalidOptionError
 from gammon.core.protocol import Rules
 from gammon.core.variant import variant
+from gammon.web.tournaments import checked
 
 HUMAN = "human"
 
@@ -119,6 +120,12 @@ class Limits:
     #: Seconds one ask for a pool's seat waits before it answers "waiting" (the page
     #: asks again at once).
     pool_wait_seconds: float = 20.0
+    #: Tournaments: seconds a player has to come to their table (else they lose that
+    #: match by forfeit), the most players one may have, and the tournaments not yet over
+    #: that one account may have made.
+    tournament_show_seconds: float = 180.0
+    tournament_capacity: int = 128
+    tournaments_per_account: int = 1
     #: The engine API (docs/engine-api.md): analyses one server process runs at once, each
     #: in one of the bots' workers in its turn with the tables' bots and never in every
     #: worker (the workers less one at most, where there are two or more); 0: no engine
@@ -167,6 +174,25 @@ class Rates:
     player_lookups_per_minute_per_address: int = 60
     #: Pools an address may join a minute (quick pairing; refused joins too).
     pool_joins_per_minute_per_address: int = 20
+    #: Tournaments an address may make a day.
+    tournaments_per_day_per_address: int = 3
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """A tournament the operator runs again and again (``[[tournaments]]``): what it is
+    (:func:`gammon.web.tournaments.checked`'s fields), every how many minutes it starts,
+    and how many minutes before its start it opens for entries."""
+
+    name: str
+    description: str
+    kind: str
+    setup: tuple[tuple[str, object], ...]
+    every_minutes: int = 60
+    lead_minutes: int = 30
+
+    def settings(self) -> dict[str, object]:
+        return dict(self.setup)
 
 
 @dataclass(frozen=True)
@@ -203,6 +229,8 @@ class ServerConfig:
     #: never served (nor a redirect built from its name). ``*.example.org``: every
     #: subdomain of it; ``*``: any name (no check). ``gammon serve --host`` adds its own.
     hosts: tuple[str, ...] = LOCAL_HOSTS
+    #: The tournaments the operator schedules.
+    tournaments: tuple[Schedule, ...] = ()
 
     def menu(self, rules: Rules) -> dict[str, Level]:
         """The levels ``rules`` offers on this server, in the order the lobby shows."""
@@ -285,7 +313,8 @@ def load_config(path: Path | None, **overrides: Any) -> ServerConfig:
             raise InvalidOptionError(f"cannot read the server configuration {path}: "
                                      f"{error}") from None
     sections = {"limits": Limits, "rates": Rates, "pool": BotPool}
-    known = {*sections, "bots", "bot_delay", "check_at_start", "compress_websockets", "hosts"}
+    known = {*sections, "bots", "bot_delay", "check_at_start", "compress_websockets", "hosts",
+             "tournaments"}
     unknown = set(data) - known
     if unknown:
         raise InvalidOptionError(f"{path}: unknown sections {sorted(unknown)}; known: "
@@ -299,8 +328,38 @@ def load_config(path: Path | None, **overrides: Any) -> ServerConfig:
             values[name] = data[name]
     if "hosts" in data:
         values["hosts"] = host_names(data["hosts"], f"{path}: hosts")
+    if "tournaments" in data:
+        values["tournaments"] = schedules(data["tournaments"], values["limits"], path)
     values.update(overrides)
     return ServerConfig(**values)
+
+
+def schedules(given: object, limits: Limits, path: Path | None) -> tuple[Schedule, ...]:
+    """``[[tournaments]]``: each checked as a tournament made through the API is, with
+    ``every_minutes`` (10 to 10,080) and ``lead_minutes`` (1 to its every_minutes)."""
+    if not isinstance(given, list):
+        raise InvalidOptionError(f"{path}: tournaments is an array of tables: "
+                                 "[[tournaments]]")
+    found: list[Schedule] = []
+    for entry in given:
+        if not isinstance(entry, dict):
+            raise InvalidOptionError(f"{path}: each [[tournaments]] is a table of settings")
+        body = dict(entry)
+        every, lead = body.pop("every_minutes", 60), body.pop("lead_minutes", 30)
+        where = f"{path}: tournament {str(body.get('name'))[:40]!r}"
+        try:
+            setup = checked(body, limits.tournament_capacity)
+        except InvalidOptionError as error:
+            raise InvalidOptionError(f"{where}: {error}") from None
+        if not isinstance(every, int) or not 10 <= every <= 10_080 or \
+                not isinstance(lead, int) or not 1 <= lead <= every:
+            raise InvalidOptionError(f"{where}: every_minutes is 10 to 10080, lead_minutes "
+                                     "1 to every_minutes")
+        if setup.name in {s.name for s in found}:
+            raise InvalidOptionError(f"{where}: two schedules have that name")
+        found.append(Schedule(setup.name, setup.description, setup.kind,
+                              tuple(setup.settings.items()), every, lead))
+    return tuple(found)
 
 
 def host_names(given: object, where: str = "hosts") -> tuple[str, ...]:

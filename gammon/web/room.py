@@ -62,6 +62,9 @@ class Room:
     #: rematch, the table whose players its seats are kept for.
     rematch: str = ""
     rematch_of: str = ""
+    #: At a tournament's table: the tournament, and the account each seat is kept for.
+    tournament: str = ""
+    reserved: tuple[int, ...] = ()
     #: The address that made it, hashed: its bots think in that address's share.
     creator: str = ""
     #: The seats whose pages have connected: a clock starts once every person's has.
@@ -79,6 +82,8 @@ class Room:
                    players=dict(saved.players), users=dict(saved.users),
                    rated=bool(saved.settings.get("rated")), rematch=saved.rematch,
                    rematch_of=str(saved.settings.get("rematch_of", "")),
+                   tournament=str(saved.settings.get("tournament", "")),
+                   reserved=tuple(int(u) for u in saved.settings.get("reserved", ())),
                    creator=saved.creator,
                    arrived=set(saved.arrived))
         control = saved.settings.get("clock")

@@ -573,6 +573,9 @@ class Seating:
         to ask, and that player's seat there (the same seat, when it is free)."""
         if room.status == OPEN:
             raise InvalidOptionError("the rematch is offered once play is over")
+        if room.tournament:
+            raise InvalidOptionError("a tournament's table has no rematch: the tournament "
+                                     "pairs its next round")
         if seat in room.users and (user is None or user.id != room.users[seat]):
             raise InvalidOptionError("sign in as the account that played this seat")
         if room.rematch:
@@ -602,6 +605,8 @@ class Seating:
             raise InvalidOptionError(
                 f"this table is the rematch of table {room.rematch_of}: its seats are kept "
                 "for that table's players, who take them with its rematch button")
+        if room.reserved:
+            return await self.take_kept(room, user, address)
         room.tokens = await asyncio.to_thread(self.lobby.store.tokens, room.id)
         free = room.free
         if not free:
@@ -629,6 +634,28 @@ class Seating:
                 await asyncio.to_thread(self.lobby._rebuild, room)
         if room.clock is not None and not room.free:  # everyone is here: the clock starts
             async with room.lock:
+                await asyncio.to_thread(self.lobby.commit, room, None)
+        publish(room)
+        return seat, token
+
+
+    async def take_kept(self, room: Room, user: User | None, address: str) -> tuple[int, str]:
+        """A seat kept for an account (a tournament's table): its account takes it, on
+        any page or device, each time with a new token (the last one given plays)."""
+        if user is None or user.id not in room.reserved:
+            raise InvalidOptionError("this table is a tournament's: its seats are kept for "
+                                     "its two players, signed in")
+        if room.status != OPEN:
+            raise InvalidOptionError("play is over at this table")
+        seat = room.reserved.index(user.id)
+        token = secrets.token_urlsafe(18)
+        await asyncio.to_thread(self.lobby.store.keep, room.id, seat, token_hash(token),
+                                user.id, user.name, address)
+        room.tokens[seat] = token_hash(token)
+        room.players[seat], room.users[seat] = user.name, user.id
+        async with room.lock:
+            await asyncio.to_thread(self.lobby._rebuild, room)
+            if room.clock is not None and not room.free:
                 await asyncio.to_thread(self.lobby.commit, room, None)
         publish(room)
         return seat, token

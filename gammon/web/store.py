@@ -50,6 +50,7 @@ from sqlalchemy import (
     and_,
     create_engine,
     event,
+    false,
     func,
     insert,
     inspect,
@@ -216,6 +217,56 @@ waiting = Table(
     Column("table_id", String(32), nullable=False, server_default=""),
     Column("seat", Integer, nullable=False, server_default="-1"),
     Index("waiting_by_pool", "pool", "table_id", "joined"),
+)
+tournaments = Table(
+    "tournaments", metadata,
+    # Since the sixth schema (gammon.web.director): a tournament, its settings (JSON),
+    # where it stands (open for entries, running, over), its round, when it starts and
+    # (an arena) ends, and who made it (an account, or the operator's schedule).
+    Column("id", String(12), primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("description", Text, nullable=False, server_default=""),
+    Column("kind", String(16), nullable=False),
+    Column("settings", Text, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("round", Integer, nullable=False, server_default="0"),
+    Column("starts", Float, nullable=False),
+    Column("ends", Float, nullable=False, server_default="0"),
+    Column("creator", Integer, nullable=True),
+    Column("address", String(32), nullable=False, server_default=""),
+    Column("schedule", String(64), nullable=False, server_default=""),
+    Column("reason", Text, nullable=False, server_default=""),
+    Column("created", Float, nullable=False),
+    Index("tournaments_by_status", "status", "starts"),
+)
+entrants = Table(
+    "entrants", metadata,
+    Column("tournament_id", String(12), primary_key=True),
+    Column("user_id", Integer, primary_key=True),
+    Column("name", String(32), nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("joined", Float, nullable=False),
+    Column("score", Float, nullable=False, server_default="0"),
+    Column("out", Boolean, nullable=False, server_default=false()),
+    Column("byes", Integer, nullable=False, server_default="0"),
+    Column("streak", Integer, nullable=False, server_default="0"),
+    # When the player last looked at the tournament (an arena pairs those present).
+    Column("seen", Float, nullable=False, server_default="0"),
+)
+matches = Table(
+    "matches", metadata,
+    # A tournament's games: a table of two players (``second`` null: a bye), and who won
+    # it once known (-1: nobody), ``forfeit`` when someone did not come.
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("tournament_id", String(12), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("table_id", String(32), nullable=False, server_default=""),
+    Column("first", Integer, nullable=False),
+    Column("second", Integer, nullable=True),
+    Column("winner", Integer, nullable=True),
+    Column("forfeit", Boolean, nullable=False, server_default=false()),
+    Column("created", Float, nullable=False),
+    Index("matches_by_tournament", "tournament_id", "round"),
 )
 #: The columns earlier schemas lacked, added to their tables on upgrade.
 FIRST_ADDED = ("status", "version", "needs", "runner", "lease_until", "updated", "creator",
@@ -558,6 +609,20 @@ class Store:
         except IntegrityError:
             return False
         return True
+
+    def keep(self, table_id: str, seat: int, digest: str, user_id: int, name: str,
+             address: str) -> None:
+        """A kept seat (a tournament's) taken by its account, with a new token's hash:
+        the first time, or again from another page (the old token no longer plays)."""
+        with self.writer.begin() as db:
+            changed = db.execute(update(seats).where(
+                seats.c.table_id == table_id, seats.c.seat == seat,
+                seats.c.user_id == user_id).values(token_hash=digest, address=address))
+            if not changed.rowcount:
+                db.execute(insert(seats).values(table_id=table_id, seat=seat,
+                                                token_hash=digest, user_id=user_id,
+                                                name=name, address=address))
+            self.notify(db, Notice(table_id, -1, "seat"))
 
     def arrive(self, table_id: str, seat: int) -> bool:
         """Note that ``seat``'s page has connected: whether this is the first time. (No

@@ -231,6 +231,7 @@ def _shared(room: Room) -> dict[str, object]:
         "accounts": sorted(room.players),
         "rematch": room.rematch or None,
         "rematch_of": room.rematch_of or None,
+        "tournament": room.tournament or None,
         "timed_out": table.timed_out,
     }
     if state is None:

@@ -175,7 +175,13 @@ function drawQuestion() {
       $("question").textContent = !table.over ? "" : table.closed ? t("table.over_because", { why: table.closed }) : t("table.over");
     }
     if (table.over) {
-      if (table.you !== null) {
+      if (table.tournament) {
+        const back = document.createElement("a");
+        back.href = `/tournaments/${encodeURIComponent(table.tournament)}`;
+        back.textContent = t("table.tournament");
+        back.id = "tournament";
+        controls.appendChild(back);
+      } else if (table.you !== null) {
         button(t(table.rematch ? "table.join_rematch" : "table.rematch"), rematch, true, "rematch");
       }
       const links = [[`/t/${table.id}/review`, t("table.review")],
