@@ -44,6 +44,8 @@ def test_a_swiss_round_pairs_by_score_and_never_twice():
     more = [*played, Game(2, 1, 3, winner=1), Game(2, 2, 4, winner=2)]
     assert swiss_round(players, more) == [(1, 4), (2, 3)]
     assert rounds_for(4) == 2 and rounds_for(5) == 3 and rounds_for(2) == 1
+    withdrawn = [entry(1), entry(2), entry(3, out=True)]
+    assert swiss_round(withdrawn, []) == [(1, 2)]  # who withdrew is not paired again
 
 
 def test_an_odd_swiss_gives_the_bye_to_the_lowest_without_one():

@@ -305,9 +305,10 @@ class Director:
             db.execute(update(entrants).where(where, entrants.c.user_id == winner).values(
                 score=entrants.c.score + points, streak=entrants.c.streak + 1,
                 byes=entrants.c.byes + (1 if losers is None else 0)))
+        knocked_out = {"out": True} if kind == KNOCKOUT else {}  # (a withdrawal stays)
         for loser in (losers,) if isinstance(losers, int) else (losers or ()):
             db.execute(update(entrants).where(where, entrants.c.user_id == loser).values(
-                streak=0, out=kind == KNOCKOUT))
+                streak=0, **knocked_out))
 
     def next_round(self, db: Connection, held: Held, entries: list[Entry],
                    now: float) -> list[str]:
@@ -324,7 +325,8 @@ class Director:
             busy = {p for g in playing for p in (g.first, g.second)}
             present = {r.user_id for r in db.execute(select(entrants.c.user_id).where(
                 entrants.c.tournament_id == tournament_id, entrants.c.seen > now - PRESENT))}
-            free = [e for e in entries if e.user_id not in busy and e.user_id in present]
+            free = [e for e in entries
+                    if not e.out and e.user_id not in busy and e.user_id in present]
             last = {}
             for game in games:  # the latest opponent of each
                 if game.second is not None:
