@@ -15,8 +15,8 @@ from test_web_browser_players import ASKED, sign_up
 
 playwright = pytest.importorskip("playwright.sync_api")
 
-#: Eight seconds to come to one's table: Dave's forfeits come quickly.
-CONFIG = TEST_CONFIG.replace("[limits]\n", "[limits]\ntournament_show_seconds = 8\n")
+#: Ten seconds to come to one's table: Dave's forfeits come quickly.
+CONFIG = TEST_CONFIG.replace("[limits]\n", "[limits]\ntournament_show_seconds = 10\n")
 PEOPLE = ("Alice", "Bob", "Carol", "Dave")
 
 

@@ -295,13 +295,13 @@ class Director:
     @staticmethod
     def score(db: Connection, tournament_id: str, kind: str, winner: int | None,
               losers: int | tuple[int, ...] | None) -> None:
-        """A result's points: a Swiss win (or bye) 1, an arena win 2 or 4 on a streak;
-        a knockout's loser is out; losers' streaks end."""
+        """A result's points: a win (or a bye) 1, in an arena 2, or 4 on a streak; a
+        knockout's loser is out; losers' streaks end."""
         where = (entrants.c.tournament_id == tournament_id)
         if winner is not None:
             streak = db.execute(select(entrants.c.streak).where(
                 where, entrants.c.user_id == winner)).scalar_one()
-            points = arena_points(streak) if kind == ARENA else (1 if kind == SWISS else 0)
+            points = arena_points(streak) if kind == ARENA else 1
             db.execute(update(entrants).where(where, entrants.c.user_id == winner).values(
                 score=entrants.c.score + points, streak=entrants.c.streak + 1,
                 byes=entrants.c.byes + (1 if losers is None else 0)))

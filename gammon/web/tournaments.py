@@ -13,6 +13,7 @@ Three kinds:
 - **Knockout** (``knockout``): the players still in, seeded by rating, the first
   against the last, the second against the one before, and so on; with an odd number
   the best seed goes through with a bye. A loss puts a player out; the last one in wins.
+  A win or a bye is a point, so the standings read how far each went.
 - **Arena** (``arena``): for a number of minutes, everyone present plays as many matches
   as they can, paired again as soon as their match is over with another player free at
   that moment, the nearest in the standings, not the one just met when another is
