@@ -149,6 +149,15 @@ def test_cli_play_four_seats_and_default_seats():
     assert result.exit_code == 2 and "unknown player kind" in result.output
 
 
+def test_a_person_plays_a_whole_game_against_the_default_bots_from_the_command_line():
+    """`gammon play acedrex` as a person starts it (issue 49): three of the default bot,
+    every question answered by its first choice, the game played to its end."""
+    result = runner.invoke(app, ["play", "acedrex", "--seed", "1"], input="1\n" * 2000)
+    assert result.exit_code == 0, result.output
+    assert "Blue (you)" in result.output and "Red (money)" in result.output
+    assert "Game over after" in result.output and "Game abandoned" not in result.output
+
+
 def test_ace_end_and_ace_cap_table_settings_in_the_terminal():
     """ACE-END, ACE-CAP (docs/rules/acedrex.md, Options, Tables): ``gammon play`` takes
     the quick preset and the two options a table sets, and the game ends by them."""

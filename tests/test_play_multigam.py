@@ -152,6 +152,8 @@ def test_quarter_board_shows_colours_turn_and_ranking():
     bottom = lines[6]
     assert re.search(r"│ X   X   X   Z   Y   ·\s+│", bottom)
     assert "│ X 1  │" in lines[2] and "│ Y 3  │" in lines[3]
+    bots = quarter_text(state, names=["you"] + [f"rollout (seat {p})" for p in (2, 3, 4)])
+    assert all(f"rollout {p}" in bots for p in (2, 3, 4))  # the panel keeps them apart
 
 
 # --- the command line ----------------------------------------------------------------------
@@ -164,6 +166,14 @@ def test_cli_play_four_seats():
     assert "Final ranking" in result.output and "Game record" in result.output
     result = runner.invoke(app, ["play", "multi-gam", "--seats", "human,random"])
     assert result.exit_code == 2 and "multi-gam has 4 seats; --seats gave 2" in result.output
+
+
+def test_a_person_plays_a_whole_game_against_the_default_bots_from_the_command_line():
+    """`gammon play multi-gam` as a person starts it (issue 49): three of the default
+    bot, every play the first listed, to the final ranking."""
+    result = runner.invoke(app, ["play", "multi-gam", "--seed", "3"], input="1\n" * 200)
+    assert result.exit_code == 0, result.output
+    assert "rollout (seat 2)" in result.output and "Final ranking" in result.output
 
 
 def test_cli_legal_in_multigam_notation():

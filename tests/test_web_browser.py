@@ -79,6 +79,10 @@ def test_two_people_play_each_other_in_two_browsers(server, browser):
         assert over(page)
 
 
+#: A person against the site's best bots (the variant's default bot, issue 49).
+AGAINST_THE_BEST = ["human", "best", "best", "best"]
+
+
 @pytest.mark.parametrize("variant", ["multi-gam", "acedrex"])
 def test_four_seats_with_a_person_and_bots_run_to_the_end(server, browser, variant):
     page = browser.new_page(viewport={"width": 1280, "height": 1000})
@@ -89,12 +93,12 @@ def test_four_seats_with_a_person_and_bots_run_to_the_end(server, browser, varia
         assert page.input_value("#option-turn_cap") == "200"
         assert page.get_attribute("#option-turn_cap", "max") == "1000"
         page.fill("#option-turn_cap", "12")
-        for seat, kind in enumerate(["human", "beginner", "beginner", "beginner"]):
+        for seat, kind in enumerate(AGAINST_THE_BEST):
             page.select_option(f"#seat{seat}", kind)
         page.click("#create-button")
         page.wait_for_url(re.compile(r"/t/\w+"))
     else:
-        create(page, server, variant, ["human", "beginner", "beginner", "beginner"])
+        create(page, server, variant, AGAINST_THE_BEST)
     page.wait_for_selector("#board svg")
     page.screenshot(path=str(ARTIFACTS / f"{variant}-start.png"))
     play_out([page], limit=2000)
@@ -103,6 +107,20 @@ def test_four_seats_with_a_person_and_bots_run_to_the_end(server, browser, varia
     if variant == "acedrex":  # the lobby's turn cap, or the quick preset's 4 captures
         turns = re.search(r"Game over after (\d+) turns", page.content())
         assert turns and int(turns.group(1)) <= 12
+    page.close()
+
+
+@pytest.mark.slow
+def test_a_whole_acedrex_game_against_the_best_bots_by_clicking(server, browser):
+    """The game as the lobby offers it (eight captures, the turn cap of 1,000), a person
+    answering every question by its first choice against three of the best level."""
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    create(page, server, "acedrex", AGAINST_THE_BEST)
+    page.wait_for_selector("#board svg")
+    play_out([page], limit=5000)
+    page.screenshot(path=str(ARTIFACTS / "acedrex-best-end.png"))
+    assert over(page)
+    assert re.search(r"Game over after \d+ turns", page.content())
     page.close()
 
 

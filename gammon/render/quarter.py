@@ -15,6 +15,7 @@ player (pips, BAR, OFF, place once finished), and the ranking so far.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from rich.text import Text
@@ -192,12 +193,15 @@ def _player_line(state: GameState, position: Position, player: int, names: Seque
 
 
 def _short(name: str, width: int = NAME_WIDTH) -> str:
-    """A name cut to ``width`` for the side panel, keeping a seat's number at its end."""
+    """A name cut to ``width`` for the side panel, keeping a seat's number at its end
+    (``rollout (seat 2)`` is ``rollout 2``: three bots of one kind stay apart)."""
     if len(name) <= width:
         return name
-    head, _, tail = name.rpartition(" ")
+    seat = re.fullmatch(r"(.+) \(seat (\d+)\)", name)
+    head, tail = seat.groups() if seat else (name.rpartition(" ")[0], name.rpartition(" ")[2])
     if head and tail.isdigit():
-        return f"{head[: width - len(tail) - 2]}… {tail}"
+        cut = head if len(head) + len(tail) + 1 <= width else head[: width - len(tail) - 2] + "…"
+        return f"{cut} {tail}"
     return name[: width - 1] + "…"
 
 

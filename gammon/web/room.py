@@ -160,6 +160,10 @@ class Room:
 
 
 def seat_names(seats: Sequence[Seat]) -> list[str]:
-    """People are "player N", bots go by their kind."""
-    return [seat.name or (f"player {p + 1}" if seat.human else seat.kind)
-            for p, seat in enumerate(seats)]
+    """People are "player N"; bots go by their kind without its settings ("money", not
+    "money:width=4:wide=12"), with the seat's number where the kind sits more than once
+    ("money (seat 2)"), so that each line of the narration says who."""
+    kinds = [seat.kind.split(":")[0] for seat in seats]
+    return [seat.name or (f"player {p + 1}" if seat.human else
+                          f"{kind} (seat {p + 1})" if kinds.count(kind) > 1 else kind)
+            for p, (seat, kind) in enumerate(zip(seats, kinds, strict=True))]
