@@ -37,8 +37,7 @@ from gammon.agents.cube import CubeView  # noqa: E402
 from gammon.agents.gnubg import bridge, to_gnubg  # noqa: E402
 from gammon.agents.search import BoardSearch  # noqa: E402
 from gammon.agents.stakes import view_of  # noqa: E402
-from gammon.nn import load_network  # noqa: E402
-from gammon.nn.evaluator import NeuralEvaluator  # noqa: E402
+from gammon.nn.evaluator import NeuralEvaluator, load_evaluator  # noqa: E402
 from gammon.notation import position_id  # noqa: E402
 from gammon.stakes import MatchScore  # noqa: E402
 from gammon.stakes.cube import CubeState  # noqa: E402
@@ -152,7 +151,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="our plies: the network's chances now (0) or one or two "
                              "rolls ahead (as neural:1 and neural:2 decide)")
     args = parser.parse_args(argv)
-    evaluator = NeuralEvaluator(RULES, load_network(RULES, args.net))
+    evaluator = load_evaluator(RULES, args.net)
+    assert isinstance(evaluator, NeuralEvaluator)
     search = BoardSearch(RULES, evaluator) if args.ours else None
     positions = gnubg_positions(args.positions, args.seed)
     settings = random.Random(args.seed + 7)

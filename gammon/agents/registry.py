@@ -256,14 +256,13 @@ def _money(spec: str, rules: Any, seed: Seed, pos: list[str], named: dict[str, s
 def _neural(spec: str, rules: Rules, seed: Seed, pos: list[str], named: dict[str, str],
             name: str) -> Agent:
     from gammon.agents.players import ExpectimaxAgent
-    from gammon.nn import load_network
-    from gammon.nn.evaluator import neural_evaluator
+    from gammon.nn.evaluator import load_evaluator
 
     plies = _number(spec, "plies", pos[0] if pos else named.get("plies", "0"))
     if not 0 <= plies <= 3:
         raise InvalidOptionError(f"agent {spec!r}: neural plies are 0 to 3")
     width, cutoff = _filter(spec, rules, named)
-    evaluator = neural_evaluator(rules, load_network(rules, named.get("net")))
+    evaluator = load_evaluator(rules, named.get("net"))
     return ExpectimaxAgent(rules, depth=plies, width=width, cutoff=cutoff,
                            evaluator=evaluator, name=name)
 

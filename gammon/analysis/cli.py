@@ -19,8 +19,7 @@ from gammon.analysis.hint import CubeHint, Rated, rate_cube, rate_plays
 from gammon.analysis.review import html, plot, review
 from gammon.analysis.rollout import RolloutResult, rollout
 from gammon.core.errors import InvalidOptionError
-from gammon.nn import load_network
-from gammon.nn.evaluator import NeuralEvaluator
+from gammon.nn.evaluator import NeuralEvaluator, load_evaluator
 
 #: Column names of the two-player result probabilities.
 PROBS = ("win", "win\ng", "win\nbg", "lose\ng", "lose\nbg")
@@ -31,7 +30,9 @@ def network_evaluator(rules: Any, net: Path | None) -> NeuralEvaluator:
     if not rules.game_type.checkers:
         raise InvalidOptionError(f"{rules.name} has no network yet: hint, rollout and "
                                  "analyze need one")
-    return NeuralEvaluator(rules, load_network(rules, net))
+    evaluator = load_evaluator(rules, net)
+    assert isinstance(evaluator, NeuralEvaluator)  # a board of checkers (checked above)
+    return evaluator
 
 
 def read_state(rules: Any, text: str, dice: str | None) -> Any:

@@ -122,12 +122,12 @@ def _other_side(luck: np.ndarray) -> np.ndarray:
 def _trials(run: tuple[str, dict[str, Any], Any, list[Any], int, bool],
             trials: range) -> list[tuple[int, int, tuple[float, ...], np.ndarray]]:
     """Games ``trials`` of every start of the rollout ``run`` (the variant's name and
-    options, the network, the start states without their rules, the seed, whether to
-    adjust for luck): one task of :func:`rollout`."""
-    name, options, network, bare, seed, adjust = run
+    options, the network and its kinds' networks, the start states without their rules,
+    the seed, whether to adjust for luck): one task of :func:`rollout`."""
+    name, options, (network, kinds), bare, seed, adjust = run
     rules = parallel.rules_of(name, options)
     starts = [replace(state, variant=rules) for state in bare]
-    evaluator = NeuralEvaluator(rules, network)
+    evaluator = NeuralEvaluator(rules, network, kinds)
     search = make_search(rules, evaluator)
     out = []
     for trial in trials:
@@ -164,7 +164,8 @@ def rollout(rules: Rules, evaluator: NeuralEvaluator, starts: Sequence[tuple[str
         # kernel, which does not pickle); each worker puts its own back.
         bare = [replace(state, variant=None, _legal=None) for state in states]
         parts = parallel.run_tasks(_trials, work, jobs, ray,
-                                   shared=(rules.name, rules.options(), evaluator.network,
+                                   shared=(rules.name, rules.options(),
+                                           (evaluator.network, evaluator.kinds),
                                            bare, seed, adjust), done=done)
     rows = sorted(row for part in parts for row in part)
     results = []

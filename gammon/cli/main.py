@@ -748,6 +748,9 @@ EpochsOpt = Annotated[int, typer.Option(min=1, help="With --teacher: passes of A
     "the labelled positions.")]
 TeacherProcessesOpt = Annotated[int, typer.Option(
     min=1, help="With --teacher: gnubg processes labelling at once.")]
+KindOpt = Annotated[str, typer.Option(
+    help="With --teacher: a network for one kind of position alone (race), read beside "
+    "the main network as NAME.race.npz (docs/networks.md).")]
 
 
 @app.command()
@@ -784,6 +787,7 @@ def train(
     teacher: TeacherOpt = None,
     epochs: EpochsOpt = 40,
     teacher_processes: TeacherProcessesOpt = 16,
+    kind: KindOpt = "",
     option: OptionOpt = None,
 ) -> None:
     """Train a network by TD(lambda) self-play (or on a teacher's evaluations, with
@@ -805,6 +809,9 @@ def train(
     parallel = jobs > 1 or ray is not None or shards is not None
     command = " ".join(["gammon", *sys.argv[1:]])
     try:
+        if kind and teacher is None:
+            raise InvalidOptionError("--kind trains on a teacher's evaluations: add "
+                                     "--teacher gnubg[:PLIES]")
         if teacher is not None:
             if parallel:
                 raise InvalidOptionError("--teacher trains in this process: --jobs, --ray "
@@ -812,7 +819,7 @@ def train(
             plan = TeacherPlan(teacher, games, epochs, rate=1e-3 if rate is None else rate,
                                processes=teacher_processes,
                                check_every=check_every if check_every is not None
-                               else max(epochs // 4, 1))
+                               else max(epochs // 4, 1), kind=kind)
             run_teacher(settings, plan, out, resume, plot, console, command)
             return
         rounds = (Rounds(shards or SHARDS, shard_games, jobs, ray) if parallel else None)

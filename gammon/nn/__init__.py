@@ -19,6 +19,7 @@ from pathlib import Path
 from gammon.core.errors import InvalidOptionError
 from gammon.core.protocol import Rules
 from gammon.core.variant import registered
+from gammon.nn.kinds import KINDS, sibling
 from gammon.nn.network import Network
 
 WEIGHTS = Path(__file__).resolve().parent / "weights"
@@ -60,4 +61,21 @@ def load_network(rules: Rules, path: str | Path | None = None) -> Network:
     return network
 
 
-__all__ = ["WEIGHTS", "Network", "load_network", "network_name", "shipped_network"]
+def kind_networks(rules: Rules, main: Path) -> dict[str, Network]:
+    """The networks of kinds of position beside the network file ``main``
+    (:mod:`gammon.nn.kinds`: ``NAME.race.npz`` beside ``NAME.npz``), each checked to be
+    a network of ``rules`` made for its kind."""
+    found = {}
+    for kind in KINDS:
+        path = sibling(main, kind)
+        if path.exists():
+            network = load_network(rules, path)
+            if network.meta.get("kind") != kind:
+                raise InvalidOptionError(f"{path} is not a network of {kind} positions "
+                                         f"(it says {network.meta.get('kind')!r})")
+            found[kind] = network
+    return found
+
+
+__all__ = ["WEIGHTS", "Network", "kind_networks", "load_network", "network_name",
+           "shipped_network"]

@@ -14,7 +14,8 @@ the trainer uses).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -26,7 +27,15 @@ from gammon.evaluators.acedrex import AcedrexHeuristic
 from gammon.evaluators.base import finished_returns, two_player_chances
 from gammon.evaluators.bearoff import bearoff_for
 from gammon.kernels import writable_boards
-from gammon.nn.encoders import QuarterEncoder, RingEncoder, TrackEncoder, encoder_for
+from gammon.nn import kind_networks, load_network, shipped_network
+from gammon.nn.encoders import (
+    QuarterEncoder,
+    RingEncoder,
+    TrackEncoder,
+    contact_applies,
+    encoder_for,
+)
+from gammon.nn.kinds import select
 from gammon.nn.network import Network
 
 #: The outputs of a two-player network, in order.
@@ -107,22 +116,36 @@ def board_rows(states: Sequence[GameState], size: int) -> np.ndarray:
     return writable_boards(b"".join(s.position.kernel_row for s in states), size)
 
 
-class NeuralEvaluator:
-    """Each player's expected return by a network (module text)."""
+def _board_encoder(variant: TrackVariant, network: Network) -> TrackEncoder | QuarterEncoder:
+    """The encoder ``network`` reads, checked to fit it."""
+    encoder = encoder_for(variant, network.meta.get("encoder"))
+    if not isinstance(encoder, TrackEncoder | QuarterEncoder):
+        raise ValueError(f"{variant.name} is not a board of checkers: use RingEvaluator")
+    if network.inputs != encoder.inputs or network.outputs != outputs_for(variant):
+        raise ValueError(
+            f"the network has {network.inputs} inputs and {network.outputs} outputs; "
+            f"{variant.name} needs {encoder.inputs} and {outputs_for(variant)}")
+    return encoder
 
-    def __init__(self, variant: TrackVariant, network: Network) -> None:
+
+class NeuralEvaluator:
+    """Each player's expected return by a network (module text). ``kinds``: networks
+    of their own for kinds of position (:mod:`gammon.nn.kinds`), each read for its rows
+    in place of ``network``."""
+
+    def __init__(self, variant: TrackVariant, network: Network,
+                 kinds: Mapping[str, Network] | None = None) -> None:
         self.variant = variant
         self.network = network
         self.players = variant.players
-        encoder = encoder_for(variant, network.meta.get("encoder"))
-        if not isinstance(encoder, TrackEncoder | QuarterEncoder):
-            raise ValueError(f"{variant.name} is not a board of checkers: use RingEvaluator")
-        self.encoder: TrackEncoder | QuarterEncoder = encoder
+        self.encoder = _board_encoder(variant, network)
         self.size = self.encoder.size
-        if network.inputs != self.encoder.inputs or network.outputs != outputs_for(variant):
-            raise ValueError(
-                f"the network has {network.inputs} inputs and {network.outputs} outputs; "
-                f"{variant.name} needs {self.encoder.inputs} and {outputs_for(variant)}")
+        self.kinds = dict(kinds or {})
+        if self.kinds and not contact_applies(variant):
+            raise ValueError(f"{variant.name} has no kinds of position: networks by kind "
+                             "are for two sides that hit each other on 24 points")
+        self._kind_encoders = {kind: _board_encoder(variant, net)
+                               for kind, net in self.kinds.items()}
         #: The bearoff databases, read in place of the network where they hold.
         self.bearoff = bearoff_for(variant)
 
@@ -130,10 +153,25 @@ class NeuralEvaluator:
 
     def outputs(self, boards: np.ndarray, perspective: np.ndarray | int) -> np.ndarray:
         """The network's outputs for boards seen from ``perspective`` (per row, or one
-        player for all)."""
+        player for all): each row by the network of its kind, a bearoff's from the
+        databases."""
         n = boards.shape[0]
         sides = np.broadcast_to(np.asarray(perspective, np.int64), (n,))
-        out = self.network.forward(self.encoder.encode(boards, sides))
+        rest = np.ones(n, bool)
+        parts = []
+        for kind, network in self.kinds.items():
+            rows = select(kind, boards)
+            if rows.any():
+                parts.append((rows, network, self._kind_encoders[kind]))
+                rest &= ~rows
+        if not parts:
+            out = self.network.forward(self.encoder.encode(boards, sides))
+        else:
+            out = np.empty((n, self.network.outputs), np.float32)
+            parts.append((rest, self.network, self.encoder))
+            for rows, network, encoder in parts:
+                if rows.any():
+                    out[rows] = network.forward(encoder.encode(boards[rows], sides[rows]))
         if self.bearoff is not None:
             out = self.bearoff.apply(boards, sides, out)
         return out
@@ -256,9 +294,19 @@ class RingEvaluator:
         return out
 
 
-def neural_evaluator(variant: Any, network: Network) -> NeuralEvaluator | RingEvaluator:
-    """The evaluator of ``variant``'s network: over boards of checkers, or Acedrex's
-    states."""
+def neural_evaluator(variant: Any, network: Network,
+                     kinds: Mapping[str, Network] | None = None
+                     ) -> NeuralEvaluator | RingEvaluator:
+    """The evaluator of ``variant``'s network (and of its ``kinds``' networks): over
+    boards of checkers, or Acedrex's states."""
     if variant.board == "ring":
         return RingEvaluator(variant, network)
-    return NeuralEvaluator(variant, network)
+    return NeuralEvaluator(variant, network, kinds)
+
+
+def load_evaluator(variant: Any, path: str | Path | None = None
+                   ) -> NeuralEvaluator | RingEvaluator:
+    """The evaluator of the network file ``path`` of ``variant`` (None: the one that
+    ships), with the networks of its kinds found beside it (:mod:`gammon.nn.kinds`)."""
+    main = Path(path) if path is not None else shipped_network(variant)
+    return neural_evaluator(variant, load_network(variant, main), kind_networks(variant, main))

@@ -46,8 +46,8 @@ from gammon.core.errors import InvalidOptionError
 from gammon.core.position import Position
 from gammon.core.protocol import Phase, Rules
 from gammon.kernels import writable_boards
-from gammon.nn import load_network
-from gammon.nn.evaluator import NeuralEvaluator, equity, neural_evaluator
+from gammon.nn.evaluator import NeuralEvaluator, equity, load_evaluator, neural_evaluator
+from gammon.nn.kinds import checked, select
 from gammon.nn.network import Network
 from gammon.training.train import strength_point
 
@@ -291,10 +291,14 @@ class TeacherPlan:
     explore: float = EXPLORE
     processes: int = 16
     check_every: int = 10
+    #: A kind of position (:mod:`gammon.nn.kinds`) the network is for alone: only the
+    #: sampled positions of that kind are labelled and fitted ("": every position).
+    kind: str = ""
 
     def as_json(self) -> dict[str, Any]:
-        return {"teacher": self.teacher, "games": self.games, "epochs": self.epochs,
+        plan = {"teacher": self.teacher, "games": self.games, "epochs": self.epochs,
                 "batch": self.batch, "rate": self.rate, "explore": self.explore}
+        return {**plan, "kind": self.kind} if self.kind else plan
 
 
 def data_path(out: Path) -> Path:
@@ -327,6 +331,8 @@ class TeacherRun:
         evaluator = neural_evaluator(rules, network)
         assert isinstance(evaluator, NeuralEvaluator)
         self.evaluator = evaluator
+        if plan.kind:
+            network.meta["kind"] = checked(plan.kind)
         state = network.meta.setdefault("teacher", {})
         state.update(plan.as_json())
         state.setdefault("epochs_done", 0)
@@ -353,7 +359,7 @@ class TeacherRun:
         if path.exists():
             with np.load(path) as data:
                 return data["boards"], data["turns"], np.array(data["labels"])
-        player = neural_evaluator(self.rules, load_network(self.rules))
+        player = load_evaluator(self.rules)
         assert isinstance(player, NeuralEvaluator)
         self.events("stage", f"self-play games of the shipped {self.rules.name} network",
                      self.plan.games)
@@ -361,6 +367,10 @@ class TeacherRun:
         boards, turns = sample_positions(self.rules, player, self.plan.games, self.seed,
                                          self.plan.explore,
                                          lambda done: self.events("done", done))
+        if self.plan.kind:
+            self.state["sampled"] = int(len(boards))
+            keep = select(self.plan.kind, boards)
+            boards, turns = boards[keep], turns[keep]
         labels = np.full((len(boards), 5), np.nan, np.float32)
         self._write(boards, turns, labels)
         self.state["positions"] = int(len(boards))
@@ -434,7 +444,10 @@ class TeacherRun:
             self.events("epoch", entry)
             self.events("done", epoch + 1)
             every = self.plan.check_every
-            if (every and (epoch + 1) % every == 0) or epoch + 1 == epochs:
+            # A network of one kind of position plays no game alone: its measure is the
+            # held-out error (and the main network's games with it, docs/networks.md).
+            if not self.plan.kind and ((every and (epoch + 1) % every == 0)
+                                       or epoch + 1 == epochs):
                 self.check(epoch + 1)
 
     def check(self, epoch: int) -> None:
