@@ -16,7 +16,7 @@ from gammon.core.errors import InvalidOptionError
 from gammon.core.position import Position
 from gammon.nn import load_network, shipped_network
 from gammon.nn.evaluator import NeuralEvaluator, load_evaluator
-from gammon.nn.kinds import RACE, bearoffs, races, select, sibling
+from gammon.nn.kinds import CRASHED, RACE, bearoffs, crashed, races, select, sibling
 from gammon.nn.network import Network
 from gammon.training.teacher import TeacherPlan, TeacherRun
 from gammon.training.train import Settings, new_network
@@ -55,6 +55,22 @@ def test_kind_bearoff_is_every_checker_home_and_the_race_network_leaves_it_to_th
     assert select(RACE, rows).tolist() == [True, False, False]
     with pytest.raises(InvalidOptionError, match="race"):
         select("crashed-ish", rows)
+
+
+#: Six checkers left to play with once the ones buried on the 1- and 2-points are set
+#: aside (six on the ace, three of four on the deuce), and in contact.
+CRASHED_ROW = board({1: 6, 2: 4, 4: 1, 18: 2, 13: 2}, {24: 2, 13: 5, 8: 3, 6: 5})
+#: One more checker in play: seven.
+STANDING_ROW = board({1: 5, 2: 4, 4: 2, 18: 2, 13: 2}, {24: 2, 13: 5, 8: 3, 6: 5})
+
+
+def test_kind_crashed_is_contact_with_six_checkers_or_fewer_to_play_with():
+    few_left = board({25: 1, 6: 3}, {24: 2, 13: 5, 8: 3, 6: 5})  # 11 off, one to enter
+    rows = np.stack([CRASHED_ROW, STANDING_ROW, few_left, CONTACT_ROW,
+                     board({1: 10, 2: 5}, {5: 15})])  # buried, but a race
+    assert crashed(rows).tolist() == [True, False, True, False, False]
+    assert select(CRASHED, rows).tolist() == crashed(rows).tolist()
+    assert not (select(CRASHED, rows) & select(RACE, rows)).any()  # one network a row
 
 
 def _race_network(seed: int = 5) -> Network:
@@ -138,4 +154,5 @@ def test_a_teacher_run_of_one_kind_labels_and_fits_only_that_kind(tmp_path):
     with np.load(out.with_suffix(".data.npz")) as data:
         assert select(RACE, data["boards"]).all() and not np.isnan(data["labels"]).any()
     assert not [e for e in events if e[0] == "check"]  # no games of a race network alone
+    assert teacher["main_equity_error"] >= 0  # the shipped network's, on the same rows
     assert set(load_evaluator(BG, tmp_path / "bg.npz").kinds) == {RACE}  # type: ignore[union-attr]

@@ -26,7 +26,10 @@ from gammon.core.errors import InvalidOptionError
 
 #: The kinds that may have a network of their own (each its file's suffix).
 RACE = "race"
-KINDS = (RACE,)
+CRASHED = "crashed"
+KINDS = (RACE, CRASHED)
+#: A side with this many checkers or fewer left to play with has crashed.
+CRASH = 6
 #: Slots of a side in the board rows of the games the kinds apply to: off, 24 points, bar.
 SLOTS = 26
 POINTS = 24
@@ -72,8 +75,22 @@ def checked(kind: str) -> str:
     return kind
 
 
+def crashed(boards: np.ndarray) -> np.ndarray:
+    """Which board rows are crashed: still in contact, and a side has at most
+    :data:`CRASH` checkers left to play with, not counting the ones buried deep in its
+    home (every checker of a 1-point holding two or more, and all but one of a 2-point
+    holding two or more). Its board has collapsed onto its last points: the other side
+    moves freely, and the play is of another kind than a contact game's."""
+    rows = _backs(boards)[2]
+    left = rows[:, :, 1:].sum(axis=2)
+    ace, deuce = rows[:, :, 1], rows[:, :, 2]
+    buried = np.where(ace >= 2, ace, 0) + np.where(deuce >= 2, deuce - 1, 0)
+    return ~races(boards) & (left - buried <= CRASH).any(axis=1)
+
+
 def select(kind: str, boards: np.ndarray) -> np.ndarray:
-    """The rows of ``boards`` that ``kind``'s network is for (a race that is not yet a
-    bearoff)."""
-    checked(kind)
-    return races(boards) & ~bearoffs(boards)
+    """The rows of ``boards`` that ``kind``'s network is for: a race that is not yet a
+    bearoff, or a crashed contact position."""
+    if checked(kind) == RACE:
+        return races(boards) & ~bearoffs(boards)
+    return crashed(boards)

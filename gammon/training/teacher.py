@@ -46,6 +46,7 @@ from gammon.core.errors import InvalidOptionError
 from gammon.core.position import Position
 from gammon.core.protocol import Phase, Rules
 from gammon.kernels import writable_boards
+from gammon.nn import load_network
 from gammon.nn.evaluator import NeuralEvaluator, equity, load_evaluator, neural_evaluator
 from gammon.nn.kinds import checked, select
 from gammon.nn.network import Network
@@ -415,6 +416,13 @@ class TeacherRun:
         x = self.evaluator.encoder.encode(boards, turns.astype(np.int64))
         y = np.clip(labels, 0.0, 1.0)
         held = hold_out(len(x), self.seed)
+        if self.plan.kind and "main_equity_error" not in self.state:
+            # What the network of one kind must beat: the shipped main network's error
+            # on the same held-out positions.
+            main = NeuralEvaluator(self.evaluator.variant, load_network(self.rules))
+            out = main.outputs(boards[held], turns[held].astype(np.int64))
+            self.state["main_equity_error"] = round(
+                float(np.mean(np.abs(equity(out) - equity(y[held])))), 5)
         train_x, train_y, test_x, test_y = x[~held], y[~held], x[held], y[held]
         adam_file = adam_path(self.out)
         done = int(self.state["epochs_done"])
