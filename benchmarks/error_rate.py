@@ -31,6 +31,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -39,6 +41,7 @@ from cube_gnubg import agrees, cube_state, errors  # noqa: E402
 import gammon  # noqa: E402
 from gammon.agents import make_agent  # noqa: E402
 from gammon.analysis.review import BLUNDER, ERROR  # noqa: E402
+from gammon.nn.kinds import CRASHED, RACE, bearoffs, select  # noqa: E402
 from gammon.notation import parse_position_id  # noqa: E402
 from gammon.notation.movetext import format_play  # noqa: E402
 from gammon.stakes.cube import CubeAction  # noqa: E402
@@ -46,6 +49,8 @@ from gammon.stakes.cube import CubeAction  # noqa: E402
 AGENTS = "neural:0,neural:1,neural:2,expectimax:2,pubeval,gnubg:0,gnubg:1,gnubg:2"
 RULES = gammon.variant("backgammon")
 HERE = Path(__file__).resolve().parent / "positions"
+#: The kinds of position the checker errors are broken down by.
+KIND_ORDER = ("contact", "crashed", "race", "bearoff")
 
 
 def checker_losses(spec: str, rows: list[dict]) -> tuple[list[float], float]:
@@ -98,6 +103,15 @@ def reference(sets: dict[str, list[dict]]) -> str:
     return f"gnubg {deepest}-ply (checker plays: those within 0.10 of the best; the rest 2-ply)"
 
 
+def position_kind(row: dict) -> str:
+    """The kind of a checker position (gammon.nn.kinds): bearoff, race, crashed or
+    contact, read from the board before the play."""
+    board = np.frombuffer(parse_position_id(row["position"]).board, np.int8)[None, :]
+    if bearoffs(board)[0]:
+        return "bearoff"
+    return next((kind for kind in (RACE, CRASHED) if select(kind, board)[0]), "contact")
+
+
 def _job(task: tuple[str, str, list[dict]]) -> tuple[str, str, Any]:
     spec, kind, rows = task
     if kind == "checker":
@@ -135,9 +149,12 @@ def main(argv: list[str] | None = None) -> int:
                 seconds[spec] += result[1]
             else:
                 cube[spec] += result
+    kinds = [position_kind(row) for row in sets["checker"]]
     figures = []
     for spec in specs:
         losses = checker[spec]
+        by_kind = {kind: [loss for loss, k in zip(losses, kinds, strict=True) if k == kind]
+                   for kind in KIND_ORDER}
         answers = cube[spec]
         takers = [t for _, _, t, _ in answers if t is not None]
         money = [a for a, _, _, match in answers if not match]
@@ -153,7 +170,10 @@ def main(argv: list[str] | None = None) -> int:
             "money_agree": sum(money) / max(len(money), 1),
             "match_agree": sum(matches) / max(len(matches), 1),
             "doubler_error": 1000 * sum(d for _, d, _, _ in answers) / max(len(answers), 1),
-            "taker_error": 1000 * sum(takers) / max(len(takers), 1), "doubles": len(takers)})
+            "taker_error": 1000 * sum(takers) / max(len(takers), 1), "doubles": len(takers),
+            "checker_error_by_kind": {kind: {"positions": len(part),
+                                             "error": 1000 * sum(part) / max(len(part), 1)}
+                                      for kind, part in by_kind.items()}})
     print(f"{len(sets['checker'])} checker plays and {len(sets['cube'])} cube decisions rated "
           f"by {reference(sets)} (thousandths of a point a decision):")
     print("| agent | checker error | errors ≥ 0.08 | blunders ≥ 0.16 | s a move | cube agrees "
@@ -164,6 +184,14 @@ def main(argv: list[str] | None = None) -> int:
               f"{f['blunders']:.1%} | {f['seconds_per_move']:.3f} | {f['cube_agree']:.1%} "
               f"({f['money_agree']:.1%}, {f['match_agree']:.1%}) | "
               f"{f['doubler_error']:.1f} | {f['taker_error']:.1f} |")
+    counts = {kind: kinds.count(kind) for kind in KIND_ORDER}
+    print("\nChecker error by kind of position (gammon.nn.kinds; positions of each):")
+    print("| agent | " + " | ".join(f"{kind} ({counts[kind]})" for kind in KIND_ORDER) + " |")
+    print("|---|" + "---:|" * len(KIND_ORDER))
+    for f in figures:
+        parts = f["checker_error_by_kind"]
+        print(f"| {f['agent']} | " + " | ".join(f"{parts[kind]['error']:.1f}"
+                                                for kind in KIND_ORDER) + " |")
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2))
     return 0

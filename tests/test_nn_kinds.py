@@ -156,3 +156,31 @@ def test_a_teacher_run_of_one_kind_labels_and_fits_only_that_kind(tmp_path):
     assert not [e for e in events if e[0] == "check"]  # no games of a race network alone
     assert teacher["main_equity_error"] >= 0  # the shipped network's, on the same rows
     assert set(load_evaluator(BG, tmp_path / "bg.npz").kinds) == {RACE}  # type: ignore[union-attr]
+
+
+def test_a_kind_network_may_start_from_the_main_network_and_fit_labels_already_there(
+        tmp_path):
+    """--init: the shipped network's weights, size and inputs as the start, the positions
+    and labels of an earlier run beside OUT fitted (no gnubg asked: all are labelled)."""
+    out = sibling(tmp_path / "bg.npz", RACE)
+    rows = np.stack([RACE_ROW] * 60 + [board({11: 2, 7: 5, 5: 8}, {14: 3, 9: 4, 4: 8})] * 60)
+    labels = np.tile(np.array([[0.7, 0.01, 0, 0.02, 0]], np.float32), (len(rows), 1))
+    np.savez(out.with_suffix(".data.npz"), boards=rows, turns=np.zeros(len(rows), np.int8),
+             labels=labels)
+    args = ["train", "backgammon", "--teacher", "gnubg:2", "--kind", "race", "--init",
+            str(shipped_network(BG)), "--epochs", "1", "--out", str(out)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    network = Network.load(out)
+    main = load_network(BG)
+    assert network.meta["kind"] == RACE and network.meta["encoder"] == main.meta["encoder"]
+    assert network.hidden == main.hidden and not np.array_equal(network.w1, main.w1)
+    assert network.meta["initialised_from"]["file"] == shipped_network(BG).name
+    teacher = network.meta["teacher"]
+    assert teacher["positions"] == 120 and teacher["epochs_done"] == 1
+    assert teacher["main_equity_error"] > 0  # the main network's, to be beaten
+    again = runner.invoke(app, [*args, "--resume", str(out)])
+    assert again.exit_code != 0 and "give one of them" in again.output
+    alone = runner.invoke(app, ["train", "backgammon", "--init", str(out), "--out",
+                                str(tmp_path / "x.npz")])
+    assert alone.exit_code != 0 and "--teacher" in alone.output

@@ -748,6 +748,9 @@ EpochsOpt = Annotated[int, typer.Option(min=1, help="With --teacher: passes of A
     "the labelled positions.")]
 TeacherProcessesOpt = Annotated[int, typer.Option(
     min=1, help="With --teacher: gnubg processes labelling at once.")]
+InitOpt = Annotated[Path | None, typer.Option(
+    help="With --teacher: start from this network's weights (its size and inputs) "
+    "instead of random ones, e.g. the shipped network for a network of one kind.")]
 KindOpt = Annotated[str, typer.Option(
     help="With --teacher: a network for one kind of position alone (race), read beside "
     "the main network as NAME.race.npz (docs/networks.md).")]
@@ -788,6 +791,7 @@ def train(
     epochs: EpochsOpt = 40,
     teacher_processes: TeacherProcessesOpt = 16,
     kind: KindOpt = "",
+    init: InitOpt = None,
     option: OptionOpt = None,
 ) -> None:
     """Train a network by TD(lambda) self-play (or on a teacher's evaluations, with
@@ -809,9 +813,9 @@ def train(
     parallel = jobs > 1 or ray is not None or shards is not None
     command = " ".join(["gammon", *sys.argv[1:]])
     try:
-        if kind and teacher is None:
-            raise InvalidOptionError("--kind trains on a teacher's evaluations: add "
-                                     "--teacher gnubg[:PLIES]")
+        if (kind or init) and teacher is None:
+            raise InvalidOptionError("--kind and --init train on a teacher's evaluations: "
+                                     "add --teacher gnubg[:PLIES]")
         if teacher is not None:
             if parallel:
                 raise InvalidOptionError("--teacher trains in this process: --jobs, --ray "
@@ -820,7 +824,7 @@ def train(
                                processes=teacher_processes,
                                check_every=check_every if check_every is not None
                                else max(epochs // 4, 1), kind=kind)
-            run_teacher(settings, plan, out, resume, plot, console, command)
+            run_teacher(settings, plan, out, resume, plot, console, command, init)
             return
         rounds = (Rounds(shards or SHARDS, shard_games, jobs, ray) if parallel else None)
         run_training(settings, games, out, resume, plot, console,

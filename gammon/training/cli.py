@@ -101,6 +101,21 @@ def run_training(settings: Settings, games: int, out: Path, resume: Path | None,
     return trainer
 
 
+def initial_network(rules: Any, path: Path) -> Network:
+    """The network at ``path`` as the start of a new teacher run: its weights, size and
+    inputs, without the record of how it was trained (kept as ``initialised_from``)."""
+    start = Network.load(path)
+    if start.meta.get("variant") != rules.name:
+        raise InvalidOptionError(f"{path} is a network of {start.meta.get('variant')}, "
+                                 f"not {rules.name}")
+    kept = ("name", "variant", "options", "family", "encoder", "residual")
+    meta = {key: start.meta[key] for key in kept if key in start.meta}
+    meta.update(games=0, seconds=0.0, curve=[], initialised_from={
+        "file": path.name, "hidden": start.hidden, "encoder": start.meta.get("encoder"),
+        "teacher": start.meta.get("teacher", {}).get("teacher")})
+    return Network(start.w1.copy(), start.b1.copy(), start.w2.copy(), start.b2.copy(), meta)
+
+
 def margins(point: dict[str, Any]) -> str:
     """A learning curve's point as words: the margin against each rival."""
     return ", ".join(f"against {rival} {m[0]:+.3f} [{m[1]:+.3f}, {m[2]:+.3f}]"
@@ -109,11 +124,13 @@ def margins(point: dict[str, Any]) -> str:
 
 
 def run_teacher(settings: Settings, plan: TeacherPlan, out: Path, resume: Path | None,
-                plot: Path | None, console: Console, command: str = "") -> Network:
+                plot: Path | None, console: Console, command: str = "",
+                init: Path | None = None) -> Network:
     """Train (or go on training) a network on a teacher's evaluations
     (:mod:`gammon.training.teacher`): sample positions, have them labelled, fit; every stage
     saved as it goes, so the same command with ``--resume OUT`` picks up where it
-    stopped."""
+    stopped. ``init``: start from that network's weights (its size and inputs) instead
+    of random ones, fitting the data file already beside ``out`` if there is one."""
     from gammon.agents.gnubg import supports
     from gammon.training.teacher import TeacherRun, adam_path, data_path
     from gammon.training.train import new_network
@@ -123,6 +140,9 @@ def run_teacher(settings: Settings, plan: TeacherPlan, out: Path, resume: Path |
     if not supports(rules):
         raise InvalidOptionError(f"the gnubg teacher evaluates standard backgammon, not "
                                  f"{rules.name}: train it by self-play (no --teacher)")
+    if init is not None and resume is not None:
+        raise InvalidOptionError("--init starts a run and --resume goes on with one: "
+                                 "give one of them")
     if resume is not None:
         network = Network.load(resume)
         if network.meta.get("variant") != rules.name:
@@ -134,12 +154,14 @@ def run_teacher(settings: Settings, plan: TeacherPlan, out: Path, resume: Path |
                 if source.exists():
                     target.write_bytes(source.read_bytes())
     else:
-        for leftover in (data_path(out), adam_path(out)):
+        # A run from another network's weights may fit the positions and labels of an
+        # earlier run (its data file put beside OUT): only the optimiser is a leftover.
+        for leftover in (data_path(out), adam_path(out))[init is not None:]:
             if leftover.exists():
                 raise InvalidOptionError(
                     f"{leftover} is left from an earlier run: add --resume {out} to go on "
                     f"with that run, or remove it to start afresh")
-        network = new_network(settings)
+        network = new_network(settings) if init is None else initial_network(rules, init)
     if command:
         network.meta["commands"] = [*network.meta.get("commands", []), command]
     console.print(f"Training a network for [bold]{rules.name}[/bold] on {plan.teacher}'s "

@@ -359,7 +359,9 @@ class TeacherRun:
         path = data_path(self.out)
         if path.exists():
             with np.load(path) as data:
-                return data["boards"], data["turns"], np.array(data["labels"])
+                boards, turns, labels = data["boards"], data["turns"], np.array(data["labels"])
+            self.state.setdefault("positions", int(len(boards)))
+            return boards, turns, labels
         player = load_evaluator(self.rules)
         assert isinstance(player, NeuralEvaluator)
         self.events("stage", f"self-play games of the shipped {self.rules.name} network",
