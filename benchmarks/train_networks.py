@@ -62,6 +62,12 @@ NETWORKS: dict[str, tuple[int, list[str]]] = {
 TEACHER: dict[str, tuple[int, list[str]]] = {
     "backgammon": (40, ["--teacher", "gnubg:0", "--contact", "--hidden", "256",
                         "--games", "40000", "--teacher-processes", "48"]),
+    # Networks by kind of position (docs/networks.md): the main network's weights fitted
+    # to gnubg 2-ply's evaluations of the races (or crashed positions) of its own games.
+    "backgammon.race": (20, ["--teacher", "gnubg:2", "--kind", "race", "--init",
+                             str(WEIGHTS / "backgammon.npz"), "--games", "20000",
+                             "--rate", "0.0002", "--seed", "2026",
+                             "--teacher-processes", "2"]),
 }
 
 
@@ -108,7 +114,11 @@ def train(name: str) -> str:
         epochs, extra = TEACHER[name]
         if fitted_epochs(out) < epochs:
             resume = ["--resume", str(out)] if out.with_suffix(".data.npz").exists() else []
-            code = run(name, [*GAMMON, "train", name, "--epochs", str(epochs), *plot,
+            if resume:  # the run goes on from its own weights
+                at = extra.index("--init") if "--init" in extra else len(extra)
+                extra = extra[:at] + extra[at + 2:]
+            variant = name.split(".")[0]  # NAME.KIND: a network of a kind of NAME's
+            code = run(name, [*GAMMON, "train", variant, "--epochs", str(epochs), *plot,
                               *extra, *resume])
             if code:
                 return f"{name}: exit {code} (log {log})"

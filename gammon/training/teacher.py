@@ -47,7 +47,7 @@ from gammon.core.position import Position
 from gammon.core.protocol import Phase, Rules
 from gammon.kernels import writable_boards
 from gammon.nn import load_network
-from gammon.nn.evaluator import NeuralEvaluator, equity, load_evaluator, neural_evaluator
+from gammon.nn.evaluator import NeuralEvaluator, equity, neural_evaluator
 from gammon.nn.kinds import checked, select
 from gammon.nn.network import Network
 from gammon.training.train import strength_point
@@ -362,8 +362,9 @@ class TeacherRun:
                 boards, turns, labels = data["boards"], data["turns"], np.array(data["labels"])
             self.state.setdefault("positions", int(len(boards)))
             return boards, turns, labels
-        player = load_evaluator(self.rules)
-        assert isinstance(player, NeuralEvaluator)
+        # The main network alone plays the games: a network of a kind being trained again
+        # beside it does not change the positions.
+        player = NeuralEvaluator(self.evaluator.variant, load_network(self.rules))
         self.events("stage", f"self-play games of the shipped {self.rules.name} network",
                      self.plan.games)
         began = time.perf_counter()
