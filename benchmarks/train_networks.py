@@ -68,6 +68,10 @@ TEACHER: dict[str, tuple[int, list[str]]] = {
                              str(WEIGHTS / "backgammon.npz"), "--games", "20000",
                              "--rate", "0.0002", "--seed", "2026",
                              "--teacher-processes", "2"]),
+    "backgammon.crashed": (20, ["--teacher", "gnubg:2", "--kind", "crashed", "--init",
+                                str(WEIGHTS / "backgammon.npz"), "--games", "20000",
+                                "--rate", "0.0002", "--seed", "2027",
+                                "--teacher-processes", "2"]),
 }
 
 

@@ -113,11 +113,9 @@ def test_networks_by_kind_are_found_beside_the_main_file_and_checked(tmp_path):
     unmarked.save(sibling(main, RACE))
     with pytest.raises(InvalidOptionError, match="not a network of race positions"):
         load_evaluator(BG, main)
-    # The shipped network has its race network beside it, or none at all.
+    # The shipped network has its race and crashed networks beside it.
     shipped = load_evaluator(BG)
-    assert isinstance(shipped, NeuralEvaluator)
-    assert set(shipped.kinds) == ({RACE} if sibling(shipped_network(BG), RACE).exists()
-                                  else set())
+    assert isinstance(shipped, NeuralEvaluator) and set(shipped.kinds) == {RACE, CRASHED}
 
 
 def test_networks_by_kind_are_refused_where_no_kinds_apply():
