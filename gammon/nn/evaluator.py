@@ -35,7 +35,7 @@ from gammon.nn.encoders import (
     contact_applies,
     encoder_for,
 )
-from gammon.nn.kinds import select
+from gammon.nn.kinds import CODES, kind_codes
 from gammon.nn.network import Network
 
 #: The outputs of a two-player network, in order.
@@ -157,19 +157,20 @@ class NeuralEvaluator:
         databases."""
         n = boards.shape[0]
         sides = np.broadcast_to(np.asarray(perspective, np.int64), (n,))
-        rest = np.ones(n, bool)
-        parts = []
-        for kind, network in self.kinds.items():
-            rows = select(kind, boards)
-            if rows.any():
-                parts.append((rows, network, self._kind_encoders[kind]))
-                rest &= ~rows
-        if not parts:
-            out = self.network.forward(self.encoder.encode(boards, sides))
+        networks = [(self.network, self.encoder)]
+        if self.kinds:
+            codes = kind_codes(boards)
+            routes = np.zeros(n, np.int64)  # 0: the main network
+            for kind, network in self.kinds.items():
+                routes[codes == CODES[kind]] = len(networks)
+                networks.append((network, self._kind_encoders[kind]))
+        if len(networks) == 1 or n == 0 or (routes == routes[0]).all():  # one network
+            network, encoder = networks[0 if len(networks) == 1 or n == 0 else int(routes[0])]
+            out = network.forward(encoder.encode(boards, sides))
         else:
             out = np.empty((n, self.network.outputs), np.float32)
-            parts.append((rest, self.network, self.encoder))
-            for rows, network, encoder in parts:
+            for route, (network, encoder) in enumerate(networks):
+                rows = routes == route
                 if rows.any():
                     out[rows] = network.forward(encoder.encode(boards[rows], sides[rows]))
         if self.bearoff is not None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
 from gammon.core.errors import InvalidOptionError
 
@@ -28,6 +29,9 @@ from gammon.core.errors import InvalidOptionError
 RACE = "race"
 CRASHED = "crashed"
 KINDS = (RACE, CRASHED)
+#: Each board row's kind as :func:`kind_codes` numbers it.
+CONTACT_CODE, RACE_CODE, CRASHED_CODE, BEAROFF_CODE = 0, 1, 2, 3
+CODES = {RACE: RACE_CODE, CRASHED: CRASHED_CODE}
 #: A side with this many checkers or fewer left to play with has crashed.
 CRASH = 6
 #: Slots of a side in the board rows of the games the kinds apply to: off, 24 points, bar.
@@ -36,29 +40,68 @@ POINTS = 24
 HOME = 6
 
 
-def _backs(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each side's rearmost occupied point (its own numbering, 0 when none; the bar
-    counts as 25)."""
-    rows = np.asarray(boards[:, : 2 * SLOTS], np.int64).reshape(-1, 2, SLOTS)
-    held = rows[:, :, 1:] > 0  # points 1..24, then the bar
-    depth = np.arange(1, SLOTS)
-    backs = np.where(held, depth, 0).max(axis=2)
-    return backs[:, 0], backs[:, 1], rows
+@njit(cache=True)
+def _kind_codes(boards, out):
+    for i in range(boards.shape[0]):
+        back = np.zeros(2, np.int64)
+        crashed = False
+        for side in range(2):
+            at = side * SLOTS
+            left = 0
+            for point in range(1, SLOTS):  # points 1..24, then the bar as 25
+                count = boards[i, at + point]
+                left += count
+                if count > 0:
+                    back[side] = point
+            ace, deuce = boards[i, at + 1], boards[i, at + 2]
+            buried = (ace if ace >= 2 else 0) + (deuce - 1 if deuce >= 2 else 0)
+            if left - buried <= CRASH:
+                crashed = True
+        if back[0] <= HOME and back[1] <= HOME:
+            out[i] = BEAROFF_CODE
+        elif back[0] + back[1] <= POINTS + 1:
+            out[i] = RACE_CODE
+        elif crashed:
+            out[i] = CRASHED_CODE
+        else:
+            out[i] = CONTACT_CODE
+
+
+def kind_codes(boards: np.ndarray) -> np.ndarray:
+    """Each board row's kind, one pass over the rows in compiled code:
+
+    - **bearoff** (:data:`BEAROFF_CODE`): both sides' checkers all on their own home
+      points or borne off, the bearoff databases' rows;
+    - **race**: no checker on either bar and no checker of either side behind one of the
+      other's (a side's rearmost point, in its own numbering, and the other's add up to
+      25 at most), and not a bearoff;
+    - **crashed**: still in contact, and a side has at most :data:`CRASH` checkers left
+      to play with, not counting the ones buried deep in its home (every checker of a
+      1-point holding two or more, and all but one of a 2-point holding two or more):
+      its board has collapsed onto its last points, the other side moves freely, and
+      the play is of another kind than a contact game's;
+    - **contact**: the rest.
+    """
+    rows = np.ascontiguousarray(boards[:, : 2 * SLOTS], np.int8)
+    out = np.empty(rows.shape[0], np.int8)
+    _kind_codes(rows, out)
+    return out
 
 
 def races(boards: np.ndarray) -> np.ndarray:
-    """Which board rows are races: no checker on either bar and no checker of either
-    side behind one of the other's (a side's rearmost point, in its own numbering, and
-    the other's add up to 25 at most)."""
-    mine, theirs, _ = _backs(boards)
-    return mine + theirs <= POINTS + 1
+    """Which board rows are races (bearoffs included: a bearoff is a race too)."""
+    codes = kind_codes(boards)
+    return (codes == RACE_CODE) | (codes == BEAROFF_CODE)
 
 
 def bearoffs(boards: np.ndarray) -> np.ndarray:
-    """Which board rows have both sides' checkers all on their own home points (or
-    borne off): the bearoff databases' rows."""
-    mine, theirs, _ = _backs(boards)
-    return (mine <= HOME) & (theirs <= HOME)
+    """Which board rows the bearoff databases answer."""
+    return kind_codes(boards) == BEAROFF_CODE
+
+
+def crashed(boards: np.ndarray) -> np.ndarray:
+    """Which board rows are crashed contact positions."""
+    return kind_codes(boards) == CRASHED_CODE
 
 
 def sibling(path: Path, kind: str) -> Path:
@@ -75,22 +118,7 @@ def checked(kind: str) -> str:
     return kind
 
 
-def crashed(boards: np.ndarray) -> np.ndarray:
-    """Which board rows are crashed: still in contact, and a side has at most
-    :data:`CRASH` checkers left to play with, not counting the ones buried deep in its
-    home (every checker of a 1-point holding two or more, and all but one of a 2-point
-    holding two or more). Its board has collapsed onto its last points: the other side
-    moves freely, and the play is of another kind than a contact game's."""
-    rows = _backs(boards)[2]
-    left = rows[:, :, 1:].sum(axis=2)
-    ace, deuce = rows[:, :, 1], rows[:, :, 2]
-    buried = np.where(ace >= 2, ace, 0) + np.where(deuce >= 2, deuce - 1, 0)
-    return ~races(boards) & (left - buried <= CRASH).any(axis=1)
-
-
 def select(kind: str, boards: np.ndarray) -> np.ndarray:
     """The rows of ``boards`` that ``kind``'s network is for: a race that is not yet a
     bearoff, or a crashed contact position."""
-    if checked(kind) == RACE:
-        return races(boards) & ~bearoffs(boards)
-    return crashed(boards)
+    return kind_codes(boards) == CODES[checked(kind)]
