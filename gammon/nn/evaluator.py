@@ -305,7 +305,7 @@ def neural_evaluator(variant: Any, network: Network,
     return NeuralEvaluator(variant, network, kinds)
 
 
-def load_evaluator(variant: Any, path: str | Path | None = None
+def load_evaluator(variant: Rules, path: str | Path | None = None
                    ) -> NeuralEvaluator | RingEvaluator:
     """The evaluator of the network file ``path`` of ``variant`` (None: the one that
     ships), with the networks of its kinds found beside it (:mod:`gammon.nn.kinds`)."""

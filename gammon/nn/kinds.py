@@ -24,6 +24,7 @@ import numpy as np
 from numba import njit
 
 from gammon.core.errors import InvalidOptionError
+from gammon.kernels.cache import refresh_when_changed
 
 #: The kinds that may have a network of their own (each its file's suffix).
 RACE = "race"
@@ -122,3 +123,7 @@ def select(kind: str, boards: np.ndarray) -> np.ndarray:
     """The rows of ``boards`` that ``kind``'s network is for: a race that is not yet a
     bearoff, or a crashed contact position."""
     return kind_codes(boards) == CODES[checked(kind)]
+
+
+# The kernel above is kept compiled on disk: recompiled when this module changes.
+refresh_when_changed(globals())

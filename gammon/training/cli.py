@@ -19,6 +19,7 @@ from rich.progress import (
 )
 
 from gammon.core.errors import InvalidOptionError
+from gammon.core.protocol import Rules
 from gammon.nn.network import Network
 from gammon.training.teacher import TeacherPlan, TeacherSpec
 from gammon.training.train import (
@@ -101,7 +102,7 @@ def run_training(settings: Settings, games: int, out: Path, resume: Path | None,
     return trainer
 
 
-def initial_network(rules: Any, path: Path) -> Network:
+def initial_network(rules: Rules, path: Path) -> Network:
     """The network at ``path`` as the start of a new teacher run: its weights, size and
     inputs, without the record of how it was trained (kept as ``initialised_from``)."""
     start = Network.load(path)
