@@ -89,9 +89,12 @@ def test_the_evaluator_reads_each_row_by_the_network_of_its_kind():
     sides = np.array([0, 1, 0, 1])
     out = kinded.outputs(rows, sides)
     both = plain.outputs(rows, sides)
-    alone = race.forward(kinded._kind_encoders[RACE].encode(rows[[0, 3]], sides[[0, 3]]))
+    alone = race.forward(kinded._readers[1][1].encode(rows[[0, 3]], sides[[0, 3]]))
     assert np.allclose(out[[0, 3]], alone) and not np.allclose(out[[0, 3]], both[[0, 3]])
     assert np.allclose(out[[1, 2]], both[[1, 2]])  # contact: the main; bearoff: tables
+    # A batch of one kind is read by its network at once; an empty batch is empty.
+    assert np.allclose(kinded.outputs(rows[[0, 3]], sides[[0, 3]]), alone)
+    assert kinded.outputs(rows[:0], 0).shape == (0, 5)
     # Equities and the search's values go through the same rows.
     assert np.allclose(kinded.values(rows, sides)[1], plain.values(rows, sides)[1])
 

@@ -35,7 +35,7 @@ from gammon.nn.encoders import (
     contact_applies,
     encoder_for,
 )
-from gammon.nn.kinds import CODES, kind_codes
+from gammon.nn.kinds import CODES, KIND_CODES, kind_codes
 from gammon.nn.network import Network
 
 #: The outputs of a two-player network, in order.
@@ -144,8 +144,13 @@ class NeuralEvaluator:
         if self.kinds and not contact_applies(variant):
             raise ValueError(f"{variant.name} has no kinds of position: networks by kind "
                              "are for two sides that hit each other on 24 points")
-        self._kind_encoders = {kind: _board_encoder(variant, net)
-                               for kind, net in self.kinds.items()}
+        #: The networks that read rows (the main one first, then the kinds'), with their
+        #: encoders, and which of them reads each kind code of :func:`kind_codes`.
+        self._readers = [(network, self.encoder)] + [
+            (net, _board_encoder(variant, net)) for net in self.kinds.values()]
+        self._reader_of = np.zeros(len(KIND_CODES), np.int64)
+        for reader, kind in enumerate(self.kinds, 1):
+            self._reader_of[CODES[kind]] = reader
         #: The bearoff databases, read in place of the network where they hold.
         self.bearoff = bearoff_for(variant)
 
@@ -157,20 +162,15 @@ class NeuralEvaluator:
         databases."""
         n = boards.shape[0]
         sides = np.broadcast_to(np.asarray(perspective, np.int64), (n,))
-        networks = [(self.network, self.encoder)]
-        if self.kinds:
-            codes = kind_codes(boards)
-            routes = np.zeros(n, np.int64)  # 0: the main network
-            for kind, network in self.kinds.items():
-                routes[codes == CODES[kind]] = len(networks)
-                networks.append((network, self._kind_encoders[kind]))
-        if len(networks) == 1 or n == 0 or (routes == routes[0]).all():  # one network
-            network, encoder = networks[0 if len(networks) == 1 or n == 0 else int(routes[0])]
+        readers = (self._reader_of[kind_codes(boards)] if self.kinds and n
+                   else np.zeros(n, np.int64))
+        if not n or (readers == readers[0]).all():  # one network reads the whole batch
+            network, encoder = self._readers[int(readers[0]) if n else 0]
             out = network.forward(encoder.encode(boards, sides))
         else:
             out = np.empty((n, self.network.outputs), np.float32)
-            for route, (network, encoder) in enumerate(networks):
-                rows = routes == route
+            for reader, (network, encoder) in enumerate(self._readers):
+                rows = readers == reader
                 if rows.any():
                     out[rows] = network.forward(encoder.encode(boards[rows], sides[rows]))
         if self.bearoff is not None:

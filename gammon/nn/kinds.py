@@ -32,6 +32,7 @@ CRASHED = "crashed"
 KINDS = (RACE, CRASHED)
 #: Each board row's kind as :func:`kind_codes` numbers it.
 CONTACT_CODE, RACE_CODE, CRASHED_CODE, BEAROFF_CODE = 0, 1, 2, 3
+KIND_CODES = (CONTACT_CODE, RACE_CODE, CRASHED_CODE, BEAROFF_CODE)
 CODES = {RACE: RACE_CODE, CRASHED: CRASHED_CODE}
 #: A side with this many checkers or fewer left to play with has crashed.
 CRASH = 6
