@@ -41,7 +41,7 @@ from cube_gnubg import agrees, cube_state, errors  # noqa: E402
 import gammon  # noqa: E402
 from gammon.agents import make_agent  # noqa: E402
 from gammon.analysis.review import BLUNDER, ERROR  # noqa: E402
-from gammon.nn.kinds import CRASHED, RACE, bearoffs, select  # noqa: E402
+from gammon.nn.kinds import KIND_NAMES, kind_codes  # noqa: E402
 from gammon.notation import parse_position_id  # noqa: E402
 from gammon.notation.movetext import format_play  # noqa: E402
 from gammon.stakes.cube import CubeAction  # noqa: E402
@@ -49,7 +49,7 @@ from gammon.stakes.cube import CubeAction  # noqa: E402
 AGENTS = "neural:0,neural:1,neural:2,expectimax:2,pubeval,gnubg:0,gnubg:1,gnubg:2"
 RULES = gammon.variant("backgammon")
 HERE = Path(__file__).resolve().parent / "positions"
-#: The kinds of position the checker errors are broken down by.
+#: The kinds of position the checker errors are broken down by, in the order shown.
 KIND_ORDER = ("contact", "crashed", "race", "bearoff")
 
 
@@ -104,12 +104,10 @@ def reference(sets: dict[str, list[dict]]) -> str:
 
 
 def position_kind(row: dict) -> str:
-    """The kind of a checker position (gammon.nn.kinds): bearoff, race, crashed or
-    contact, read from the board before the play."""
+    """The kind of a checker position (gammon.nn.kinds): contact, race, crashed or
+    bearoff, read from the board before the play."""
     board = np.frombuffer(parse_position_id(row["position"]).board, np.int8)[None, :]
-    if bearoffs(board)[0]:
-        return "bearoff"
-    return next((kind for kind in (RACE, CRASHED) if select(kind, board)[0]), "contact")
+    return KIND_NAMES[int(kind_codes(board)[0])]
 
 
 def _job(task: tuple[str, str, list[dict]]) -> tuple[str, str, Any]:

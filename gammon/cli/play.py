@@ -59,6 +59,7 @@ from gammon.table.table import (
     Seat,
     Step,
     Table,
+    told_apart,
 )
 from gammon.variants.acedrex import COLOURS
 
@@ -116,20 +117,11 @@ def seat_names(rules: Rules, kinds: Sequence[str], person: str = "you") -> list[
     bot's name, with its seat when two seats share it (``neural:0 (seat 1)``: a bare
     number would read like a setting); Acedrex's seats by their colours too."""
     humans = sum(kind == HUMAN for kind in kinds)
-    names = []
-    for p, kind in enumerate(kinds):
-        if kind == HUMAN and humans == 1:
-            name = person
-        elif kind == HUMAN:
-            name = f"{kind} {p + 1}"
-        elif kinds.count(kind) > 1 and rules.board != "ring":  # Acedrex: colours tell
-            name = f"{kind} (seat {p + 1})"
-        else:
-            name = kind
-        names.append(name)
-    if rules.board == "ring":
-        names = [f"{COLOURS[p]} ({name})" for p, name in enumerate(names)]
-    return names
+    names = [person if kind == HUMAN and humans == 1 else
+             f"{kind} {p + 1}" if kind == HUMAN else kind for p, kind in enumerate(kinds)]
+    if rules.board == "ring":  # Acedrex: the colours tell the seats apart
+        return [f"{COLOURS[p]} ({name})" for p, name in enumerate(names)]
+    return told_apart(names)
 
 
 # --- the record ----------------------------------------------------------------------------

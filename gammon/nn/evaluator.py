@@ -35,7 +35,7 @@ from gammon.nn.encoders import (
     contact_applies,
     encoder_for,
 )
-from gammon.nn.kinds import CODES, KIND_CODES, kind_codes
+from gammon.nn.kinds import CODES, KIND_NAMES, kind_codes
 from gammon.nn.network import Network
 
 #: The outputs of a two-player network, in order.
@@ -148,7 +148,7 @@ class NeuralEvaluator:
         #: encoders, and which of them reads each kind code of :func:`kind_codes`.
         self._readers = [(network, self.encoder)] + [
             (net, _board_encoder(variant, net)) for net in self.kinds.values()]
-        self._reader_of = np.zeros(len(KIND_CODES), np.int64)
+        self._reader_of = np.zeros(len(KIND_NAMES), np.int64)
         for reader, kind in enumerate(self.kinds, 1):
             self._reader_of[CODES[kind]] = reader
         #: The bearoff databases, read in place of the network where they hold.

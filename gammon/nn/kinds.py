@@ -1,15 +1,16 @@
 """Kinds of position, each with a network of its own (as gnubg has them).
 
-A backgammon position is one of three games in turn: a **contact** game, where
-checkers can still be hit and every point matters; a **race**, once neither side has a
-checker behind one of the other's (nothing can be hit again: the dice and the pips
-decide); and the **bearoff**, once both sides have every checker left on their own six
-home points, which the databases answer exactly (:mod:`gammon.evaluators.bearoff`). A
-network trained on all positions spends little of itself on races, and a race is
-better learnt from races alone (gnubg's race network is its own). So a network file
-``NAME.npz`` may have a sibling ``NAME.race.npz``: the evaluator reads it for the rows
-that are races and not bearoffs, and the main network for the rest
-(:class:`gammon.nn.evaluator.NeuralEvaluator`).
+A backgammon position is one of a few games in turn: a **contact** game, where
+checkers can still be hit and every point matters; a **crashed** one, a contact game
+where one side's board has collapsed onto its last points; a **race**, once neither
+side has a checker behind one of the other's (nothing can be hit again: the dice and the
+pips decide); and the **bearoff**, once both sides have every checker left on their own
+six home points, which the databases answer exactly (:mod:`gammon.evaluators.bearoff`).
+A network trained on all positions spends little of itself on races or crashed boards,
+and each is better learnt from its own positions (gnubg has a network for each). So a
+network file ``NAME.npz`` may have siblings ``NAME.race.npz`` and ``NAME.crashed.npz``:
+the evaluator reads each for its rows (a race's once it is not a bearoff), and the main
+network for the rest (:class:`gammon.nn.evaluator.NeuralEvaluator`).
 
 The kinds apply to the games where the contact features do (two sides running in
 opposite directions on 24 points, hitting: :func:`gammon.nn.encoders.contact_applies`):
@@ -30,9 +31,9 @@ from gammon.kernels.cache import refresh_when_changed
 RACE = "race"
 CRASHED = "crashed"
 KINDS = (RACE, CRASHED)
-#: Each board row's kind as :func:`kind_codes` numbers it.
+#: Each board row's kind as :func:`kind_codes` numbers it, and the names of the codes.
 CONTACT_CODE, RACE_CODE, CRASHED_CODE, BEAROFF_CODE = 0, 1, 2, 3
-KIND_CODES = (CONTACT_CODE, RACE_CODE, CRASHED_CODE, BEAROFF_CODE)
+KIND_NAMES = ("contact", RACE, CRASHED, "bearoff")
 CODES = {RACE: RACE_CODE, CRASHED: CRASHED_CODE}
 #: A side with this many checkers or fewer left to play with has crashed.
 CRASH = 6
@@ -45,23 +46,26 @@ HOME = 6
 @njit(cache=True)
 def _kind_codes(boards, out):
     for i in range(boards.shape[0]):
-        back = np.zeros(2, np.int64)
+        backs = 0  # the two sides' rearmost points, added
+        home = True
         crashed = False
         for side in range(2):
             at = side * SLOTS
             left = 0
+            back = 0
             for point in range(1, SLOTS):  # points 1..24, then the bar as 25
                 count = boards[i, at + point]
                 left += count
                 if count > 0:
-                    back[side] = point
+                    back = point
             ace, deuce = boards[i, at + 1], boards[i, at + 2]
             buried = (ace if ace >= 2 else 0) + (deuce - 1 if deuce >= 2 else 0)
-            if left - buried <= CRASH:
-                crashed = True
-        if back[0] <= HOME and back[1] <= HOME:
+            crashed = crashed or left - buried <= CRASH
+            home = home and back <= HOME
+            backs += back
+        if home:
             out[i] = BEAROFF_CODE
-        elif back[0] + back[1] <= POINTS + 1:
+        elif backs <= POINTS + 1:
             out[i] = RACE_CODE
         elif crashed:
             out[i] = CRASHED_CODE

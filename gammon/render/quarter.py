@@ -198,7 +198,9 @@ def _short(name: str, width: int = NAME_WIDTH) -> str:
     if len(name) <= width:
         return name
     seat = re.fullmatch(r"(.+) \(seat (\d+)\)", name)
-    head, tail = seat.groups() if seat else (name.rpartition(" ")[0], name.rpartition(" ")[2])
+    head, _, tail = name.rpartition(" ")
+    if seat:
+        head, tail = seat.groups()
     if head and tail.isdigit():
         cut = head if len(head) + len(tail) + 1 <= width else head[: width - len(tail) - 2] + "…"
         return f"{cut} {tail}"

@@ -92,6 +92,14 @@ class Seat:
         return self.kind == HUMAN
 
 
+def told_apart(names: Sequence[str]) -> list[str]:
+    """``names`` with the seat added to each that more than one seat bears
+    (``random (seat 1)``, ``random (seat 2)``: a bare number would read like a bot's
+    setting), so that every line of a game's record says who."""
+    return [f"{name} (seat {p + 1})" if names.count(name) > 1 else name
+            for p, name in enumerate(names)]
+
+
 @dataclass(frozen=True)
 class Question:
     """What is asked of whom: ``seat`` must answer ``text`` with one of ``actions`` at
@@ -680,5 +688,5 @@ def _plain(values: Mapping[str, object]) -> dict[str, object]:
 __all__ = [
     "ACTION", "ANOTHER", "CHOICE", "CUBE", "ENOUGH", "GAME", "HUMAN", "MATCH", "MONEY",
     "NEW_GAME", "NEXT_GAME", "PLAY", "RESIGNATION", "TAKE", "THROW", "TIMEOUT",
-    "CubeAction", "Question", "Resign", "ResignAnswer", "Seat", "Step", "Table",
+    "CubeAction", "Question", "Resign", "ResignAnswer", "Seat", "Step", "Table", "told_apart",
 ]

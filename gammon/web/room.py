@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from gammon.table import narrate
 from gammon.table.clock import Clock, TimeControl
-from gammon.table.table import Seat, Step, Table
+from gammon.table.table import Seat, Step, Table, told_apart
 from gammon.web.store import OPEN, Notice, Saved, token_hash
 
 __all__ = ["CHAT_LINES", "NARRATION", "Client", "Room", "seat_names"]
@@ -161,9 +161,8 @@ class Room:
 
 def seat_names(seats: Sequence[Seat]) -> list[str]:
     """People are "player N"; bots go by their kind without its settings ("money", not
-    "money:width=4:wide=12"), with the seat's number where the kind sits more than once
-    ("money (seat 2)"), so that each line of the narration says who."""
-    kinds = [seat.kind.split(":")[0] for seat in seats]
-    return [seat.name or (f"player {p + 1}" if seat.human else
-                          f"{kind} (seat {p + 1})" if kinds.count(kind) > 1 else kind)
-            for p, (seat, kind) in enumerate(zip(seats, kinds, strict=True))]
+    "money:width=4:wide=12"), told apart by their seats where a kind sits more than once
+    ("money (seat 2)")."""
+    return told_apart([seat.name or (f"player {p + 1}" if seat.human
+                                     else seat.kind.split(":")[0])
+                       for p, seat in enumerate(seats)])
