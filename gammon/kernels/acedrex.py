@@ -32,7 +32,7 @@ HAND = -1
 #: The block of the ring (in the order of travel) holding each player's territory.
 BLOCK = (0, 3, 2, 1)
 _BLOCK = np.array(BLOCK, np.int64)
-_TERRITORY_AT = np.array([BLOCK.index(b) for b in range(PLAYERS)], np.int64)
+TERRITORY_AT = np.array([BLOCK.index(b) for b in range(PLAYERS)], np.int64)
 
 # The rules vector (built by the rules object).
 R_SPLIT, R_BOARD, R_FOREIGN_HAND, R_TIES_DEFENDER, R_VICTIM = 0, 1, 2, 3, 4
@@ -74,7 +74,7 @@ def _choose(options, resign_rate):
 
 
 @njit(cache=True)
-def _points(n):
+def points(n):
     return 0 if n <= 0 else 1 << (n - 1)
 
 
@@ -84,8 +84,8 @@ def _first_stop(p):
 
 
 @njit(cache=True)
-def _source(stack, height, s, p, tapped):
-    """Index of the piece ``p`` would move from stop ``s``, or -1 (see _source in the
+def mover_index(stack, height, s, p, tapped):
+    """Index of the piece ``p`` would move from stop ``s``, or -1 (see mover_index in the
     engine: the outermost untapped one, none if an opponent is there)."""
     found = -1
     for i in range(height[s]):
@@ -125,7 +125,10 @@ def _targets(source, start, low, left, die, first, gates_open, held, acts, n):
 
 
 @njit(cache=True)
-def _steps(stack, height, tapped, hn, jn, p, die, left, parts, split, held, acts):
+def steps(stack, height, tapped, hn, jn, p, die, left, parts, split, held, acts, most=-1):
+    """The steps of the part of the die to spend into ``acts`` (source, steps, target,
+    charge), in the engine's order; their count. ``most`` (-1: all): stop once that
+    many are listed (the count is then at least ``most``)."""
     first = parts == 0
     if split:
         if left == 0:
@@ -148,17 +151,19 @@ def _steps(stack, height, tapped, hn, jn, p, die, left, parts, split, held, acts
         n = _targets(HAND, _first_stop(p) - 1, low, left, die, first, gates_open, held, acts, n)
     base = _first_stop(p)
     for off in range(RING):
+        if 0 <= most <= n:
+            break
         s = (base + off) % RING
-        if held[s] == 1 and _source(stack, height, s, p, tapped) >= 0:
+        if held[s] == 1 and mover_index(stack, height, s, p, tapped) >= 0:
             n = _targets(s, s, low, left, die, first, gates_open, held, acts, n)
     return n
 
 
 @njit(cache=True)
-def _jumps(stack, height, tapped, p, acts):
+def jumps(stack, height, tapped, p, acts):
     n = 0
     for s in range(RING):
-        if height[s] == 0 or _source(stack, height, s, p, tapped) < 0:
+        if height[s] == 0 or mover_index(stack, height, s, p, tapped) < 0:
             continue
         for t in range(RING):
             if t == s:
@@ -177,7 +182,7 @@ def _jumps(stack, height, tapped, p, acts):
 
 
 @njit(cache=True)
-def _take(stack, height, s, i):
+def take(stack, height, s, i):
     """Remove the piece at index ``i`` of stop ``s``; returns it."""
     x = stack[s, i]
     for j in range(i, height[s] - 1):
@@ -188,13 +193,13 @@ def _take(stack, height, s, i):
 
 
 @njit(cache=True)
-def _put(stack, height, s, x):
+def put(stack, height, s, x):
     stack[s, height[s]] = x
     height[s] += 1
 
 
 @njit(cache=True)
-def _pair(stack, height, s, tapped):
+def fighting_pair(stack, height, s, tapped):
     for i in range(height[s] - 1, 0, -1):
         a = stack[s, i]
         d = stack[s, i - 1]
@@ -209,14 +214,14 @@ def _pair(stack, height, s, tapped):
 def _owes(rules, took, capn, i, j):
     """What ``j`` pays ``i`` when they settle (ACE-PAYOUT)."""
     if rules[R_VICTIM]:
-        diff = _points(took[i, j]) - _points(took[j, i])
+        diff = points(took[i, j]) - points(took[j, i])
     else:
-        diff = _points(capn[i]) - _points(capn[j])
+        diff = points(capn[i]) - points(capn[j])
     return diff * rules[R_STAKE]
 
 
 @njit(cache=True)
-def _settle_all(rules, took, capn, out, money):
+def settle_all(rules, took, capn, out, money):
     for i in range(PLAYERS):
         for j in range(i + 1, PLAYERS):
             if out[i] == 0 and out[j] == 0:
@@ -226,7 +231,7 @@ def _settle_all(rules, took, capn, out, money):
 
 
 @njit(cache=True)
-def _next_player(out, p):
+def next_player(out, p):
     for k in range(1, PLAYERS + 1):
         q = (p + k) % PLAYERS
         if out[q] == 0:
@@ -242,7 +247,7 @@ def _resign(rules, p, stack, height, tapped, hn, jp, jn, took, capn, out, money)
         while i < height[s]:
             if stack[s, i] // PIECES == p:
                 tapped[stack[s, i]] = 0
-                _take(stack, height, s, i)
+                take(stack, height, s, i)
             else:
                 i += 1
     m = 0
@@ -261,7 +266,7 @@ def _resign(rules, p, stack, height, tapped, hn, jp, jn, took, capn, out, money)
 
 
 @njit(cache=True)
-def _combat_order(rules, p, out, order):
+def combat_order(rules, p, out, order):
     """ACE-SCOPE: the stops a turn of ``p`` solves, in order, into ``order``; the count."""
     n = 0
     if rules[R_BOARD] != 0:
@@ -288,7 +293,7 @@ def _combat_order(rules, p, out, order):
 
 
 @njit(cache=True)
-def _stalled(height, stack, hn, jp, jn):
+def stalled(height, stack, hn, jp, jn):
     """ACE-END: no capture can happen any more (see ``stalled`` in the engine)."""
     players = 0
     movable = False
@@ -306,6 +311,73 @@ def _stalled(height, stack, hn, jp, jn):
 
 
 @njit(cache=True)
+def bonuses(stack, height, s, i, tapped):
+    """ACE-MODIFIERS: the attacker's (at index ``i`` of stop ``s``) and the defender's
+    bonus, one for each other untapped piece of their side in the slot."""
+    a_side = stack[s, i] // PIECES
+    d_side = stack[s, i - 1] // PIECES
+    a_bonus = -1
+    d_bonus = -1
+    for j in range(height[s]):
+        x = stack[s, j]
+        if tapped[x] == 0:
+            if x // PIECES == a_side:
+                a_bonus += 1
+            elif x // PIECES == d_side:
+                d_bonus += 1
+    return a_bonus, d_bonus
+
+
+@njit(cache=True)
+def fight_result(rules, stack, height, tapped, hand, hn, took, capn, s, i, at, dt):
+    """The combat on stop ``s`` (attacker at index ``i``, its defender below) with the
+    totals ``at`` and ``dt``, never a tie (ACE-COMBAT-WIN, ACE-DODGE, ACE-PARRY): the
+    loser leaves (to its hand, or captured) or the two change places. Returns the side
+    that captured, or -1."""
+    attacker = stack[s, i]
+    defender = stack[s, i - 1]
+    a_side = attacker // PIECES
+    d_side = defender // PIECES
+    if at > dt:
+        if at < rules[R_THRESHOLD]:  # ACE-DODGE
+            stack[s, i] = defender
+            stack[s, i - 1] = attacker
+            return -1
+        take(stack, height, s, i - 1)
+        tapped[defender] = 0
+        if TERRITORY_AT[s // STOPS] == d_side or rules[R_FOREIGN_HAND] != 0:
+            hand[d_side, hn[d_side]] = defender
+            hn[d_side] += 1
+            return -1
+        winner, loser = a_side, d_side
+    else:
+        if dt < rules[R_THRESHOLD]:  # ACE-PARRY
+            return -1
+        take(stack, height, s, i)
+        tapped[attacker] = 0
+        winner, loser = d_side, a_side
+    took[winner, loser] += 1
+    capn[winner] += 1
+    return winner
+
+
+@njit(cache=True)
+def fill_jackpot(jp, hand, hn, took, capn):
+    """ACE-JACKPOT-FILL: the full jackpot goes to the owner of its last piece, who takes
+    their own pieces back into hand and captures the others; returns that player."""
+    q = jp[JACKPOT - 1] // PIECES
+    for j in range(JACKPOT):
+        x = jp[j]
+        if x // PIECES == q:
+            hand[q, hn[q]] = x
+            hn[q] += 1
+        else:
+            took[q, x // PIECES] += 1
+            capn[q] += 1
+    return q
+
+
+@njit(cache=True)
 def _game(rules, resign_rate, trace, result):
     """One random game from the start; fills ``result`` and returns the trace length."""
     split = rules[R_SPLIT] != 0
@@ -315,7 +387,7 @@ def _game(rules, resign_rate, trace, result):
     height = np.zeros(RING, np.int64)
     for p in range(PLAYERS):
         for k in range(SLOTS):
-            _put(stack, height, _first_stop(p) + k, p * PIECES + k)
+            put(stack, height, _first_stop(p) + k, p * PIECES + k)
     tapped = np.zeros(PLAYERS * PIECES, np.int64)
     hand = np.zeros((PLAYERS, PIECES), np.int64)
     hn = np.zeros(PLAYERS, np.int64)
@@ -353,7 +425,7 @@ def _game(rules, resign_rate, trace, result):
 
     order = np.zeros(RING, np.int64)
     while ended < 0:
-        if _stalled(height, stack, hn, jp, jn):
+        if stalled(height, stack, hn, jp, jn):
             ended = END_STALLED
             break
         if cap > 0 and turns >= cap:
@@ -384,7 +456,7 @@ def _game(rules, resign_rate, trace, result):
         left = die
         parts = 0
         while not resigned:  # ACE-MOVE, ACE-SPLIT
-            na = _steps(stack, height, tapped, hn, jn, p, die, left, parts, split, held, acts)
+            na = steps(stack, height, tapped, hn, jn, p, die, left, parts, split, held, acts)
             if na == 0:
                 if parts == 0:
                     decisions += 1
@@ -404,20 +476,20 @@ def _game(rules, resign_rate, trace, result):
                 hn[p] -= 1
                 x = hand[p, hn[p]]
             else:
-                x = _take(stack, height, source, _source(stack, height, source, p, tapped))
+                x = take(stack, height, source, mover_index(stack, height, source, p, tapped))
             if target % STOPS == SLOTS:
                 jp[jn] = x
                 jn += 1
                 tapped[x] = 0
             else:
-                _put(stack, height, target, x)
+                put(stack, height, target, x)
                 tapped[x] = 1
             parts += 1
             left = 0 if charge else left - k
             if left == 0:
                 break
         if not resigned and die == SIDES:  # ACE-JUMP
-            nj = _jumps(stack, height, tapped, p, acts)
+            nj = jumps(stack, height, tapped, p, acts)
             if nj > 0:
                 decisions += 1
                 c = _choose(nj + 1, resign_rate)
@@ -426,8 +498,8 @@ def _game(rules, resign_rate, trace, result):
                 elif c < nj:
                     s, t = acts[c, 0], acts[c, 1]
                     n = _record(trace, n, T_JUMP, s, t)
-                    x = _take(stack, height, s, _source(stack, height, s, p, tapped))
-                    _put(stack, height, t, x)
+                    x = take(stack, height, s, mover_index(stack, height, s, p, tapped))
+                    put(stack, height, t, x)
                     tapped[x] = 1
                 else:
                     n = _record(trace, n, T_NO_JUMP, 0, 0)
@@ -441,16 +513,16 @@ def _game(rules, resign_rate, trace, result):
             if active == 1:
                 ended = END_RESIGNATIONS
                 break
-            player = _next_player(out, p)
+            player = next_player(out, p)
             continue
 
         # ACE-SCOPE: the combats of this turn
-        stops = _combat_order(rules, p, out, order)
+        stops = combat_order(rules, p, out, order)
         for o in range(stops):
             s = order[o]
             if height[s] < 2:
                 continue
-            i = _pair(stack, height, s, tapped)
+            i = fighting_pair(stack, height, s, tapped)
             if i < 0:
                 continue
             while True:
@@ -462,70 +534,30 @@ def _game(rules, resign_rate, trace, result):
                 while d == 1:
                     d = _d20()
                     n = _record(trace, n, T_THROW, d, 0)
-                attacker = stack[s, i]
-                defender = stack[s, i - 1]
-                a_side = attacker // PIECES
-                d_side = defender // PIECES
-                a_bonus = -1
-                d_bonus = -1
-                for j in range(height[s]):
-                    x = stack[s, j]
-                    if tapped[x] == 0:
-                        if x // PIECES == a_side:
-                            a_bonus += 1
-                        elif x // PIECES == d_side:
-                            d_bonus += 1
+                a_bonus, d_bonus = bonuses(stack, height, s, i, tapped)
                 at = a + a_bonus
                 dt = d + d_bonus
                 if at == dt and rules[R_TIES_DEFENDER] == 0:
                     continue  # ACE-TIE: throw again
                 break
-            if at > dt:
-                if at < rules[R_THRESHOLD]:  # ACE-DODGE
-                    stack[s, i] = defender
-                    stack[s, i - 1] = attacker
-                    continue
-                _take(stack, height, s, i - 1)
-                tapped[defender] = 0
-                home = _TERRITORY_AT[s // STOPS] == d_side
-                if home or rules[R_FOREIGN_HAND] != 0:
-                    hand[d_side, hn[d_side]] = defender
-                    hn[d_side] += 1
-                    continue
-                winner, loser = a_side, d_side
-            else:
-                if dt < rules[R_THRESHOLD]:  # ACE-PARRY
-                    continue
-                _take(stack, height, s, i)
-                tapped[attacker] = 0
-                winner, loser = d_side, a_side
-            took[winner, loser] += 1
-            capn[winner] += 1
-            if capn[winner] >= end_at:
+            w = fight_result(rules, stack, height, tapped, hand, hn, took, capn, s, i, at, dt)
+            if w >= 0 and capn[w] >= end_at:
                 ended = END_CAPTURES
                 break
         if ended >= 0:
             break
         # ACE-JACKPOT-FILL
         if jn == JACKPOT:
-            q = jp[JACKPOT - 1] // PIECES
-            for j in range(JACKPOT):
-                x = jp[j]
-                if x // PIECES == q:
-                    hand[q, hn[q]] = x
-                    hn[q] += 1
-                else:
-                    took[q, x // PIECES] += 1
-                    capn[q] += 1
+            q = fill_jackpot(jp, hand, hn, took, capn)
             jn = 0
             if capn[q] >= end_at:
                 ended = END_CAPTURES
                 break
             player = q
         else:
-            player = _next_player(out, p)
+            player = next_player(out, p)
 
-    _settle_all(rules, took, capn, out, money)
+    settle_all(rules, took, capn, out, money)
     best = 0
     for q in range(1, PLAYERS):
         if money[q] > money[best]:
