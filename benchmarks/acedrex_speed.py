@@ -10,7 +10,8 @@ four ``money`` (3), each to ``--decisions`` decisions; a round plays each game w
 checkouts, the order swapped every round. ``--lockstep N`` plays the first game instead,
 N decisions, both checkouts side by side, each decision timed with both. It prints each
 bot's milliseconds a decision (decisions with more than one action) and the factor
-old / new.
+old / new. Each checkout first plays 20 decisions untimed (the compiled search's code is
+loaded then, about half a second once a process), and says how long they took.
 """
 
 from __future__ import annotations
@@ -130,6 +131,13 @@ def main() -> None:
     args = parser.parse_args()
     _load("old", args.old)
     _load("new", args.new)
+    for tag in ("old", "new"):
+        # Untimed: a checkout's first decisions load its compiled code from numba's
+        # cache (once a process), which a game's timing would otherwise carry.
+        start = time.perf_counter()
+        play(tag, GAMES[1][0], 1, 20)
+        print(f"warm-up, {tag}: 20 decisions in {time.perf_counter() - start:.2f} s",
+              flush=True)
     total: dict[tuple[str, str], list[float]] = {}
     if args.lockstep:
         total = lockstep(GAMES[0][1], args.lockstep)

@@ -25,7 +25,8 @@ WEB_FIXTURES = {"server", "browser", "database", "postgres_server", "web"}
 HEAVY_MODULES = {"test_movegen_oracle.py", "test_golden.py", "test_fuzz.py",
                  "test_scaleout.py", "test_agents_exact.py", "test_agents_duel.py",
                  "test_analysis.py", "test_nn.py", "test_nn_teacher.py",
-                 "test_acedrex_speed.py", "test_benchmark_positions.py",
+                 "test_acedrex_speed.py", "test_acedrex_search.py",
+                 "test_benchmark_positions.py",
                  "test_maskable_ppo_example.py"}
 
 

@@ -11,7 +11,8 @@ import pytest
 import gammon
 from gammon.agents import evaluator_for, make_agent
 from gammon.agents.base import chance_children
-from gammon.agents.search import BoardSearch, StateSearch, board_search_applies, roll_table
+from gammon.agents.search import BoardSearch, board_search_applies, roll_table
+from gammon.agents.state_search import StateSearch
 from gammon.core.dice import two_dice
 from gammon.core.position import Position
 from gammon.core.protocol import Phase
@@ -192,12 +193,12 @@ def test_expectimax_plays_the_standard_openings():
 def test_cutoff_drops_candidates_far_behind_the_best():
     """gnubg's move filter: of the ``width`` best, only those within ``cutoff`` of the
     best by depth 0 are searched further; without a cutoff all ``width`` are."""
-    from gammon.agents.search import _keep
+    from gammon.agents.state_search import move_filter
 
     base = np.array([0.10, 0.50, 0.45, -0.20, 0.30])
-    assert list(_keep(base, 3)) == [1, 2, 4]
-    assert list(_keep(base, 3, 0.16)) == [1, 2]
-    assert list(_keep(base, 3, 0.0)) == [1]
+    assert list(move_filter(base, 3)) == [1, 2, 4]
+    assert list(move_filter(base, 3, 0.16)) == [1, 2]
+    assert list(move_filter(base, 3, 0.0)) == [1]
     state = midgame("backgammon", plays=9)
     state = state.apply(state.chance_outcomes()[5][0])
     scores = BoardSearch(state.variant, evaluator_for(state.variant)).scores(

@@ -30,7 +30,8 @@ from gammon.evaluators.base import Evaluator
 from gammon.nn.evaluator import LOSE_BACKGAMMON, LOSE_GAMMON, WIN, WIN_BACKGAMMON, WIN_GAMMON
 
 if TYPE_CHECKING:
-    from gammon.agents.search import BoardSearch, StateSearch
+    from gammon.agents.search import BoardSearch
+    from gammon.agents.state_search import StateSearch
 
 __all__ = ["MatchContext", "MatchEvaluator", "MatchSearches", "applies", "match_context"]
 

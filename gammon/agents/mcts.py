@@ -40,8 +40,9 @@ from typing import Any, Literal, TypeAlias
 import numpy as np
 
 from gammon.agents.base import child_states, is_track, play_rows
-from gammon.agents.search import BoardSearch, board_search_applies, candidates
+from gammon.agents.search import BoardSearch, board_search_applies
 from gammon.agents.stakes import resolve
+from gammon.agents.state_search import candidates
 from gammon.core.protocol import Phase, Rules, State
 from gammon.core.variant import GameState
 from gammon.evaluators import evaluator_for

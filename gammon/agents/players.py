@@ -22,8 +22,9 @@ from typing import Any, Protocol
 import numpy as np
 
 from gammon.agents.match_play import MatchSearches
-from gammon.agents.search import StateSearch, best_action, candidates, make_search
+from gammon.agents.search import best_action, make_search
 from gammon.agents.stakes import resolve
+from gammon.agents.state_search import StateSearch, candidates
 from gammon.core.protocol import Rules, State
 from gammon.evaluators import evaluator_for
 from gammon.evaluators.base import Evaluator

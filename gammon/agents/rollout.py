@@ -34,7 +34,7 @@ import numpy as np
 
 from gammon.agents.base import child_states
 from gammon.agents.offered import offered
-from gammon.agents.search import candidates
+from gammon.agents.state_search import candidates
 from gammon.core.protocol import Phase, State
 from gammon.evaluators import evaluator_for
 

@@ -31,7 +31,8 @@ from gammon.agents.cube import (
     efficiency,
     view_ahead,
 )
-from gammon.agents.search import BoardSearch, StateSearch
+from gammon.agents.search import BoardSearch
+from gammon.agents.state_search import StateSearch
 from gammon.core.protocol import State
 from gammon.core.variant import GameState, TrackVariant
 from gammon.evaluators.base import ChanceEvaluator, Evaluator

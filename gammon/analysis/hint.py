@@ -24,8 +24,9 @@ import numpy as np
 
 from gammon.agents.base import play_rows
 from gammon.agents.cube import CENTRE, CubeView
-from gammon.agents.search import BoardSearch, StateSearch, make_search
+from gammon.agents.search import BoardSearch, make_search
 from gammon.agents.stakes import view_of
+from gammon.agents.state_search import StateSearch
 from gammon.core.play import Play
 from gammon.kernels.search import game_ends
 from gammon.nn.evaluator import NeuralEvaluator, flip, outcome_targets

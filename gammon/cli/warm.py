@@ -49,7 +49,7 @@ def warm_variant(name: str, turns: int = 12) -> None:
 
 #: The parts of :func:`warm_all` that take longest to compile, longest first.
 LONGEST_FIRST = ["vector environment", "backgammon", "acey-deucey", "multi-gam", "exact solver",
-                 "gul-bara", "acedrex", "training", "moultezim"]
+                 "acedrex search", "gul-bara", "acedrex", "training", "moultezim"]
 
 
 def warm_all(report: Callable[[str], None] = lambda name: None, jobs: int = 0) -> None:
@@ -60,7 +60,7 @@ def warm_all(report: Callable[[str], None] = lambda name: None, jobs: int = 0) -
     parts: list[tuple[str, Callable[..., None], tuple[str, ...]]] = [
         ("vector environment", warm_vector, ()), ("training", warm_training, ()),
         ("exact solver", warm_solver, ()), ("bearoff tables", warm_bearoff, ()),
-        ("steps", warm_steps, ())]
+        ("steps", warm_steps, ()), ("acedrex search", warm_acedrex_search, ())]
     parts += [(name, warm_variant, (name,)) for name in variant_names()]
     # The longest first (as measured from an empty cache), so that the processes finish
     # together: 117 s for everything on two cores.
@@ -90,6 +90,19 @@ def warm_vector() -> None:
     staked = VectorEnv("backgammon", num_envs=2, seed=0, stakes={})
     for _ in range(3):  # a play, a double, a drop: the kernel that opens a game after it
         staked.step(np.where(staked.phase == 0, 0, 1))
+
+
+def warm_acedrex_search() -> None:
+    """One decision of Acedrex's ``expectimax:1``, whose search is compiled
+    (:mod:`gammon.kernels.acedrex_search`; the game's default bot searches in Python)."""
+    rules = variant("acedrex")
+    bot = make_agent("expectimax:1", rules, seed=0)
+    rng = random.Random(0)
+    state = rules.initial_state()
+    while state.is_chance or len(state.legal_actions()) < 3:
+        state = state.apply(state.sample_chance(rng) if state.is_chance
+                            else state.legal_actions()[0])
+    bot.choose(state)
 
 
 def warm_steps() -> None:
