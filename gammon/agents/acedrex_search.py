@@ -2,7 +2,7 @@
 :class:`~gammon.agents.search.StateSearch` whose ``value`` and ``decide`` run in
 :mod:`gammon.kernels.acedrex_search`, for the heuristic evaluator
 (:class:`~gammon.evaluators.acedrex.AcedrexHeuristic`). It gives the scores the Python
-search gives, to the bit, about twenty times sooner; ``make_search`` picks it for
+search gives, to the bit, about twelve times sooner; ``make_search`` picks it for
 that evaluator. What it does not cover (another evaluator, a state of the starting
 throws, a decision searched without looking through small ones) goes to the Python
 search it inherits.
