@@ -101,12 +101,12 @@ STAGES = {"roll": ROLL, "one": ONE, "move": MOVE, "jump": JUMP, "attack": ATTACK
 
 #: An action row that is no step or jump: pass, or no jump.
 NOTHING = -2
-#: The most actions of a decision: a step of every piece for every part, and pass.
+#: More actions than a decision can have (a step of every piece and the hand for every
+#: part of the die, and pass).
 MOST_ACTIONS = (ALL + 1) * SIDES + 1
 
 # The search's settings (an int64 vector).
 P_DEPTH, P_WIDTH, P_INNER, P_FOLLOW, P_WIDE, P_CUTOFF = range(6)
-PARAMS = 6
 # What a node of the search computes.
 M_VALUE, M_DECIDE, M_NO_FOLLOW, M_ROOT = range(4)
 
