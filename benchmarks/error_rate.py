@@ -1,7 +1,10 @@
 """Bots measured as the backgammon world measures them: the equity they lose on a fixed
 benchmark of positions rated by gnubg at 2 plies (`benchmarks/build_positions.py`), then
 at 3 plies where it matters (`benchmarks/rerate_positions.py`: the plays within 0.10 of
-the best, and every cube decision), deeper than any bot measured here.
+the best, and every cube decision), deeper than any bot measured here, then, where
+`benchmarks/rollout_positions.py` has run, by gnubg's rollouts (the plays near the best
+and the cube decisions). The reference is named as the rows record it: "gnubg rollouts
+(settings)" or "gnubg 3-ply", per set where they differ.
 
     .venv/bin/python benchmarks/error_rate.py [--agents neural:0,neural:1,neural:2,...]
         [--positions benchmarks/positions] [--jobs 2] [--limit N] [--json FILE]
@@ -93,14 +96,51 @@ def cube_results(spec: str, rows: list[dict]) -> list[tuple[bool, float, float |
     return out
 
 
+def _plies(rows: list[dict]) -> int:
+    return max((row.get("rated", {}).get("plies", 2) for row in rows), default=2)
+
+
+def rollout_words(settings: dict[str, Any]) -> str:
+    """A rollout's settings as a row records them (rollout_positions.py), in words."""
+    depth = (f"truncated after {settings['truncation']} plies with a {settings['at']}-ply "
+             "evaluation there" if settings["truncation"] else "to the end")
+    return (f"{settings['trials']} trials, {settings['plies']}-ply checker play, {depth}, "
+            "variance reduction")
+
+
+def set_reference(kind: str, rows: list[dict]) -> str:
+    """What rated one set's positions, as their rows say: gnubg's rollouts
+    (rollout_positions.py) or its evaluation at some plies (rerate_positions.py)."""
+    rolled = [row for row in rows if "rollout" in row.get("rated", {})]
+    if not rolled:
+        plies = _plies(rows)
+        return f"gnubg {plies}-ply" + (" (the plays within 0.10 of the best; the rest 2-ply)"
+                                       if kind == "checker" and plies > 2 else "")
+    settings = rolled[0]["rated"]["rollout"]
+    words = f"gnubg rollouts ({'cubeless' if kind == 'checker' else 'cubeful'}, "
+    words += rollout_words(settings)
+    if kind == "checker":
+        words += ("; the plays near the best at 3 plies, the others' 3-ply values moved by "
+                  "the rollouts' mean change")
+    words += ")"
+    rest = [row for row in rows if "rollout" not in row.get("rated", {})]
+    if rest:
+        dead = sum("dead cube" in row.get("decision", "") for row in rest)
+        words += (f", {len(rest)} at gnubg {_plies(rest)}-ply"
+                  + (f" ({dead} with a dead cube)" if dead else ""))
+    return words
+
+
 def reference(sets: dict[str, list[dict]]) -> str:
     """What rated the positions, as their rows say."""
-    plies = sorted({row.get("rated", {}).get("plies", 2) for rows in sets.values()
-                    for row in rows})
-    deepest = plies[-1] if plies else 2
-    if deepest == 2:
-        return "gnubg 2-ply"
-    return f"gnubg {deepest}-ply (checker plays: those within 0.10 of the best; the rest 2-ply)"
+    if not any("rollout" in row.get("rated", {}) for rows in sets.values() for row in rows):
+        deepest = _plies([row for rows in sets.values() for row in rows])
+        if deepest == 2:
+            return "gnubg 2-ply"
+        return (f"gnubg {deepest}-ply (checker plays: those within 0.10 of the best; the "
+                "rest 2-ply)")
+    return "; ".join(f"{kind}: {set_reference(kind, rows)}"
+                     for kind, rows in sets.items() if rows)
 
 
 def position_kind(row: dict) -> str:
@@ -172,6 +212,9 @@ def main(argv: list[str] | None = None) -> int:
             "checker_error_by_kind": {kind: {"positions": len(part),
                                              "error": 1000 * sum(part) / max(len(part), 1)}
                                       for kind, part in by_kind.items()}})
+    rated_by = {kind: set_reference(kind, rows) for kind, rows in sets.items() if rows}
+    for f in figures:
+        f["reference"] = rated_by
     print(f"{len(sets['checker'])} checker plays and {len(sets['cube'])} cube decisions rated "
           f"by {reference(sets)} (thousandths of a point a decision):")
     print("| agent | checker error | errors ≥ 0.08 | blunders ≥ 0.16 | s a move | cube agrees "

@@ -27,6 +27,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
@@ -88,6 +89,62 @@ def _job(task: tuple[str, int, dict, int, float, int]) -> tuple[str, int, dict]:
     return kind, index, rerate_cube(row, plies)
 
 
+# --- the journal, shared with rollout_positions.py ----------------------------------------
+
+
+def load_sets(positions: Path) -> dict[str, list[dict]]:
+    """The benchmark's rows: ``{"checker": [...], "cube": [...]}``."""
+    return {kind: [json.loads(line) for line in
+                   (positions / f"{kind}.jsonl").read_text().splitlines()]
+            for kind in ("checker", "cube")}
+
+
+def read_journal(journal: Path) -> dict[tuple[str, int], dict]:
+    """The rows a journal holds, by (kind, index); a line cut short by a stop is skipped."""
+    done: dict[tuple[str, int], dict] = {}
+    if journal.exists():
+        for line in journal.read_text().splitlines():
+            try:
+                entry = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            done[entry["kind"], entry["index"]] = entry["row"]
+    return done
+
+
+def rate_journaled(tasks: list[tuple], job: Callable[[Any], tuple[str, int, dict]],
+                   journal: Path, done: dict[tuple[str, int], dict], jobs: int,
+                   total: int, every: int = 50) -> None:
+    """Run ``job`` on each task (``(kind, index, row, ...)``) in ``jobs`` processes; each
+    row it answers goes into ``done`` and, one line a position, into ``journal`` (flushed
+    at once: a run stopped anywhere resumes with the same command). A line on standard
+    error every ``every`` positions: how many, the time, the rate."""
+    journal.parent.mkdir(parents=True, exist_ok=True)
+    print(f"{len(done)} rated before, {len(tasks)} to rate", file=sys.stderr, flush=True)
+    began = time.monotonic()
+    with journal.open("a") as out, ProcessPoolExecutor(jobs) as pool:
+        for n, future in enumerate(as_completed(pool.submit(job, t) for t in tasks), 1):
+            kind, index, row = future.result()
+            done[kind, index] = row
+            out.write(json.dumps({"kind": kind, "index": index, "row": row},
+                                 separators=(",", ":")) + "\n")
+            out.flush()
+            if n % every == 0 or n == len(tasks):
+                seconds = time.monotonic() - began
+                print(f"{len(done)}/{total} rated ({kind} {index}), {seconds:.0f} s, "
+                      f"{3600 * n / max(seconds, 1e-9):.1f} positions/h this run",
+                      file=sys.stderr, flush=True)
+
+
+def write_back(positions: Path, sets: dict[str, list[dict]],
+               done: dict[tuple[str, int], dict]) -> None:
+    """Every set written back in place, each row as rated in ``done`` or as it was."""
+    for kind, rows in sets.items():
+        rated = [done.get((kind, i), row) for i, row in enumerate(rows)]
+        (positions / f"{kind}.jsonl").write_text(
+            "".join(json.dumps(row, separators=(",", ":")) + "\n" for row in rated))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plies", type=int, default=3)
@@ -97,39 +154,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=Path, default=HERE)
     parser.add_argument("--journal", type=Path, default=Path(".rerate"))
     args = parser.parse_args(argv)
-    sets = {kind: [json.loads(line) for line in
-                   (args.positions / f"{kind}.jsonl").read_text().splitlines()]
-            for kind in ("checker", "cube")}
-    args.journal.mkdir(parents=True, exist_ok=True)
+    sets = load_sets(args.positions)
     journal = args.journal / f"plies-{args.plies}.jsonl"
-    done: dict[tuple[str, int], dict] = {}
-    if journal.exists():
-        for line in journal.read_text().splitlines():
-            try:
-                entry = json.loads(line)
-            except json.JSONDecodeError:  # a line cut short by a stop
-                continue
-            done[entry["kind"], entry["index"]] = entry["row"]
+    done = read_journal(journal)
     tasks = [(kind, i, row, args.plies, args.window, args.most)
              for kind, rows in sets.items() for i, row in enumerate(rows)
              if (kind, i) not in done and row.get("rated", {}).get("plies") != args.plies]
-    total = sum(len(rows) for rows in sets.values())
-    print(f"{len(done)} rated before, {len(tasks)} to rate", file=sys.stderr, flush=True)
-    began = time.monotonic()
-    with journal.open("a") as out, ProcessPoolExecutor(args.jobs) as pool:
-        for n, future in enumerate(as_completed(pool.submit(_job, t) for t in tasks), 1):
-            kind, index, row = future.result()
-            done[kind, index] = row
-            out.write(json.dumps({"kind": kind, "index": index, "row": row},
-                                 separators=(",", ":")) + "\n")
-            out.flush()
-            if n % 50 == 0:
-                print(f"{len(done)}/{total} rated, {time.monotonic() - began:.0f} s",
-                      file=sys.stderr, flush=True)
-    for kind, rows in sets.items():
-        rated = [done.get((kind, i), row) for i, row in enumerate(rows)]
-        (args.positions / f"{kind}.jsonl").write_text(
-            "".join(json.dumps(row, separators=(",", ":")) + "\n" for row in rated))
+    rate_journaled(tasks, _job, journal, done, args.jobs,
+                   sum(len(rows) for rows in sets.values()))
+    write_back(args.positions, sets, done)
     print(f"every position rated at {args.plies} plies in {args.positions}")
     return 0
 

@@ -17,6 +17,7 @@ import atexit
 import contextlib
 import json
 import os
+import pty
 import shutil
 import subprocess
 import tempfile
@@ -56,9 +57,13 @@ def supports(variant: Rules) -> bool:
 
 
 class GnubgBridge:
-    """One gnubg process answering requests (see :mod:`gammon.agents.gnubg_driver`)."""
+    """One gnubg process answering requests (see :mod:`gammon.agents.gnubg_driver`).
 
-    def __init__(self, executable: str | None = None) -> None:
+    ``terminal``: gnubg starts with a pseudo-terminal for its standard output, which it
+    needs to print the results of its rollouts (the ``rollout`` ops); the driver then
+    sends that output nowhere."""
+
+    def __init__(self, executable: str | None = None, *, terminal: bool = False) -> None:
         path = executable or gnubg_path()
         if path is None:
             raise GnubgError("gnubg is not installed (apt-get install gnubg, or set $GNUBG)")
@@ -66,15 +71,22 @@ class GnubgBridge:
         answers, from_gnubg = os.pipe()
         self._log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in close())
         env = dict(os.environ, GAMMON_GNUBG_IN=str(to_gnubg), GAMMON_GNUBG_OUT=str(from_gnubg))
+        stdout: int = subprocess.DEVNULL
+        self._terminal: int | None = None
+        if terminal:  # gnubg prints rollouts' results only to a terminal (isatty)
+            self._terminal, stdout = pty.openpty()
+            env.update(GAMMON_GNUBG_TERMINAL="1", LC_ALL="C", LANGUAGE="C")
         try:
             self.process = subprocess.Popen(
                 [path, "-q", "-t", "-p", str(DRIVER)],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self._log,
+                stdin=subprocess.DEVNULL, stdout=stdout, stderr=self._log,
                 pass_fds=(to_gnubg, from_gnubg), env=env, close_fds=True,
             )
         finally:
             os.close(to_gnubg)
             os.close(from_gnubg)
+            if terminal:
+                os.close(stdout)
         self._requests = os.fdopen(requests, "w")
         self._answers = os.fdopen(answers, "r")
         self.variation = "standard"
@@ -111,19 +123,24 @@ class GnubgBridge:
         for stream in (self._requests, self._answers):
             with contextlib.suppress(OSError):
                 stream.close()
+        if self._terminal is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._terminal)
+            self._terminal = None
         self._log.close()
 
 
-_BRIDGE: GnubgBridge | None = None
+_BRIDGES: dict[bool, GnubgBridge] = {}
 
 
-def bridge() -> GnubgBridge:
-    """This process's gnubg (started on first use; a forked process starts its own)."""
-    global _BRIDGE
-    if _BRIDGE is None or _BRIDGE.pid != os.getpid() or _BRIDGE.process.poll() is not None:
-        _BRIDGE = GnubgBridge()
-        atexit.register(_BRIDGE.close)
-    return _BRIDGE
+def bridge(terminal: bool = False) -> GnubgBridge:
+    """This process's gnubg (started on first use; a forked process starts its own);
+    ``terminal``: a second one, started on a pseudo-terminal, that can roll out."""
+    current = _BRIDGES.get(terminal)
+    if current is None or current.pid != os.getpid() or current.process.poll() is not None:
+        current = _BRIDGES[terminal] = GnubgBridge(terminal=terminal)
+        atexit.register(current.close)
+    return current
 
 
 def to_gnubg(position: Position) -> list[list[int]]:
