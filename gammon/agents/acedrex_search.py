@@ -1,5 +1,5 @@
 """Acedrex's expectimax in compiled code (issue 49): :class:`AcedrexSearch` is a
-:class:`~gammon.agents.search.StateSearch` whose ``value`` and ``decide`` run in
+:class:`~gammon.agents.state_search.StateSearch` whose ``value`` and ``decide`` run in
 :mod:`gammon.kernels.acedrex_search`, for the heuristic evaluator
 (:class:`~gammon.evaluators.acedrex.AcedrexHeuristic`). It gives the scores the Python
 search gives, to the bit, about twelve times sooner; ``make_search`` picks it for

@@ -1,5 +1,5 @@
 """Expectimax for Acedrex Backgammon in compiled code: the search of
-:class:`gammon.agents.search.StateSearch` with the heuristic of
+:class:`gammon.agents.state_search.StateSearch` with the heuristic of
 :class:`gammon.evaluators.acedrex.AcedrexHeuristic`, over one small integer array a
 state (issue 49).
 
