@@ -107,6 +107,8 @@ LATER: dict[str, list[tuple[int, list[str]]]] = {
     "acey-deucey-restrictive": [(30_000, ["--rate", "0.002", "--check-every", "3000"])],
     "hypergammon-2": [(500_000, ["--rate", "0.001", "--check-every", "100000"])],
     "hypergammon-3": [(500_000, ["--rate", "0.001", "--check-every", "100000"])],
+    # Issue 48: its curve was still rising at 200,000 games.
+    "moultezim": [(400_000, ["--rate", "0.002", "--check-every", "20000"])],
 }
 
 

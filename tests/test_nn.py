@@ -642,7 +642,7 @@ DEFAULT_BOTS = {
     "caucasian": "neural:1", "long-nardy": "neural:1", "acey-deucey": "neural:1",
     "acey-deucey-restrictive": "neural:1", "multi-gam": "rollout", "acedrex": "money",
     "portes": "neural:1", "tavla": "neural:1", "fevga": "neural:1", "plakoto": "neural:1",
-    "tapa": "neural:1", "gul-bara": "neural:1", "moultezim": "expectimax",
+    "tapa": "neural:1", "gul-bara": "neural:1", "moultezim": "neural:1",
 }
 
 
