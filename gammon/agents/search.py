@@ -18,10 +18,11 @@ Two engines compute the same thing:
   one array and scores them with a single evaluator call; best replies per roll are
   found with numpy reductions. Values of expanded positions are cached, keyed by board
   and player to roll.
-- :class:`StateSearch`, for everything else (acey-deucey's extra rolls and doubles
-  choice, Multi-Gam's four players, Acedrex): the same recursion over the game protocol
-  (``chance_outcomes``, ``legal_actions``, ``apply``), scoring the children of each
-  decision with one evaluator call.
+- :class:`~gammon.agents.state_search.StateSearch`, for everything else (acey-deucey's
+  extra rolls and doubles choice, Multi-Gam's four players, Acedrex): the same recursion
+  over the game protocol (``chance_outcomes``, ``legal_actions``, ``apply``), scoring
+  the children of each decision with one evaluator call; for Acedrex's heuristic it runs
+  in compiled code (:mod:`gammon.agents.acedrex_search`).
 
 Inner decisions with search depth left keep the ``inner`` best replies by the
 evaluator (one by default, as gnubg's pruning does) and search those; the root keeps the
