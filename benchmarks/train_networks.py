@@ -72,6 +72,10 @@ TEACHER: dict[str, tuple[int, list[str]]] = {
                                 str(WEIGHTS / "backgammon.npz"), "--games", "20000",
                                 "--rate", "0.0002", "--seed", "2027",
                                 "--teacher-processes", "2"]),
+    # The pruning network (docs/networks.md): 32 units on the raw inputs, taught by the
+    # shipped networks above; a search values only each roll's best few plays by it.
+    "backgammon.prune": (14, ["--prune", "--hidden", "32", "--games", "15000",
+                              "--rate", "0.003", "--seed", "2028"]),
 }
 
 

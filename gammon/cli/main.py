@@ -754,6 +754,21 @@ InitOpt = Annotated[Path | None, typer.Option(
 KindOpt = Annotated[str, typer.Option(
     help="With --teacher: a network for one kind of position alone (race), read beside "
     "the main network as NAME.race.npz (docs/networks.md).")]
+PruneOpt = Annotated[bool, typer.Option(
+    "--prune", help="A pruning network, read beside the main network as NAME.prune.npz: "
+    "small (--hidden), on the raw inputs, taught by the shipped network (the teacher "
+    "'neural'); a search values only the best few plays of each roll by it in full "
+    "(docs/networks.md).")]
+
+
+def _pruning_teacher(teacher: str | None, contact: bool | None, kind: str,
+                     init: Path | None) -> tuple[str, bool]:
+    """The teacher and the inputs of a pruning network (``--prune``): the shipped
+    network, the raw inputs; anything else asked for is refused."""
+    if contact or kind or init or (teacher or "neural").lower() != "neural":
+        raise _fail("--prune trains a pruning network on the raw inputs, taught by the "
+                    "shipped network: leave out --contact, --kind, --init and --teacher")
+    return "neural", False
 
 
 @app.command()
@@ -791,16 +806,20 @@ def train(
     epochs: EpochsOpt = 40,
     teacher_processes: TeacherProcessesOpt = 16,
     kind: KindOpt = "",
+    prune: PruneOpt = False,
     init: InitOpt = None,
     option: OptionOpt = None,
 ) -> None:
     """Train a network by TD(lambda) self-play (or on a teacher's evaluations, with
     --teacher), with checkpoints and a learning curve."""
+    from gammon.nn import PRUNE
     from gammon.training.cli import run_teacher, run_training
     from gammon.training.teacher import TeacherPlan
     from gammon.training.train import HIDDEN, LAMBDA, SHARDS, Rounds, Settings, default_rate
 
     rules = _variant(variant_name, option)
+    if prune:
+        teacher, contact = _pruning_teacher(teacher, contact, kind, init)
     out = out if out is not None else Path(f"{rules.name}.npz")
     plot = plot if plot is not None else out.with_suffix(".png")
     every = check_every if check_every is not None else max(games // 10, 1)
@@ -823,7 +842,8 @@ def train(
             plan = TeacherPlan(teacher, games, epochs, rate=1e-3 if rate is None else rate,
                                processes=teacher_processes,
                                check_every=check_every if check_every is not None
-                               else max(epochs // 4, 1), kind=kind)
+                               else max(epochs // 4, 1), kind=kind,
+                               role=PRUNE if prune else "")
             run_teacher(settings, plan, out, resume, plot, console, command, init)
             return
         rounds = (Rounds(shards or SHARDS, shard_games, jobs, ray) if parallel else None)

@@ -77,5 +77,25 @@ def kind_networks(rules: Rules, main: Path) -> dict[str, Network]:
     return found
 
 
-__all__ = ["WEIGHTS", "Network", "kind_networks", "load_network", "network_name",
-           "shipped_network"]
+#: The suffix of a pruning network's file beside the main one (``NAME.prune.npz``), and
+#: the mark in its header.
+PRUNE = "prune"
+
+
+def pruning_network(rules: Rules, main: Path) -> Network | None:
+    """The pruning network beside the network file ``main`` (``NAME.prune.npz``), if
+    any: a small network that screens the plays inside a search, which values only the
+    best few of each roll by the main one (:mod:`gammon.agents.search`). Checked to be a
+    network of ``rules`` made for that."""
+    path = sibling(main, PRUNE)
+    if not path.exists():
+        return None
+    network = load_network(rules, path)
+    if network.meta.get("role") != PRUNE:
+        raise InvalidOptionError(f"{path} is not a pruning network (its header says role "
+                                 f"{network.meta.get('role')!r}, not {PRUNE!r})")
+    return network
+
+
+__all__ = ["PRUNE", "WEIGHTS", "Network", "kind_networks", "load_network", "network_name",
+           "pruning_network", "shipped_network"]

@@ -137,8 +137,8 @@ def run_teacher(settings: Settings, plan: TeacherPlan, out: Path, resume: Path |
     from gammon.training.train import new_network
 
     rules = settings.rules()
-    TeacherSpec.parse(plan.teacher)  # a bad name fails before anything runs
-    if not supports(rules):
+    spec = TeacherSpec.parse(plan.teacher)  # a bad name fails before anything runs
+    if spec.name == "gnubg" and not supports(rules):
         raise InvalidOptionError(f"the gnubg teacher evaluates standard backgammon, not "
                                  f"{rules.name}: train it by self-play (no --teacher)")
     if init is not None and resume is not None:

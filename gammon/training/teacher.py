@@ -13,7 +13,9 @@ on roll are exactly ours). A run has three stages, each resumable from its files
    best line); every position where a player is about to roll, once each.
 2. **Labels** (:class:`GnubgTeacher`): gnubg's evaluation of each position, asked of
    several gnubg processes at once (each spends most of a 0-ply query waiting on its own
-   worker thread, so they overlap well). Saved every ``LABEL_CHUNK`` positions.
+   worker thread, so they overlap well). Saved every ``LABEL_CHUNK`` positions. The
+   teacher ``neural`` is the variant's shipped evaluator instead, asked in this process:
+   what a pruning network learns (``gammon train --prune``, docs/networks.md).
 3. **Fitting** (:func:`fit_epoch`): minibatch Adam on the cross-entropy between the
    network's sigmoid outputs and the teacher's probabilities, the learning rate held
    for the first 70% of the epochs and brought down linearly to zero over the rest.
@@ -47,7 +49,7 @@ from gammon.core.position import Position
 from gammon.core.protocol import Phase, Rules
 from gammon.kernels import writable_boards
 from gammon.nn import load_network
-from gammon.nn.evaluator import NeuralEvaluator, equity, neural_evaluator
+from gammon.nn.evaluator import NeuralEvaluator, equity, load_evaluator, neural_evaluator
 from gammon.nn.kinds import checked, select
 from gammon.nn.network import Network
 from gammon.training.train import strength_point
@@ -70,17 +72,22 @@ HOLD = 0.7
 
 @dataclass(frozen=True)
 class TeacherSpec:
-    """Who labels the positions: ``gnubg`` at ``plies``."""
+    """Who labels the positions: ``gnubg`` at ``plies``, or ``neural``, the variant's
+    shipped evaluator (its networks, those of its kinds and the bearoff databases) at 0
+    plies: what a pruning network learns to give (``--prune``)."""
 
     name: str
     plies: int
 
     @classmethod
     def parse(cls, text: str) -> TeacherSpec:
-        """``gnubg`` or ``gnubg:P`` (P = 0, 1 or 2 plies)."""
+        """``gnubg``, ``gnubg:P`` (P = 0, 1 or 2 plies) or ``neural``."""
         name, _, plies = text.strip().lower().partition(":")
+        if name == "neural" and plies in ("", "0"):
+            return cls(name, 0)
         if name != "gnubg":
-            raise InvalidOptionError(f"teacher {text!r}: the teacher is gnubg[:PLIES]")
+            raise InvalidOptionError(f"teacher {text!r}: the teacher is gnubg[:PLIES] or "
+                                     "neural (the shipped network, at 0 plies)")
         try:
             depth = int(plies) if plies else 0
         except ValueError:
@@ -295,11 +302,15 @@ class TeacherPlan:
     #: A kind of position (:mod:`gammon.nn.kinds`) the network is for alone: only the
     #: sampled positions of that kind are labelled and fitted ("": every position).
     kind: str = ""
+    #: What the network is for beside the main one: ``prune`` (:data:`gammon.nn.PRUNE`,
+    #: a pruning network), or "" (it plays).
+    role: str = ""
 
     def as_json(self) -> dict[str, Any]:
         plan = {"teacher": self.teacher, "games": self.games, "epochs": self.epochs,
                 "batch": self.batch, "rate": self.rate, "explore": self.explore}
-        return {**plan, "kind": self.kind} if self.kind else plan
+        return {**plan, **{key: value for key, value in (("kind", self.kind),
+                                                           ("role", self.role)) if value}}
 
 
 def data_path(out: Path) -> Path:
@@ -334,6 +345,8 @@ class TeacherRun:
         self.evaluator = evaluator
         if plan.kind:
             network.meta["kind"] = checked(plan.kind)
+        if plan.role:
+            network.meta["role"] = plan.role
         state = network.meta.setdefault("teacher", {})
         state.update(plan.as_json())
         state.setdefault("epochs_done", 0)
@@ -397,6 +410,17 @@ class TeacherRun:
             return
         self.events("stage", f"positions labelled by {self.spec}", len(labels))
         self.events("done", len(labels) - len(todo))
+        if self.spec.name == "neural":
+            # In this process, in moments: the shipped evaluator, not the one trained.
+            shipped = load_evaluator(self.rules, prune=False)
+            assert isinstance(shipped, NeuralEvaluator)
+            for start in range(0, len(todo), LABEL_CHUNK):
+                chunk = todo[start:start + LABEL_CHUNK]
+                labels[chunk] = shipped.outputs(boards[chunk], turns[chunk].astype(np.int64))
+                self.events("done", len(labels) - len(todo) + len(chunk) + start)
+            self._write(boards, turns, labels)
+            self.save(0.0)
+            return
         teacher = GnubgTeacher(self.spec.plies, self.plan.processes)
         try:
             for start in range(0, len(todo), LABEL_CHUNK):
@@ -455,10 +479,11 @@ class TeacherRun:
             self.events("epoch", entry)
             self.events("done", epoch + 1)
             every = self.plan.check_every
-            # A network of one kind of position plays no game alone: its measure is the
-            # held-out error (and the main network's games with it, docs/networks.md).
-            if not self.plan.kind and ((every and (epoch + 1) % every == 0)
-                                       or epoch + 1 == epochs):
+            # A network of one kind of position, or a pruning one, plays no game alone:
+            # its measure is the held-out error (and the main network's games with it,
+            # docs/networks.md).
+            plays = not self.plan.kind and not self.plan.role
+            if plays and ((every and (epoch + 1) % every == 0) or epoch + 1 == epochs):
                 self.check(epoch + 1)
 
     def check(self, epoch: int) -> None:
