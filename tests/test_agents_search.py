@@ -357,3 +357,16 @@ def test_the_network_and_the_search_play_whole_games_that_pin(variant_name):
         assert all(isinstance(agent.search, BoardSearch) for agent in agents)
         played = play_game(rules, agents, random.Random(seed))
         assert played.finished and sum(played.returns) == 0
+
+
+def test_distinct_rows_finds_each_distinct_board_once_and_where_each_row_went():
+    from gammon.kernels.search import distinct_rows
+
+    rng = np.random.default_rng(4)
+    rows = rng.integers(0, 4, (3000, 52)).astype(np.int8)
+    rows[1500:] = rows[rng.integers(0, 1500, 1500)]  # each of these met before
+    rows[7, 51] = -1  # a negative byte (a pin row's) is a byte like another
+    first, inverse = distinct_rows(rows)
+    assert (rows[first][inverse] == rows).all()
+    assert len(first) == len(np.unique(rows, axis=0))
+    assert (first == np.sort(first)).all()  # the first met of each, in order

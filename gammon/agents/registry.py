@@ -31,7 +31,10 @@ kind               what it is                                              varia
 ``neural:P``       the variant's trained network (:mod:`gammon.nn`), at P  all
                    plies of expectimax on it (default 0: the best play by
                    the network); ``width=``, ``cutoff=`` as expectimax;
-                   ``net=FILE`` another network of the variant
+                   ``net=FILE`` another network of the variant;
+                   ``prune=no`` values every play inside the search
+                   in full (default: screened by the pruning network
+                   where one ships, backgammon's)
 ``pubeval``        Tesauro's public evaluation function                    backgammon
                                                                            board
 ``gnubg:P``        GNU Backgammon at P plies (default 0); ``noise=X``      backgammon
@@ -262,7 +265,10 @@ def _neural(spec: str, rules: Rules, seed: Seed, pos: list[str], named: dict[str
     if not 0 <= plies <= 3:
         raise InvalidOptionError(f"agent {spec!r}: neural plies are 0 to 3")
     width, cutoff = _filter(spec, rules, named)
-    evaluator = load_evaluator(rules, named.get("net"))
+    prune = named.get("prune", "yes").lower()
+    if prune not in ("yes", "no"):
+        raise InvalidOptionError(f"agent {spec!r}: prune is 'yes' or 'no', not {prune!r}")
+    evaluator = load_evaluator(rules, named.get("net"), prune=prune == "yes")
     return ExpectimaxAgent(rules, depth=plies, width=width, cutoff=cutoff,
                            evaluator=evaluator, name=name)
 
@@ -383,10 +389,12 @@ KINDS: dict[str, AgentKind] = {
                   "lone piece in the jackpot is worth to them (0), settle=N the turn from "
                   "which it settles a game with nothing pending (100; 0 never)"),
         AgentKind("neural", "the variant's trained network; at 1-3 plies expectimax on it",
-                  "plies", "0", build=_neural, option_names=("plies", "width", "cutoff", "net"),
+                  "plies", "0", build=_neural,
+                  option_names=("plies", "width", "cutoff", "net", "prune"),
                   ready=_network_ships,
                   options="width=W and cutoff=X as expectimax, net=FILE a network of "
-                  "`gammon train` instead of the shipped one"),
+                  "`gammon train` instead of the shipped one, prune=no every play "
+                  "inside the search valued by the full network"),
         AgentKind("mcts", "Monte Carlo tree search with chance nodes, max-n values",
                   "iterations", "400 (acey-deucey 150, Acedrex 40)", build=_mcts,
                   option_names=("c", "iterations", "rollout"),

@@ -24,9 +24,14 @@ Two engines compute the same thing:
   the children of each decision with one evaluator call; for Acedrex's heuristic it runs
   in compiled code (:mod:`gammon.agents.acedrex_search`).
 
-Inner decisions with search depth left keep the ``inner`` best replies by the
-evaluator (one by default, as gnubg's pruning does) and search those; the root keeps the
-``width`` best candidates.
+An inner decision with search depth left searches on from its best reply by the
+evaluator alone (as gnubg does); the root keeps the ``width`` best candidates.
+
+**Pruning** (:class:`BoardSearch`, an evaluator with a ``pruning`` evaluator: the
+backgammon network's small sibling, docs/networks.md): inside the tree, where only each
+roll's best play matters, every play is first scored by the cheap evaluator and only the
+:data:`PRUNE_LEAST` + log2(plays) best of each roll are valued by the full one, as
+gnubg's pruning networks do. The root's plays are all valued in full.
 """
 
 from __future__ import annotations
@@ -43,7 +48,11 @@ from gammon.core.protocol import Rules
 from gammon.core.variant import GameState, TrackVariant
 from gammon.evaluators.base import BoardEvaluator, Evaluator
 from gammon.kernels import kernel_array
-from gammon.kernels.search import expand, game_ends, row_hashes
+from gammon.kernels.search import distinct_rows, expand, game_ends, keep_best
+
+#: The plays of a roll the full evaluator values inside a pruned search, beyond log2 of
+#: their number (gnubg's MIN_PRUNE_MOVES: fewer measurably weakened its play).
+PRUNE_LEAST = 5
 
 
 @functools.cache
@@ -90,6 +99,9 @@ class BoardSearch:
         self._out = np.empty((0, self.size), np.int8)
         self.cache: dict[tuple[bytes, int, int], float] = {}
         self.cache_size = cache_size
+        #: The cheap evaluator that screens the plays inside the tree, if any (module
+        #: text); an evaluator that wraps another (match equity) passes its own on.
+        self.pruning: BoardEvaluator | None = getattr(evaluator, "pruning", None)
 
     # --- leaves ------------------------------------------------------------------------
 
@@ -140,19 +152,57 @@ class BoardSearch:
             values[i] = self.returns(boards[i], int(ends[i]))[0]
         return values
 
+    def kept_leaf(self, boards: np.ndarray, starts: np.ndarray, mover: int) -> np.ndarray:
+        """:meth:`leaf` of the plays each roll keeps (``starts``: where each roll's plays
+        begin), the others worth minus infinity to ``mover``: with a pruning evaluator,
+        the best few of each roll by it (module text), else every play. Each distinct
+        board is screened once and valued in full once, whichever rolls keep it."""
+        if self.pruning is None:
+            return self.leaf(boards, mover)
+        n = boards.shape[0]
+        ends = self.ends(boards, mover)
+        done = ends != -1
+        live = np.flatnonzero(~done)
+        rows = self.readable(boards[live])
+        first, inverse = self.distinct(rows)
+        rough = np.empty(n)
+        rough[live] = self.pruning.values(rows[first], 1 - mover)[:, 0][inverse]
+        for i in np.flatnonzero(done):
+            rough[i] = self.returns(boards[i], int(ends[i]))[0]
+        sign = 1.0 if mover == 0 else -1.0
+        keep = np.empty(n, np.bool_)
+        keep_best(sign * rough, starts, PRUNE_LEAST, keep)
+        values = np.full(n, -sign * np.inf)
+        values[keep & done] = rough[keep & done]
+        kept = keep[live]
+        wanted = np.zeros(len(first), np.bool_)
+        wanted[inverse[kept]] = True
+        full = np.zeros(len(first))
+        if wanted.any():
+            full[wanted] = self.evaluator.values(rows[first[wanted]], 1 - mover)[:, 0]
+        values[live[kept]] = full[inverse[kept]]
+        return values
+
+    @staticmethod
+    def distinct(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The first of each distinct board row, and which of them each row is: a third
+        of the boards a search of two rolls values are met again (one play reached by
+        several rolls), and a row's value is its own. Rows are told apart by a 64-bit
+        hash (:func:`gammon.kernels.search.distinct_rows`; two of a search's hundred
+        thousand boards share one once in 10^9 decisions); fewer than 64 rows are taken
+        as they are."""
+        if len(rows) < 64:
+            every = np.arange(len(rows))
+            return every, every
+        first, inverse = distinct_rows(kernel_array(rows, np.int8))
+        return first, inverse
+
     def distinct_values(self, rows: np.ndarray, to_roll: int) -> np.ndarray:
         """Player 0's value of each board row with ``to_roll`` to roll, each distinct row
-        valued once: a third of the boards a search of two rolls values are met again
-        (one play reached by several rolls), and a row's value is its own. Rows are told
-        apart by a 64-bit hash (:func:`gammon.kernels.search.row_hashes`; two of a
-        search's hundred thousand boards share one once in 10^9 decisions)."""
-        if len(rows) < 64:
-            values: np.ndarray = self.evaluator.values(rows, to_roll)[:, 0]
-            return values
-        keys = row_hashes(kernel_array(rows, np.int8))
-        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-        distinct: np.ndarray = self.evaluator.values(rows[first], to_roll)[:, 0]
-        return distinct[inverse]
+        (:meth:`distinct`) valued once."""
+        first, inverse = self.distinct(rows)
+        values: np.ndarray = self.evaluator.values(rows[first], to_roll)[:, 0]
+        return values[inverse]
 
     # --- expansion ---------------------------------------------------------------------
 
@@ -192,7 +242,7 @@ class BoardSearch:
         parents = boards[todo]
         children, starts = self.expand(parents, to_roll)
         sign = 1.0 if to_roll == 0 else -1.0  # the roller maximises sign * value
-        leaf = self.leaf(children, to_roll)
+        leaf = self.kept_leaf(children, starts, to_roll)
         best = np.maximum.reduceat(sign * leaf, starts)
         if depth >= 2:
             # The reply each roll gets (best by the evaluator), searched further.
@@ -222,7 +272,7 @@ class BoardSearch:
         order, with probabilities :attr:`probs`."""
         children, starts = self.expand(boards, to_roll)
         sign = 1.0 if to_roll == 0 else -1.0
-        leaf = sign * self.leaf(children, to_roll)
+        leaf = sign * self.kept_leaf(children, starts, to_roll)
         best = np.maximum.reduceat(leaf, starts)
         groups = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(leaf))))
         first = np.flatnonzero(leaf == best[groups])

@@ -301,16 +301,74 @@ def two_player_chances(boards, to_move, ints, floats, cross01, cross10, shots, p
 
 
 @njit(cache=True)
-def row_hashes(rows):
-    """A 64-bit hash of each row of small integers (FNV-1a over its bytes): what tells
-    the board search's repeated boards apart without sorting whole rows."""
-    out = np.empty(rows.shape[0], np.uint64)
-    for i in range(rows.shape[0]):
-        h = np.uint64(0xCBF29CE484222325)
+def keep_best(scores, starts, least, keep):
+    """Mark in ``keep`` the best-scored rows of each group (a group runs from one of
+    ``starts`` to the next): ``least`` plus the base-2 logarithm of the group's size,
+    rounded down, or the whole group when it is smaller (gnubg's pruning: the more plays
+    a roll has, the more of them a rough score may misplace)."""
+    keep[:] = False
+    groups = starts.shape[0]
+    for g in range(groups):
+        begin = starts[g]
+        end = starts[g + 1] if g + 1 < groups else scores.shape[0]
+        size = end - begin
+        if size <= 0:
+            continue
+        kept = least
+        n = size
+        while n > 1:
+            n >>= 1
+            kept += 1
+        if kept >= size:
+            keep[begin:end] = True
+            continue
+        order = np.argsort(-scores[begin:end], kind="mergesort")
+        for k in range(kept):
+            keep[begin + order[k]] = True
+
+
+#: A random odd 64-bit multiplier for each byte of a row (:func:`distinct_rows`).
+ROW_MULTIPLIERS = np.random.default_rng(0x6A3D).integers(
+    0, 2**63, 256, dtype=np.int64).astype(np.uint64) * np.uint64(2) + np.uint64(1)
+
+
+@njit(cache=True)
+def distinct_rows(rows):
+    """The first of each distinct row of small integers, and which of them each row is
+    (``first``, ``inverse``: ``rows[first][inverse]`` is ``rows``), in one pass: rows are
+    told apart by a 64-bit hash (each byte times its own random odd multiplier, summed:
+    independent products, not a chain, so the row's bytes are read at once) kept in an
+    open-addressed table, no sorting."""
+    n = rows.shape[0]
+    bits = 6
+    while (1 << bits) < 2 * n:
+        bits += 1
+    size = 1 << bits
+    keys = np.zeros(size, np.uint64)
+    slot_of = np.full(size, -1, np.int64)
+    first = np.empty(n, np.int64)
+    inverse = np.empty(n, np.int64)
+    count = 0
+    for i in range(n):
+        h = np.uint64(0)
         for j in range(rows.shape[1]):
-            h = (h ^ np.uint64(rows[i, j] & 0xFF)) * np.uint64(0x100000001B3)
-        out[i] = h
-    return out
+            h += np.uint64(rows[i, j] & 0xFF) * ROW_MULTIPLIERS[j]
+        h ^= h >> np.uint64(29)
+        at = np.int64((h * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - bits))
+        while True:
+            seen = slot_of[at]
+            if seen < 0:
+                slot_of[at] = count
+                keys[at] = h
+                first[count] = i
+                inverse[i] = count
+                count += 1
+                break
+            if keys[at] == h:
+                inverse[i] = seen
+                break
+            at = (at + 1) & (size - 1)
+    return first[:count], inverse
 
 
 # Kernels above inline other modules' code: recompile them when it changes.
