@@ -158,10 +158,16 @@ def _shots(attackers, defenders, top, entering):
     ``defenders`` (both indexed by the defender's points 1 .. ``top - 1``; the attacker's
     checkers move up from 0, their bar, the defender's move down). Points the defender
     holds with two or more block the way; with ``entering`` only the checkers on the
-    bar attack (they must come in first)."""
+    bar attack (they must come in first). A checker past every blot can hit none: it
+    is left out (on 24 points no blot is more than 24 pips ahead of a checker)."""
+    last = 0
+    for v in range(top - 1, 0, -1):
+        if defenders[v] == 1:
+            last = v
+            break
     sources = np.empty(top, np.int64)
     n = 0
-    for u in range(1 if entering else top):
+    for u in range(min(1 if entering else top, last)):
         if attackers[u] > 0:
             sources[n] = u
             n += 1
