@@ -37,7 +37,8 @@ class Cell(NamedTuple):
     why: str  # which target the cell measures
     #: How the target is met: "interval" (A - B's 95% interval above ``level``), "reach"
     #: (the interval reaches ``level`` or above), "mean" (A - B's mean at least
-    #: ``level``) or "none" (a yardstick, reported only).
+    #: ``level``), "edge" (the mean at least ``level`` and the interval above zero) or
+    #: "none" (a yardstick, reported only).
     rule: str = "interval"
     level: float = 0.0
     #: What a game is: a cubeless game, a money game with the cube, or a whole match
@@ -145,6 +146,16 @@ def _cells() -> list[Cell]:
              "neural wins at least half its 7-point matches against gnubg:0", "mean", 0.0,
              contest="match", length=7),
     ]
+    # Issue 48's targets against gnubg 2-ply: cubeless games (+0.05 a game or more, the
+    # interval above zero), and 7-point matches (at least half of 400).
+    cells += [
+        Cell("bg_nn2_gnubg2_3k", "backgammon", "neural:2,gnubg:2", 3000,
+             "neural:2 − gnubg:2 +0.05 a game or more, the interval above zero",
+             "edge", 0.05),
+        Cell("bg_nn_gnubg2_m7", "backgammon", "neural,gnubg:2", 400,
+             "neural wins at least half its 7-point matches against gnubg:2", "mean", 0.0,
+             contest="match", length=7),
+    ]
     return cells
 
 
@@ -200,6 +211,8 @@ def table(out: Path) -> str:
             met = "yes" if margin["mean"] >= cell.level else "no"
         elif cell.rule == "reach":
             met = "yes" if margin["ci95"][1] >= cell.level else "no"
+        elif cell.rule == "edge":
+            met = "yes" if margin["mean"] >= cell.level and low > 0 else "no"
         elif cell.rule == "none":
             met = "–"
         else:
