@@ -742,8 +742,9 @@ ContactOpt = Annotated[bool | None, typer.Option(
     "self-play.", show_default=False)]
 TeacherOpt = Annotated[str | None, typer.Option(
     help="Learn a teacher's evaluations instead of self-play's: gnubg[:PLIES] "
-    "(PLIES 0-2; backgammon). --games is then how many self-play games of the shipped "
-    "network give the positions it labels.")]
+    "(PLIES 0-2; backgammon), or neural (the shipped network, at 0 plies: what --prune "
+    "learns). --games is then how many self-play games of the shipped network give the "
+    "positions it labels.")]
 EpochsOpt = Annotated[int, typer.Option(min=1, help="With --teacher: passes of Adam over "
     "the labelled positions.")]
 TeacherProcessesOpt = Annotated[int, typer.Option(
