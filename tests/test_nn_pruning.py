@@ -192,3 +192,12 @@ def test_gammon_train_prune_teaches_a_small_raw_network_the_shipped_ones_values(
         refused = runner.invoke(app, ["train", "backgammon", "--prune", *bad, "--games", "1",
                                       "--out", str(tmp_path / "x.npz")])
         assert refused.exit_code != 0 and "--prune trains a pruning network" in refused.output
+
+
+def test_a_pruning_network_is_refused_where_the_board_search_does_not_run(tmp_path):
+    for variant in ("plakoto", "multi-gam", "acey-deucey"):  # pins, four seats, own turns
+        refused = runner.invoke(app, ["train", variant, "--prune", "--games", "1",
+                                      "--out", str(tmp_path / "x.npz")])
+        assert refused.exit_code != 0
+        assert "a pruning network screens the plays of the board search" in refused.output
+        assert not (tmp_path / "x.data.npz").exists()  # refused before any game

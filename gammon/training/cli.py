@@ -133,6 +133,7 @@ def run_teacher(settings: Settings, plan: TeacherPlan, out: Path, resume: Path |
     stopped. ``init``: start from that network's weights (its size and inputs) instead
     of random ones, fitting the data file already beside ``out`` if there is one."""
     from gammon.agents.gnubg import supports
+    from gammon.agents.search import board_search_applies
     from gammon.training.teacher import TeacherRun, adam_path, data_path
     from gammon.training.train import new_network
 
@@ -141,6 +142,11 @@ def run_teacher(settings: Settings, plan: TeacherPlan, out: Path, resume: Path |
     if spec.name == "gnubg" and not supports(rules):
         raise InvalidOptionError(f"the gnubg teacher evaluates standard backgammon, not "
                                  f"{rules.name}: train it by self-play (no --teacher)")
+    if spec.name == "neural" and (not board_search_applies(rules) or rules.game_type.pins):
+        raise InvalidOptionError(
+            f"a pruning network screens the plays of the board search of a two-player game "
+            f"without pins (backgammon and its kin, the tables of Greece and Turkey but "
+            f"Plakoto and Tapa), not {rules.name}")
     if init is not None and resume is not None:
         raise InvalidOptionError("--init starts a run and --resume goes on with one: "
                                  "give one of them")
