@@ -1,0 +1,64 @@
+"""A candidate backgammon network judged against the shipped one on the benchmark's
+positions (issue 48: each generation of targets is measured, by checker error rather than
+by the fit's equity error).
+
+    .venv/bin/python benchmarks/judge_network.py runs/gen2/backgammon.npz
+        [--plies 0,1,2] [--jobs 2] [--limit N] [--sets checker] [--json FILE]
+
+The candidate is a main network only; it is read with the shipped networks beside it
+(the race and crashed networks and the pruning network, ``NAME.race.npz`` and the like),
+so that the two differ in the main network alone: a folder of its own holds the
+candidate as ``backgammon.npz`` and links to the shipped siblings. Then
+``benchmarks/error_rate.py`` measures ``neural:P`` of both side by side, on the same
+positions, in one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import error_rate  # noqa: E402
+
+import gammon  # noqa: E402
+from gammon.nn import PRUNE, WEIGHTS, load_network  # noqa: E402
+from gammon.nn.kinds import KINDS, sibling  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("candidate", type=Path, help="the main network file to judge")
+    parser.add_argument("--plies", default="0,1,2", help="the neural plies measured")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--limit", type=int, help="only the first N positions of each set")
+    parser.add_argument("--sets", default="checker", help="checker, cube or both")
+    parser.add_argument("--json", type=Path, help="write the figures here")
+    args = parser.parse_args(argv)
+    load_network(gammon.variant("backgammon"), args.candidate)  # a backgammon network
+    shipped = WEIGHTS / "backgammon.npz"
+    with tempfile.TemporaryDirectory(prefix="judge-") as folder:
+        main_file = Path(folder) / "backgammon.npz"
+        main_file.symlink_to(args.candidate.resolve())
+        for suffix in (*KINDS, PRUNE):
+            if sibling(shipped, suffix).exists():
+                sibling(main_file, suffix).symlink_to(sibling(shipped, suffix))
+        plies = [p.strip() for p in args.plies.split(",") if p.strip()]
+        agents = [f"neural:{p}" for p in plies] + [f"neural:{p}:net={main_file}"
+                                                   for p in plies]
+        forwarded = ["--agents", ",".join(agents), "--jobs", str(args.jobs),
+                     "--sets", args.sets]
+        if args.limit:
+            forwarded += ["--limit", str(args.limit)]
+        if args.json:
+            forwarded += ["--json", str(args.json)]
+        print(f"shipped: neural:P; candidate {args.candidate}: neural:P:net={main_file}")
+        return error_rate.main(forwarded)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
