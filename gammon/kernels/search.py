@@ -338,7 +338,10 @@ def distinct_rows(rows):
     (``first``, ``inverse``: ``rows[first][inverse]`` is ``rows``), in one pass: rows are
     told apart by a 64-bit hash (each byte times its own random odd multiplier, summed:
     independent products, not a chain, so the row's bytes are read at once) kept in an
-    open-addressed table, no sorting."""
+    open-addressed table, no sorting. Rows of up to 256 bytes (a board row has 76 at
+    most)."""
+    if rows.shape[1] > ROW_MULTIPLIERS.shape[0]:
+        raise ValueError("distinct_rows: rows of more than 256 bytes")
     n = rows.shape[0]
     bits = 6
     while (1 << bits) < 2 * n:
