@@ -34,6 +34,21 @@ def tanh(x):
     return np.float32(2.0) * t / (np.float32(1.0) + t * t)
 
 
+@njit(cache=True, fastmath=True, error_model="numpy", inline="always")
+def outputs(hidden, w2t, b2, out):
+    """The hidden layer's sums through ``tanh`` (in place), then the sigmoid outputs
+    into ``out``: ``w2t`` is the output layer's weights transposed (a row per output,
+    so that its sums run along memory)."""
+    for j in range(hidden.shape[0]):
+        hidden[j] = tanh(hidden[j])
+    for k in range(w2t.shape[0]):
+        z = b2[k]
+        for j in range(hidden.shape[0]):
+            z += hidden[j] * w2t[k, j]
+        z = min(max(z, -30.0), 30.0)
+        out[k] = 1.0 / (1.0 + np.exp(-z))
+
+
 @njit(cache=True, fastmath=True, error_model="numpy")
 def forward_row(x, w1, b1, w2t, b2, hidden, out, picked):
     """One input row ``x`` through the network: ``hidden`` and ``out`` filled.
@@ -53,14 +68,7 @@ def forward_row(x, w1, b1, w2t, b2, hidden, out, picked):
         v = x[i]
         for j in range(n_hidden):
             hidden[j] += v * w1[i, j]
-    for j in range(n_hidden):
-        hidden[j] = tanh(hidden[j])
-    for k in range(w2t.shape[0]):
-        z = b2[k]
-        for j in range(n_hidden):
-            z += hidden[j] * w2t[k, j]
-        z = min(max(z, -30.0), 30.0)
-        out[k] = 1.0 / (1.0 + np.exp(-z))
+    outputs(hidden, w2t, b2, out)
 
 
 @njit(cache=True, fastmath=True, error_model="numpy")
@@ -154,14 +162,7 @@ def track_forward(boards, perspective, slots, points, checkers, cross, table, w1
             if v != 0.0:
                 for j in range(n_hidden):
                     hidden[j] += v * w1[tail + k, j]
-        for j in range(n_hidden):
-            hidden[j] = tanh(hidden[j])
-        for k in range(w2t.shape[0]):
-            z = b2[k]
-            for j in range(n_hidden):
-                z += hidden[j] * w2t[k, j]
-            z = min(max(z, -30.0), 30.0)
-            out[i, k] = 1.0 / (1.0 + np.exp(-z))
+        outputs(hidden, w2t, b2, out[i])
 
 
 # The kernels above inline the encoding's constants: recompile them when it changes.
