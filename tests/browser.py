@@ -74,7 +74,7 @@ TEST_CONFIG = """
 [limits]
 open_tables_per_address = 100
 rated_delay = 2
-rated_reserve = 30
+rated_reserve = 20
 [rates]
 tables_per_minute_per_address = 100
 sockets_per_minute_per_address = 1000

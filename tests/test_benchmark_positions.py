@@ -20,12 +20,12 @@ pytestmark = pytest.mark.gnubg
 def test_the_reference_loses_nothing_on_its_own_ratings(tmp_path):
     require_gnubg()
     built = subprocess.run([sys.executable, str(BENCHMARKS / "build_positions.py"),
-                            "--checker", "12", "--cube", "4", "--seed", "3",
+                            "--checker", "6", "--cube", "2", "--seed", "3",
                             "--out", str(tmp_path)], capture_output=True, text=True,
                            timeout=300)
     assert built.returncode == 0, built.stderr[-2000:]
     rows = [json.loads(line) for line in (tmp_path / "checker.jsonl").read_text().splitlines()]
-    assert len(rows) == 12 and all(len(row["plays"]) > 1 for row in rows)
+    assert len(rows) == 6 and all(len(row["plays"]) > 1 for row in rows)
     for row in rows:  # best first, every legal play rated
         values = [value for _, value in row["plays"]]
         assert values == sorted(values, reverse=True)
@@ -59,7 +59,7 @@ def test_the_reference_loses_nothing_on_its_own_ratings(tmp_path):
         assert all(kept[text] == value
                    for text, value in after["plays"][after["rated"]["deep"]:])
     cubes = [json.loads(line) for line in (tmp_path / "cube.jsonl").read_text().splitlines()]
-    assert len(cubes) == 4 and all(row["rated"] == {"plies": 3} for row in cubes)
+    assert len(cubes) == 2 and all(row["rated"] == {"plies": 3} for row in cubes)
     nothing = subprocess.run(rerate, capture_output=True, text=True, timeout=300)
     assert "0 to rate" in nothing.stderr
     measured = subprocess.run([sys.executable, str(BENCHMARKS / "error_rate.py"),

@@ -60,14 +60,14 @@ def test_two_people_play_a_rated_match_on_the_clock_chat_and_rematch(tmp_path):
             alice.wait_for_url(re.compile(r"/t/\w+"))
             listed = alice.evaluate("fetch('/api/tables').then(r => r.json())")
             assert listed[0]["rated"] and listed[0]["clock"]["reserve"] == 60
-            # ...and this match is made with a shorter reserve (half a minute: enough for
-            # a few moves and a restart on a busy machine), so the test need not wait a
-            # minute more for it to run out.
+            # ...and this match is made with a shorter reserve (twenty seconds: enough
+            # for a few moves and a restart on a busy machine), so the test need not wait
+            # a minute more for it to run out.
             made = alice.evaluate("""fetch('/api/tables', {method: 'POST',
                 headers: {'Content-Type': 'application/json'},
                 body: JSON.stringify({variant: 'backgammon', seats: ['human', 'human'],
                     kind: 'match', length: 3, rated: true,
-                    clock: {delay: 2, reserve: 30}})}).then(r => r.json())""")
+                    clock: {delay: 2, reserve: 20}})}).then(r => r.json())""")
             alice.goto(server.url + made["url"])
             bob.goto(server.url + "/")
             bob.locator("tr", has_text=made["id"]).get_by_role("button").click()
