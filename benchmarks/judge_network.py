@@ -10,12 +10,16 @@ The candidate is a main network only; it is read with the shipped networks besid
 so that the two differ in the main network alone: a folder of its own holds the
 candidate as ``backgammon.npz`` and links to the shipped siblings. Then
 ``benchmarks/error_rate.py`` measures ``neural:P`` of both side by side, on the same
-positions, in one run.
+positions, in one run, and the candidate's checker error less the shipped network's is
+given at each ply with its 95% interval, from the two losses of each position (paired:
+most of the spread of the losses is the positions', which both meet alike).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import sys
 import tempfile
 from pathlib import Path
@@ -54,10 +58,30 @@ def main(argv: list[str] | None = None) -> int:
                      "--sets", args.sets]
         if args.limit:
             forwarded += ["--limit", str(args.limit)]
-        if args.json:
-            forwarded += ["--json", str(args.json)]
+        figures_file = args.json or Path(folder) / "figures.json"
+        forwarded += ["--json", str(figures_file)]
         print(f"shipped: neural:P; candidate {args.candidate}: neural:P:net={main_file}")
-        return error_rate.main(forwarded)
+        status = error_rate.main(forwarded)
+        figures = {f["agent"]: f["checker_losses"]
+                   for f in json.loads(figures_file.read_text())}
+        print("\nCandidate less shipped, checker error (thousandths a decision, paired):")
+        for ply in plies:
+            mean, half = paired_difference(figures[f"neural:{ply}:net={main_file}"],
+                                           figures[f"neural:{ply}"])
+            print(f"  neural:{ply}: {mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}]")
+        return status
+
+
+def paired_difference(candidate: list[float], shipped: list[float]) -> tuple[float, float]:
+    """The mean of the per-position differences, in thousandths, and its 95% interval's
+    half-width."""
+    differences = [1000 * (a - b) for a, b in zip(candidate, shipped, strict=True)]
+    count = len(differences)
+    mean = sum(differences) / count
+    if count < 2:
+        return mean, math.inf
+    variance = sum((d - mean) ** 2 for d in differences) / (count - 1)
+    return mean, 1.96 * math.sqrt(variance / count)
 
 
 if __name__ == "__main__":
