@@ -43,33 +43,41 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sets", default="checker", help="checker, cube or both")
     parser.add_argument("--json", type=Path, help="write the figures here")
     args = parser.parse_args(argv)
-    load_network(gammon.variant("backgammon"), args.candidate)  # a backgammon network
+    plies = [p.strip() for p in args.plies.split(",") if p.strip()]
+    differences = judge(args.candidate, plies, args.jobs, args.limit, args.sets, args.json)
+    print("\nCandidate less shipped, checker error (thousandths a decision, paired):")
+    for ply, (mean, half) in differences.items():
+        print(f"  neural:{ply}: {mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}]")
+    return 0
+
+
+def judge(candidate: Path, plies: list[str], jobs: int = 2, limit: int | None = None,
+          sets: str = "checker", json_file: Path | None = None
+          ) -> dict[str, tuple[float, float]]:
+    """The candidate's and the shipped network's error rates side by side (printed), and
+    at each ply the candidate's checker error less the shipped one's with its 95%
+    interval's half-width (:func:`paired_difference`)."""
+    load_network(gammon.variant("backgammon"), candidate)  # a backgammon network
     shipped = WEIGHTS / "backgammon.npz"
     with tempfile.TemporaryDirectory(prefix="judge-") as folder:
         main_file = Path(folder) / "backgammon.npz"
-        main_file.symlink_to(args.candidate.resolve())
+        main_file.symlink_to(candidate.resolve())
         for suffix in (*KINDS, PRUNE):
             if sibling(shipped, suffix).exists():
                 sibling(main_file, suffix).symlink_to(sibling(shipped, suffix))
-        plies = [p.strip() for p in args.plies.split(",") if p.strip()]
         agents = [f"neural:{p}" for p in plies] + [f"neural:{p}:net={main_file}"
                                                    for p in plies]
-        forwarded = ["--agents", ",".join(agents), "--jobs", str(args.jobs),
-                     "--sets", args.sets]
-        if args.limit:
-            forwarded += ["--limit", str(args.limit)]
-        figures_file = args.json or Path(folder) / "figures.json"
-        forwarded += ["--json", str(figures_file)]
-        print(f"shipped: neural:P; candidate {args.candidate}: neural:P:net={main_file}")
-        status = error_rate.main(forwarded)
-        figures = {f["agent"]: f["checker_losses"]
-                   for f in json.loads(figures_file.read_text())}
-        print("\nCandidate less shipped, checker error (thousandths a decision, paired):")
-        for ply in plies:
-            mean, half = paired_difference(figures[f"neural:{ply}:net={main_file}"],
-                                           figures[f"neural:{ply}"])
-            print(f"  neural:{ply}: {mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}]")
-        return status
+        figures_file = json_file or Path(folder) / "figures.json"
+        forwarded = ["--agents", ",".join(agents), "--jobs", str(jobs), "--sets", sets,
+                     "--json", str(figures_file)]
+        if limit:
+            forwarded += ["--limit", str(limit)]
+        print(f"shipped: neural:P; candidate {candidate}: neural:P:net={main_file}")
+        error_rate.main(forwarded)
+        losses = {f["agent"]: f["checker_losses"]
+                  for f in json.loads(figures_file.read_text())}
+        return {ply: paired_difference(losses[f"neural:{ply}:net={main_file}"],
+                                       losses[f"neural:{ply}"]) for ply in plies}
 
 
 def paired_difference(candidate: list[float], shipped: list[float]) -> tuple[float, float]:

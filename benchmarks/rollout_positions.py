@@ -62,6 +62,7 @@ same command; the positions are written back only when all are rated
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import zlib
 from pathlib import Path
@@ -204,6 +205,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sets", default="checker,cube")
     parser.add_argument("--positions", type=Path, default=HERE)
     parser.add_argument("--journal", type=Path, default=Path("runs/rollouts"))
+    parser.add_argument("--so-far", type=Path, metavar="FOLDER",
+                        help="rate nothing: write the positions the journal has rolled out "
+                             "so far to FOLDER/rolled, and the same positions as the "
+                             "benchmark has them now to FOLDER/before (for error_rate.py)")
     args = parser.parse_args(argv)
     kinds = [kind for kind in ("checker", "cube") if kind in args.sets.split(",")]
     settings = settings_of(args)
@@ -212,6 +217,8 @@ def main(argv: list[str] | None = None) -> int:
             f"-w{args.window:g}-m{args.most}-seed{args.seed}.jsonl")
     journal = args.journal / name
     done = read_journal(journal)
+    if args.so_far:
+        return write_so_far(args.so_far, sets, done)
     tasks = [(kind, i, row, settings, seed_of(args.seed, kind, i), args.window, args.most)
              for kind in kinds for i, row in enumerate(sets[kind])
              if (kind, i) not in done and row.get("rated", {}).get("rollout") != settings
@@ -220,6 +227,22 @@ def main(argv: list[str] | None = None) -> int:
                    sum(len(sets[kind]) for kind in kinds), every=1)
     write_back(args.positions, sets, done)
     print(f"every position rolled out ({', '.join(kinds)}) in {args.positions}")
+    return 0
+
+
+def write_so_far(folder: Path, sets: dict[str, list[dict]],
+                 done: dict[tuple[str, int], dict]) -> int:
+    """The rolled-out rows so far, and the same positions' rows before: two benchmarks
+    of the same positions that differ in their reference alone."""
+    for name, pick in (("rolled", lambda kind, i: done[kind, i]),
+                       ("before", lambda kind, i: sets[kind][i])):
+        (folder / name).mkdir(parents=True, exist_ok=True)
+        for kind, rows in sets.items():
+            chosen = [pick(kind, i) for i in range(len(rows)) if (kind, i) in done]
+            (folder / name / f"{kind}.jsonl").write_text(
+                "".join(json.dumps(row, separators=(",", ":")) + "\n" for row in chosen))
+    counts = {kind: sum(1 for k, _ in done if k == kind) for kind in sets}
+    print(f"{counts} rolled out so far: {folder / 'rolled'} and {folder / 'before'}")
     return 0
 
 

@@ -103,3 +103,37 @@ def test_rollouts_rate_the_candidates_and_the_journal_resumes(tmp_path, capsys):
     assert "cube: gnubg rollouts (cubeful" in said and "1 at gnubg 3-ply (1 with a dead" in said
     (figures,) = json.loads((tmp_path / "rates.json").read_text())
     assert figures["reference"]["checker"].startswith("gnubg rollouts")
+    # Each position's loss, in order, for paired comparisons (judge_network.py).
+    assert len(figures["checker_losses"]) == 2 and min(figures["checker_losses"]) >= 0.0
+    assert figures["checker_error"] == pytest.approx(
+        1000 * sum(figures["checker_losses"]) / 2, abs=1e-3)
+
+
+def test_so_far_writes_the_rolled_out_positions_beside_their_earlier_rows(tmp_path):
+    """A run part way: the positions rolled out so far, and the same positions as the
+    benchmark has them, rated by nothing new (no gnubg is asked)."""
+    import rollout_positions
+
+    _write(tmp_path, "checker", [BEAROFF, CONTACT])
+    _write(tmp_path, "cube", [MONEY])
+    rolled = {**CONTACT, "plays": CONTACT["plays"][::-1], "rated": {"rollout": {}}}
+    journal = tmp_path / "journal" / "rollout-t6-p0-trunc2-at0-w0.08-m5-seed1.jsonl"
+    journal.parent.mkdir()
+    journal.write_text(json.dumps({"kind": "checker", "index": 1, "row": rolled}) + "\n")
+    assert rollout_positions.main([*QUICK, "--positions", str(tmp_path), "--journal",
+                                   str(tmp_path / "journal"),
+                                   "--so-far", str(tmp_path / "so-far")]) == 0
+    assert _read(tmp_path / "so-far" / "rolled", "checker") == [rolled]
+    assert _read(tmp_path / "so-far" / "before", "checker") == [CONTACT]
+    assert _read(tmp_path / "so-far" / "rolled", "cube") == []
+    assert _read(tmp_path, "checker") == [BEAROFF, CONTACT]  # the benchmark untouched
+
+
+def test_a_paired_difference_takes_out_what_both_agents_share():
+    from judge_network import paired_difference
+
+    hard = [0.010, 0.0, 0.030, 0.0]  # positions differ much; the agents by 1 thousandth
+    mean, half = paired_difference([loss + 0.001 for loss in hard], hard)
+    assert mean == pytest.approx(1.0) and half == pytest.approx(0.0, abs=1e-9)
+    mean, half = paired_difference([0.002, 0.0], [0.0, 0.0])
+    assert mean == pytest.approx(1.0) and half > 1.0
