@@ -3,7 +3,8 @@ side on the same labels (issue 48, item 3: each generation of targets is measure
 
     .venv/bin/python benchmarks/fit_recipes.py --data runs/contact/backgammon.data.npz \\
         runs/gen2/backgammon.data.npz --out runs/recipes \\
-        [--recipes finetune,lowrate,blend,distil,fresh256,fresh512] [--judge 0,1] [--seed 2029]
+        [--recipes finetune,lowrate,blend,distil,fresh256,fresh512,fresh768] [--judge 0,1] \\
+        [--seed 2029] [--most N]
 
 The data files are those of ``gammon train --teacher`` runs (``OUT.data.npz``: boards,
 sides, the teacher's five outputs, NaN where not labelled yet); their labelled rows are
@@ -73,6 +74,7 @@ RECIPES = {
     "distil": Recipe(2e-4, 20, distil=True),
     "fresh256": Recipe(1e-3, 30, hidden=256),
     "fresh512": Recipe(1e-3, 30, hidden=512),
+    "fresh768": Recipe(1e-3, 30, hidden=768),
 }
 
 
@@ -137,6 +139,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--judge", default="0,1", help="plies judged on the benchmark")
     parser.add_argument("--seed", type=int, default=2029)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--most", type=int,
+                        help="only the first N labelled positions of the pool count as "
+                             "labelled (a run repeated while the labelling goes on)")
     args = parser.parse_args(argv)
     names = [name.strip() for name in args.recipes.split(",") if name.strip()]
     unknown = [name for name in names if name not in RECIPES]
@@ -144,6 +149,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown recipe {', '.join(unknown)}; known: {', '.join(RECIPES)}")
     plies = [p.strip() for p in args.judge.split(",") if p.strip()]
     boards, sides, labels = pooled(args.data)
+    if args.most is not None:
+        labels[np.flatnonzero(~np.isnan(labels[:, 0]))[args.most:]] = np.nan
     held = hold_out(len(boards), args.seed) & ~np.isnan(labels[:, 0])
     shipped = neural_evaluator(RULES, load_network(RULES))
     assert isinstance(shipped, NeuralEvaluator)
