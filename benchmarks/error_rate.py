@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -166,14 +167,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write the figures here")
     parser.add_argument("--sets", default="checker,cube",
                         help="which sets: checker, cube or both")
+    parser.add_argument("--paired", default="",
+                        help="pairs A/B of the agents (comma-separated): A's checker error "
+                             "less B's with its 95%% interval, position by position")
     args = parser.parse_args(argv)
+    pairs = [tuple(pair.split("/")) for pair in args.paired.split(",") if pair.strip()]
+    specs = [s.strip() for s in args.agents.split(",") if s.strip()]
+    for pair in pairs:
+        if len(pair) != 2 or not set(pair) <= set(specs):
+            parser.error(f"--paired takes pairs A/B of the agents measured ({', '.join(specs)}), "
+                         f"not {'/'.join(pair)!r}")
     kinds = [k.strip() for k in args.sets.split(",") if k.strip() in ("checker", "cube")]
     sets = {kind: [json.loads(line) for line in
                    (args.positions / f"{kind}.jsonl").read_text().splitlines()]
             if kind in kinds else [] for kind in ("checker", "cube")}
     if args.limit:
         sets = {kind: rows[:args.limit] for kind, rows in sets.items()}
-    specs = [s.strip() for s in args.agents.split(",") if s.strip()]
     chunk = 100
     tasks = [(spec, kind, rows[i:i + chunk]) for spec in specs for kind, rows in sets.items()
              for i in range(0, len(rows), chunk)]
@@ -237,9 +246,29 @@ def main(argv: list[str] | None = None) -> int:
         parts = f["checker_error_by_kind"]
         print(f"| {f['agent']} | " + " | ".join(f"{parts[kind]['error']:.1f}"
                                                 for kind in KIND_ORDER) + " |")
+    if pairs:
+        print("\nChecker error of one agent less another's, position by position "
+              "(thousandths a decision, 95% interval):")
+        for first, second in pairs:
+            mean, half = paired_difference(checker[first], checker[second])
+            print(f"- {first} less {second}: {mean:+.2f} [{mean - half:+.2f}, "
+                  f"{mean + half:+.2f}]")
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2))
     return 0
+
+
+def paired_difference(first: list[float], second: list[float]) -> tuple[float, float]:
+    """The mean of the per-position differences of two agents' losses, in thousandths,
+    and its 95% interval's half-width (the positions' own spread, which both meet
+    alike, taken out)."""
+    differences = [1000 * (a - b) for a, b in zip(first, second, strict=True)]
+    count = len(differences)
+    mean = sum(differences) / max(count, 1)
+    if count < 2:
+        return mean, math.inf
+    variance = sum((d - mean) ** 2 for d in differences) / (count - 1)
+    return mean, 1.96 * math.sqrt(variance / count)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import tempfile
 from pathlib import Path
@@ -76,20 +75,8 @@ def judge(candidate: Path, plies: list[str], jobs: int = 2, limit: int | None = 
         error_rate.main(forwarded)
         losses = {f["agent"]: f["checker_losses"]
                   for f in json.loads(figures_file.read_text())}
-        return {ply: paired_difference(losses[f"neural:{ply}:net={main_file}"],
+        return {ply: error_rate.paired_difference(losses[f"neural:{ply}:net={main_file}"],
                                        losses[f"neural:{ply}"]) for ply in plies}
-
-
-def paired_difference(candidate: list[float], shipped: list[float]) -> tuple[float, float]:
-    """The mean of the per-position differences, in thousandths, and its 95% interval's
-    half-width."""
-    differences = [1000 * (a - b) for a, b in zip(candidate, shipped, strict=True)]
-    count = len(differences)
-    mean = sum(differences) / count
-    if count < 2:
-        return mean, math.inf
-    variance = sum((d - mean) ** 2 for d in differences) / (count - 1)
-    return mean, 1.96 * math.sqrt(variance / count)
 
 
 if __name__ == "__main__":

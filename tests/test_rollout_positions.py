@@ -130,10 +130,18 @@ def test_so_far_writes_the_rolled_out_positions_beside_their_earlier_rows(tmp_pa
 
 
 def test_a_paired_difference_takes_out_what_both_agents_share():
-    from judge_network import paired_difference
+    from error_rate import paired_difference
 
     hard = [0.010, 0.0, 0.030, 0.0]  # positions differ much; the agents by 1 thousandth
     mean, half = paired_difference([loss + 0.001 for loss in hard], hard)
     assert mean == pytest.approx(1.0) and half == pytest.approx(0.0, abs=1e-9)
     mean, half = paired_difference([0.002, 0.0], [0.0, 0.0])
     assert mean == pytest.approx(1.0) and half > 1.0
+
+
+def test_a_pair_of_agents_not_measured_is_refused_before_any_work(capsys):
+    import error_rate
+
+    with pytest.raises(SystemExit):
+        error_rate.main(["--agents", "pubeval", "--paired", "pubeval/gnubg:2"])
+    assert "pairs A/B of the agents measured (pubeval)" in capsys.readouterr().err
