@@ -222,8 +222,8 @@ def main(argv: list[str] | None = None) -> int:
                                              "error": 1000 * sum(part) / max(len(part), 1)}
                                       for kind, part in by_kind.items()},
             # Each position's loss, in the set's order: two agents are compared position
-            # by position (benchmarks/judge_network.py), which takes out what the
-            # positions themselves make hard.
+            # by position (--paired, benchmarks/judge_network.py), which takes out what
+            # the positions themselves make hard.
             "checker_losses": [round(loss, 6) for loss in losses]})
     rated_by = {kind: set_reference(kind, rows) for kind, rows in sets.items() if rows}
     for f in figures:

@@ -55,7 +55,7 @@ def judge(candidate: Path, plies: list[str], jobs: int = 2, limit: int | None = 
           ) -> dict[str, tuple[float, float]]:
     """The candidate's and the shipped network's error rates side by side (printed), and
     at each ply the candidate's checker error less the shipped one's with its 95%
-    interval's half-width (:func:`paired_difference`)."""
+    interval's half-width (:func:`error_rate.paired_difference`)."""
     load_network(gammon.variant("backgammon"), candidate)  # a backgammon network
     shipped = WEIGHTS / "backgammon.npz"
     with tempfile.TemporaryDirectory(prefix="judge-") as folder:
@@ -76,7 +76,8 @@ def judge(candidate: Path, plies: list[str], jobs: int = 2, limit: int | None = 
         losses = {f["agent"]: f["checker_losses"]
                   for f in json.loads(figures_file.read_text())}
         return {ply: error_rate.paired_difference(losses[f"neural:{ply}:net={main_file}"],
-                                       losses[f"neural:{ply}"]) for ply in plies}
+                                                  losses[f"neural:{ply}"])
+                for ply in plies}
 
 
 if __name__ == "__main__":
