@@ -1,7 +1,7 @@
 """The benchmark of positions rated by gnubg's rollouts: a reference stronger than the
 gnubg 2-ply player it measures, and than the 3-ply ratings it had (issue 48, item 5).
 
-    .venv/bin/python benchmarks/rollout_positions.py --jobs 1 --journal runs/rollouts
+    .venv/bin/python benchmarks/rollout_positions.py --jobs 2
         [--trials 216] [--plies 1] [--truncation 7] [--at 2] [--window 0.08] [--most 5]
         [--seed 1] [--sets checker,cube] [--positions benchmarks/positions]
 
@@ -56,7 +56,11 @@ checker row; ``"rated": {"rollout": {...}, "seed": s}`` and ``"se": [no double,
 double/take]`` for a cube row. Work is journaled, one line a position, under
 ``--journal`` (a file named by the settings): a stopped run resumes where it was with the
 same command; the positions are written back only when all are rated
-(`rerate_positions.py`'s journal).
+(`rerate_positions.py`'s journal). The journal's default folder,
+``benchmarks/positions/journal``, is in the repository: a run of ten core-hours spans
+sessions on machines whose untracked files do not last, so the journal is committed as
+it grows (``git add benchmarks/positions/journal``) and removed once the positions are
+written back.
 """
 
 from __future__ import annotations
@@ -204,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--sets", default="checker,cube")
     parser.add_argument("--positions", type=Path, default=HERE)
-    parser.add_argument("--journal", type=Path, default=Path("runs/rollouts"))
+    parser.add_argument("--journal", type=Path, default=HERE / "journal")
     parser.add_argument("--so-far", type=Path, metavar="FOLDER",
                         help="rate nothing: write the positions the journal has rolled out "
                              "so far to FOLDER/rolled, and the same positions as the "
