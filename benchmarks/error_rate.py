@@ -41,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from cube_gnubg import agrees, cube_state, errors  # noqa: E402
+from rerate_positions import load_sets  # noqa: E402
 
 import gammon  # noqa: E402
 from gammon.agents import make_agent  # noqa: E402
@@ -178,9 +179,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--paired takes pairs A/B of the agents measured ({', '.join(specs)}), "
                          f"not {'/'.join(pair)!r}")
     kinds = [k.strip() for k in args.sets.split(",") if k.strip() in ("checker", "cube")]
-    sets = {kind: [json.loads(line) for line in
-                   (args.positions / f"{kind}.jsonl").read_text().splitlines()]
-            if kind in kinds else [] for kind in ("checker", "cube")}
+    sets = load_sets(args.positions, kinds)
     if args.limit:
         sets = {kind: rows[:args.limit] for kind, rows in sets.items()}
     chunk = 100

@@ -27,7 +27,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
@@ -92,11 +92,13 @@ def _job(task: tuple[str, int, dict, int, float, int]) -> tuple[str, int, dict]:
 # --- the journal, shared with rollout_positions.py ----------------------------------------
 
 
-def load_sets(positions: Path) -> dict[str, list[dict]]:
-    """The benchmark's rows: ``{"checker": [...], "cube": [...]}``."""
+def load_sets(positions: Path, kinds: Iterable[str] = ("checker", "cube")
+              ) -> dict[str, list[dict]]:
+    """The benchmark's rows: ``{"checker": [...], "cube": [...]}``, a set not in ``kinds``
+    left empty."""
     return {kind: [json.loads(line) for line in
                    (positions / f"{kind}.jsonl").read_text().splitlines()]
-            for kind in ("checker", "cube")}
+            if kind in kinds else [] for kind in ("checker", "cube")}
 
 
 def read_journal(journal: Path) -> dict[tuple[str, int], dict]:

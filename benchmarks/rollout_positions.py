@@ -205,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--window", type=float, default=0.08)
     parser.add_argument("--most", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--sets", default="checker,cube")
     parser.add_argument("--positions", type=Path, default=HERE)
     parser.add_argument("--journal", type=Path, default=HERE / "journal")
